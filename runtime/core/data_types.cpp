@@ -1,0 +1,83 @@
+#include "data_types.hpp"
+
+namespace zr::core {
+
+namespace {
+struct TypeInfo {
+  DataType type;
+  std::string_view name;
+  std::size_t size;
+};
+
+constexpr std::array<TypeInfo, 12> kTypes{{
+    {DataType::i8, "i8", 1},
+    {DataType::i16, "i16", 2},
+    {DataType::i32, "i32", 4},
+    {DataType::i64, "i64", 8},
+    {DataType::u8, "u8", 1},
+    {DataType::u16, "u16", 2},
+    {DataType::u32, "u32", 4},
+    {DataType::u64, "u64", 8},
+    {DataType::f16, "f16", 2},
+    {DataType::f32, "f32", 4},
+    {DataType::f64, "f64", 8},
+    {DataType::boolean, "bool", 1},
+}};
+
+constexpr std::array<std::string_view, 9> kOpNames{
+    "plus", "multiplies", "minimum", "maximum", "bit_and", "bit_or", "bit_xor", "logical_and", "logical_or"};
+}  // namespace
+
+std::string_view name(DataType type) { return kTypes[static_cast<std::size_t>(type)].name; }
+
+std::string_view name(Op op) { return kOpNames[static_cast<std::size_t>(op)]; }
+
+std::optional<DataType> parse_data_type(std::string_view text) {
+  for (const auto& info : kTypes) {
+    if (info.name == text) return info.type;
+  }
+  return std::nullopt;
+}
+
+std::optional<Op> parse_op(std::string_view text) {
+  for (Op op : kAllOps) {
+    if (name(op) == text) return op;
+  }
+  return std::nullopt;
+}
+
+std::size_t size_of(DataType type) { return kTypes[static_cast<std::size_t>(type)].size; }
+
+bool is_integer(DataType type) {
+  switch (type) {
+    case DataType::i8: case DataType::i16: case DataType::i32: case DataType::i64:
+    case DataType::u8: case DataType::u16: case DataType::u32: case DataType::u64:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool is_signed_integer(DataType type) {
+  return type == DataType::i8 || type == DataType::i16 || type == DataType::i32 || type == DataType::i64;
+}
+
+bool is_floating(DataType type) {
+  return type == DataType::f16 || type == DataType::f32 || type == DataType::f64;
+}
+
+DataType accumulator_type(DataType type) { return type == DataType::f16 ? DataType::f32 : type; }
+
+bool is_supported(Op op, DataType type) {
+  switch (op) {
+    case Op::plus: case Op::multiplies: case Op::minimum: case Op::maximum:
+      return is_integer(type) || is_floating(type);
+    case Op::bit_and: case Op::bit_or: case Op::bit_xor:
+      return is_integer(type);
+    case Op::logical_and: case Op::logical_or:
+      return type == DataType::boolean;
+  }
+  return false;
+}
+
+}  // namespace zr::core

@@ -1,0 +1,54 @@
+#pragma once
+// The element types and reduction operations ze-reduce knows, with the rules of which pairs are allowed.
+// This table is shared by the runtime and by the build-time kernel embedder, so it has no driver dependency.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace zr::core {
+
+enum class DataType : std::uint8_t { i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64, boolean };
+
+enum class Op : std::uint8_t {
+  plus,
+  multiplies,
+  minimum,
+  maximum,
+  bit_and,
+  bit_or,
+  bit_xor,
+  logical_and,
+  logical_or,
+};
+
+inline constexpr std::array<DataType, 12> kAllDataTypes{
+    DataType::i8,  DataType::i16, DataType::i32, DataType::i64, DataType::u8,  DataType::u16,
+    DataType::u32, DataType::u64, DataType::f16, DataType::f32, DataType::f64, DataType::boolean};
+
+inline constexpr std::array<Op, 9> kAllOps{Op::plus,    Op::multiplies, Op::minimum,
+                                           Op::maximum, Op::bit_and,    Op::bit_or,
+                                           Op::bit_xor, Op::logical_and, Op::logical_or};
+
+// Short names used in kernel entry points and on the command line: i8 ... u64, f16, f32, f64, bool.
+std::string_view name(DataType type);
+// The SYCL 2020 function-object names: plus, multiplies, minimum, ...
+std::string_view name(Op op);
+
+std::optional<DataType> parse_data_type(std::string_view text);
+std::optional<Op> parse_op(std::string_view text);
+
+std::size_t size_of(DataType type);
+bool is_integer(DataType type);  // bool is not an integer here
+bool is_signed_integer(DataType type);
+bool is_floating(DataType type);
+
+// The type partial results are kept in between passes: float for half (so that long half sums do not
+// lose everything to rounding), the element type itself otherwise.
+DataType accumulator_type(DataType type);
+
+// Arithmetic ops on integers and floating types, bitwise ops on integers only, logical ops on bool only.
+bool is_supported(Op op, DataType type);
+
+}  // namespace zr::core

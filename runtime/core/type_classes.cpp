@@ -1,0 +1,37 @@
+#include <array>
+
+#include "kernel_catalog.hpp"
+
+namespace zr::core {
+
+namespace {
+using enum DataType;
+constexpr std::array<DataType, 10> kBase{i8, i16, i32, i64, u8, u16, u32, u64, f32, boolean};
+constexpr std::array<DataType, 1> kFp16{f16};
+constexpr std::array<DataType, 1> kFp64{f64};
+constexpr std::array<DataType, 7> kInt32{i8, i16, i32, u8, u16, u32, boolean};
+constexpr std::array<DataType, 2> kInt64{i64, u64};
+constexpr std::array<DataType, 1> kF32{f32};
+
+// Keep in step with the ZR_CLASS_* lists in spirv_kernels/src/zr_types.h; the embedder fails the build
+// if a module's entry points differ from what this table predicts.
+const std::array<TypeClass, 6> kClasses{{
+    {"base", kBase, {}},
+    {"fp16", kFp16, Feature::fp16},
+    {"fp64", kFp64, Feature::fp64},
+    {"int32", kInt32, {}},
+    {"int64atomic", kInt64, Feature::int64_atomics},
+    {"f32", kF32, {}},
+}};
+}  // namespace
+
+std::span<const TypeClass> type_classes() { return kClasses; }
+
+const TypeClass* find_type_class(std::string_view name) {
+  for (const auto& c : kClasses) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+}  // namespace zr::core

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package ze-reduce needs to build, test and run, and nothing else.
+# Idempotent: when everything is present, apt-get only confirms it. Fails loudly on any missing package.
+set -euo pipefail
+
+packages=(
+  # build
+  cmake ninja-build g++ pkg-config
+  # kernel pipeline: OpenCL C -> SPIR-V -> validation; ocloc comes with intel-opencl-icd
+  clang-15 llvm-spirv-15 spirv-tools
+  # Level Zero loader and Intel's compute runtime (Level Zero + OpenCL GPU driver, IGC, ocloc)
+  libze-dev libze1 intel-opencl-icd libigc1
+  # OpenCL: ICD loader, headers, and PoCL (the CPU device)
+  ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
+  # libraries
+  libspdlog-dev libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
+)
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "install-deps: run as root (or install sudo)" >&2; exit 1; }
+  sudo_cmd=(sudo)
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+# apt-get update first, always: a stale package list is the usual cause of "package not found".
+"${sudo_cmd[@]}" apt-get update -qq
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+"${sudo_cmd[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+
+failed=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || failed+=("$p")
+done
+if [ ${#failed[@]} -ne 0 ]; then
+  echo "install-deps: FAILED, still missing: ${failed[*]}" >&2
+  exit 1
+fi
+echo "install-deps: done"
