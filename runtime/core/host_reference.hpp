@@ -1,0 +1,37 @@
+#pragma once
+// The host reference: an independent, sequential implementation of every (op, type) reduction with the same
+// semantics as the kernels, used by the tests and by ze_reduce --verify.
+//
+// Integer, bool, minimum and maximum results are exact and must match bit for bit. Floating-point sums and
+// products depend on the order of evaluation, so the reference computes them in extended precision and gives
+// an error bound that any evaluation order in the accumulator's precision satisfies:
+//   sum:     |computed - exact| <= gamma(m) * sum |x_i|  + m * min_normal   (+ half an ulp when rounding to f16)
+//   product: |computed - exact| <= gamma(m) * |exact|    + m * min_normal
+// with m = n + 1 (the inputs and the initial value; folding in an identity is exact), gamma(m) = m*u / (1 - m*u) and u the unit roundoff of the accumulator (2^-24 for f32 and f16,
+// 2^-53 for f64) (Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed., sections 3.1 and 4.2).
+// The min_normal term allows for devices that flush subnormals to zero, which OpenCL permits for single
+// precision. When an input is infinite or NaN the result is fully determined and must match exactly.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "data_types.hpp"
+#include "scalar.hpp"
+
+namespace zr::core {
+
+struct HostReference {
+  Scalar value;            // exact result, or the extended-precision result rounded to the element type
+  double tolerance = 0.0;  // allowed absolute error; 0 means the result must be bitwise equal
+};
+
+// data holds n elements of `type`, packed. `initial` is folded in when present (SYCL's default behaviour).
+HostReference host_reference(Op op, DataType type, std::span<const std::byte> data, std::uint64_t n,
+                             const Scalar& identity, const std::optional<Scalar>& initial);
+
+// Whether `actual` agrees with the reference; when not, `why` (if given) says how far off it is.
+bool agrees(const HostReference& reference, const Scalar& actual, std::string* why = nullptr);
+
+}  // namespace zr::core

@@ -1,0 +1,63 @@
+#include "identity.hpp"
+
+#include <limits>
+#include <stdexcept>
+
+#include "half.hpp"
+#include "zereduce/errors.hpp"
+
+namespace zr::core {
+using zr::InvalidArgumentError;
+
+namespace {
+template <typename T>
+Scalar integer_identity(Op op, DataType type) {
+  switch (op) {
+    case Op::plus: case Op::bit_or: case Op::bit_xor: return Scalar::from(type, T{});
+    case Op::multiplies: return Scalar::from(type, T{1});
+    case Op::bit_and: return Scalar::from(type, static_cast<T>(~T{}));
+    case Op::minimum: return Scalar::from(type, std::numeric_limits<T>::max());
+    case Op::maximum: return Scalar::from(type, std::numeric_limits<T>::lowest());
+    default: break;
+  }
+  throw std::logic_error("no identity for this integer op");
+}
+
+template <typename T>
+Scalar floating_identity(Op op, DataType type) {
+  switch (op) {
+    case Op::plus: return Scalar::from(type, T{});
+    case Op::multiplies: return Scalar::from(type, T{1});
+    case Op::minimum: return Scalar::from(type, std::numeric_limits<T>::infinity());
+    case Op::maximum: return Scalar::from(type, -std::numeric_limits<T>::infinity());
+    default: break;
+  }
+  throw std::logic_error("no identity for this floating-point op");
+}
+}  // namespace
+
+Scalar known_identity(Op op, DataType type) {
+  if (!is_supported(op, type))
+    throw InvalidArgumentError(std::string(name(op)) + " is not defined for " + std::string(name(type)));
+  switch (type) {
+    case DataType::i8: return integer_identity<std::int8_t>(op, type);
+    case DataType::i16: return integer_identity<std::int16_t>(op, type);
+    case DataType::i32: return integer_identity<std::int32_t>(op, type);
+    case DataType::i64: return integer_identity<std::int64_t>(op, type);
+    case DataType::u8: return integer_identity<std::uint8_t>(op, type);
+    case DataType::u16: return integer_identity<std::uint16_t>(op, type);
+    case DataType::u32: return integer_identity<std::uint32_t>(op, type);
+    case DataType::u64: return integer_identity<std::uint64_t>(op, type);
+    case DataType::f16: {
+      const Scalar f = floating_identity<float>(op, DataType::f32);
+      return Scalar::from(type, float_to_half_bits(f.as<float>()));
+    }
+    case DataType::f32: return floating_identity<float>(op, type);
+    case DataType::f64: return floating_identity<double>(op, type);
+    case DataType::boolean:
+      return Scalar::from<std::uint8_t>(type, op == Op::logical_and ? 1 : 0);
+  }
+  throw std::logic_error("unknown type");
+}
+
+}  // namespace zr::core

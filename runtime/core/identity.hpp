@@ -1,0 +1,13 @@
+#pragma once
+// SYCL 2020 known identities (section 3.11.2 "known_identity"), for every (op, type) pair ze-reduce allows.
+#include "data_types.hpp"
+#include "scalar.hpp"
+
+namespace zr::core {
+
+// plus, bit_or, bit_xor: 0; multiplies: 1; bit_and: all bits set; logical_and: true; logical_or: false;
+// minimum: numeric_limits::max() for integers, +inf for floating types; maximum: lowest() / -inf.
+// Precondition: is_supported(op, type).
+Scalar known_identity(Op op, DataType type);
+
+}  // namespace zr::core

@@ -1,0 +1,175 @@
+#include "plan.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "zereduce/errors.hpp"
+
+namespace zr::core {
+
+namespace {
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0); }
+
+const EmbeddedModule* module_of(std::string_view variant, Op op, DataType type) {
+  const auto found = find_kernel(variant, op, type);
+  if (!found)
+    throw UnsupportedError("no '" + std::string(variant) + "' kernel is embedded for " + std::string(name(op)) +
+                           " on " + std::string(name(type)));
+  return found->module;
+}
+
+KernelPass kernel_pass(std::string_view variant, Op op, DataType type, std::string label) {
+  KernelPass pass;
+  pass.module = module_of(variant, op, type);
+  pass.entry_point = kernel_entry_point(variant, op, type);
+  pass.label = std::move(label);
+  return pass;
+}
+
+// The value the global-atomics accumulator holds: the accumulator widened to 32 bits for narrower integers
+// (sign-extended for signed types), as the atomic kernels widen it.
+Scalar widened_for_atomics(const Scalar& acc) {
+  switch (acc.type) {
+    case DataType::i8: return Scalar::from<std::int32_t>(DataType::i32, acc.as<std::int8_t>());
+    case DataType::i16: return Scalar::from<std::int32_t>(DataType::i32, acc.as<std::int16_t>());
+    case DataType::u8: return Scalar::from<std::uint32_t>(DataType::u32, acc.as<std::uint8_t>());
+    case DataType::u16: return Scalar::from<std::uint32_t>(DataType::u32, acc.as<std::uint16_t>());
+    case DataType::boolean: return Scalar::from<std::uint32_t>(DataType::u32, acc.as<std::uint8_t>());
+    default: return acc;
+  }
+}
+
+Scalar u64(std::uint64_t v) { return Scalar::from(DataType::u64, v); }
+Scalar u32(std::uint32_t v) { return Scalar::from(DataType::u32, v); }
+
+struct Shape {
+  std::uint64_t local_size;
+  std::uint64_t groups;
+};
+
+// Work-group size for the tree-like kernels: the tuning's size, within the device's limits, with room for
+// one accumulator per work-item in local memory, and a multiple of the largest sub-group size for sub-groups.
+std::uint64_t group_size(const Capabilities& caps, const Tuning& tuning, Strategy strategy, std::size_t acc_size) {
+  std::uint64_t size = std::min(tuning.work_group_size, caps.max_work_group_size);
+  if (caps.local_memory_bytes > 0) size = std::min<std::uint64_t>(size, caps.local_memory_bytes / (2 * acc_size));
+  if (strategy == Strategy::subgroup && !caps.subgroup_sizes.empty()) {
+    const std::uint64_t sg = *std::max_element(caps.subgroup_sizes.begin(), caps.subgroup_sizes.end());
+    if (size >= sg) size -= size % sg;
+  }
+  return std::max<std::uint64_t>(size, 1);
+}
+
+Shape grid_shape(const Capabilities& caps, const Tuning& tuning, std::uint64_t n, std::uint64_t local_size) {
+  const std::uint64_t max_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
+  const std::uint64_t wanted = ceil_div(std::max<std::uint64_t>(n, 1), local_size * tuning.min_elements_per_item);
+  return {local_size, std::clamp<std::uint64_t>(wanted, 1, max_groups)};
+}
+
+std::uint64_t local_bytes(std::uint64_t local_size, std::size_t acc_size) {
+  return std::max<std::uint64_t>(local_size * acc_size, 8);
+}
+}  // namespace
+
+Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const StrategyChoice& choice) {
+  return make_plan(caps, request, choice, tuning_for(caps));
+}
+
+Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const StrategyChoice& choice,
+               const Tuning& tuning) {
+  if (request.identity.type != request.type)
+    throw InvalidArgumentError("identity is a " + std::string(name(request.identity.type)) + " value but the data is " +
+                               std::string(name(request.type)));
+  Plan plan;
+  plan.request = request;
+  plan.strategy = choice.strategy;
+  plan.reason = choice.reason;
+
+  const Op op = request.op;
+  const DataType type = request.type;
+  const DataType acc_type = accumulator_type(type);
+  const std::size_t acc_size = size_of(acc_type);
+  const Scalar identity = to_accumulator(request.identity);
+  const std::uint64_t n = request.n;
+  const Scalar include_initial = u32(request.include_initial ? 1 : 0);
+  const std::string_view variant = first_pass_variant(choice.strategy, op, type);
+
+  auto add_scratch = [&](std::uint64_t bytes, std::optional<Scalar> fill, std::string purpose) {
+    plan.scratch.push_back({std::max<std::uint64_t>(bytes, 8), std::move(fill), std::move(purpose)});
+    return BufferArg{BufferArg::Which::scratch, static_cast<std::uint32_t>(plan.scratch.size() - 1)};
+  };
+  const BufferArg input{BufferArg::Which::input, 0};
+  const BufferArg result{BufferArg::Which::result, 0};
+
+  if (choice.strategy == Strategy::last_group || choice.strategy == Strategy::global_atomics) {
+    const std::uint64_t wg = group_size(caps, tuning, choice.strategy, acc_size);
+    const Shape shape = grid_shape(caps, tuning, n, wg);
+    KernelPass pass = kernel_pass(variant, op, type, "single pass");
+    pass.local_size = shape.local_size;
+    pass.global_size = shape.groups * shape.local_size;
+    const Scalar counter_zero = u32(0);
+    if (choice.strategy == Strategy::last_group) {
+      const BufferArg partials = add_scratch(shape.groups * acc_size, std::nullopt, "partials, one per work-group");
+      const BufferArg counter = add_scratch(sizeof(std::uint32_t), counter_zero, "work-group arrival counter");
+      pass.args = {input, u64(n), partials, identity, LocalMemoryArg{local_bytes(wg, acc_size)}, counter, result, include_initial};
+    } else {
+      const Scalar widened = widened_for_atomics(identity);
+      const BufferArg accumulator = add_scratch(widened.size(), widened, "atomic accumulator (holds the identity between runs)");
+      const BufferArg counter = add_scratch(2 * sizeof(std::uint32_t), counter_zero, "arrival counter and flags");
+      pass.args = {input, u64(n), accumulator, identity, LocalMemoryArg{local_bytes(wg, acc_size)}, counter, result, include_initial};
+    }
+    plan.passes.push_back(std::move(pass));
+    return plan;
+  }
+
+  // Partials, then intermediate passes while there are too many for one group, then the final pass.
+  Shape shape;
+  if (choice.strategy == Strategy::cpu_chunks) {
+    shape = grid_shape(caps, tuning, n, 1);
+  } else {
+    shape = grid_shape(caps, tuning, n, group_size(caps, tuning, choice.strategy, acc_size));
+  }
+  // cpu_chunks writes one partial per work-item, the others one per work-group.
+  std::uint64_t partial_count = choice.strategy == Strategy::cpu_chunks ? shape.groups * shape.local_size : shape.groups;
+  KernelPass first = kernel_pass(variant, op, type, "partials");
+  first.local_size = shape.local_size;
+  first.global_size = shape.groups * shape.local_size;
+  BufferArg partials = add_scratch(partial_count * acc_size, std::nullopt, "partials of pass 1");
+  first.args = {input, u64(n), partials, identity, LocalMemoryArg{local_bytes(shape.local_size, acc_size)}};
+  plan.passes.push_back(std::move(first));
+
+  const std::uint64_t tree_wg = group_size(caps, tuning, Strategy::tree, acc_size);
+  while (partial_count > tuning.max_final_inputs) {
+    const Shape next = grid_shape(caps, tuning, partial_count, tree_wg);
+    KernelPass pass = kernel_pass("tree", op, acc_type, "intermediate");
+    pass.local_size = next.local_size;
+    pass.global_size = next.groups * next.local_size;
+    const BufferArg out = add_scratch(next.groups * acc_size, std::nullopt,
+                                      "partials of pass " + std::to_string(plan.passes.size() + 1));
+    pass.args = {partials, u64(partial_count), out, identity, LocalMemoryArg{local_bytes(next.local_size, acc_size)}};
+    plan.passes.push_back(std::move(pass));
+    partials = out;
+    partial_count = next.groups;
+  }
+
+  KernelPass final_pass = kernel_pass("final", op, type, "final");
+  final_pass.local_size = std::max<std::uint64_t>(1, std::min(tuning.final_work_group_size, caps.max_work_group_size));
+  final_pass.global_size = final_pass.local_size;
+  final_pass.args = {partials, u64(partial_count), result, identity, include_initial,
+                     LocalMemoryArg{local_bytes(final_pass.local_size, acc_size)}};
+  plan.passes.push_back(std::move(final_pass));
+  return plan;
+}
+
+std::string describe(const Plan& plan) {
+  std::ostringstream out;
+  out << name(plan.request.op) << " over " << plan.request.n << " x " << name(plan.request.type) << ", strategy "
+      << name(plan.strategy) << " (" << plan.reason << ")\n";
+  for (std::size_t i = 0; i < plan.scratch.size(); ++i)
+    out << "  scratch " << i << ": " << plan.scratch[i].bytes << " bytes, " << plan.scratch[i].purpose << '\n';
+  for (const auto& pass : plan.passes)
+    out << "  " << pass.label << ": " << pass.entry_point << " [" << pass.module->name << "] " << pass.group_count()
+        << " group(s) x " << pass.local_size << '\n';
+  return out.str();
+}
+
+}  // namespace zr::core

@@ -1,0 +1,79 @@
+#pragma once
+// A Plan is everything an executor needs to run one reduction, as plain data: the scratch buffers, and the
+// kernel passes in order with their ND-ranges and arguments. All size arithmetic lives here in the core;
+// executors only translate a plan into driver calls.
+//
+// Kernel argument conventions (spirv_kernels/src/*.cl):
+//   partial-producing first passes (tree, subgroup, workgroup, localatomic, cpu):
+//       (const T* in, ulong n, ACC* partials, ACC identity, local ACC* scratch)
+//   final: (const ACC* partials, ulong count, T* result, ACC identity, uint include_initial, local ACC* scratch)
+//   lastgroup: (const T* in, ulong n, ACC* partials, ACC identity, local ACC* scratch,
+//               uint* counter, T* result, uint include_initial)
+//   atomic: (const T* in, ulong n, ATOM* accumulator, ACC identity, local ACC* scratch,
+//            uint* counter, T* result, uint include_initial)
+// ACC is the accumulator type (float for half); ATOM is ACC widened to 32 bits for narrower integers.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "capabilities.hpp"
+#include "kernel_catalog.hpp"
+#include "scalar.hpp"
+#include "strategy.hpp"
+#include "tuning.hpp"
+
+namespace zr::core {
+
+struct ScratchBuffer {
+  std::uint64_t bytes = 0;
+  // Contents the buffer must hold before its first use (repeated over the buffer); kernels that use such
+  // buffers (counters, atomic accumulators) restore them before they finish, so one fill at allocation is
+  // enough for every later run of the same plan.
+  std::optional<Scalar> initial_fill;
+  std::string purpose;
+};
+
+struct BufferArg {
+  enum class Which { input, result, scratch } which = Which::input;
+  std::uint32_t scratch_index = 0;
+  bool operator==(const BufferArg&) const = default;
+};
+
+struct LocalMemoryArg {
+  std::uint64_t bytes = 0;
+};
+
+// A by-value argument is a Scalar: its type gives the size (u64 for counts, u32 for flags, ACC for identities).
+using KernelArg = std::variant<BufferArg, LocalMemoryArg, Scalar>;
+
+struct KernelPass {
+  const EmbeddedModule* module = nullptr;
+  std::string entry_point;
+  std::uint64_t global_size = 0;  // work-items, a multiple of local_size
+  std::uint64_t local_size = 0;
+  std::vector<KernelArg> args;
+  std::string label;  // "partials", "intermediate", "final", "single pass"
+
+  std::uint64_t group_count() const { return local_size ? global_size / local_size : 0; }
+};
+
+struct Plan {
+  ReductionRequest request;
+  Strategy strategy = Strategy::tree;
+  std::string reason;
+  std::vector<ScratchBuffer> scratch;
+  std::vector<KernelPass> passes;
+};
+
+// Builds the plan for a strategy already known to be available (see choose_strategy). Throws
+// UnsupportedError if a kernel the plan needs is not embedded.
+Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const StrategyChoice& choice);
+Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const StrategyChoice& choice,
+               const Tuning& tuning);
+
+// Human-readable multi-line description (for logs, ze_reduce --verbose and test failure messages).
+std::string describe(const Plan& plan);
+
+}  // namespace zr::core

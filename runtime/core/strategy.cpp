@@ -1,0 +1,154 @@
+#include "strategy.hpp"
+
+#include <algorithm>
+
+#include "zereduce/errors.hpp"
+
+namespace zr::core {
+
+namespace {
+struct StrategyName {
+  Strategy strategy;
+  std::string_view name;
+  std::string_view variant;
+};
+constexpr StrategyName kNames[] = {
+    {Strategy::tree, "tree", "tree"},
+    {Strategy::subgroup, "subgroup", "subgroup"},
+    {Strategy::work_group, "work_group", "workgroup"},
+    {Strategy::local_atomics, "local_atomics", "localatomic"},
+    {Strategy::cpu_chunks, "cpu_chunks", "cpu"},
+    {Strategy::last_group, "last_group", "lastgroup"},
+    {Strategy::global_atomics, "global_atomics", "atomic"},
+};
+
+std::string device_label(const Capabilities& caps) { return "device '" + caps.device_name + "'"; }
+
+// Whether the embedded kernel exists and the device can load its module; the reason if not.
+std::optional<std::string> kernel_unavailable(std::string_view variant, Op op, DataType type, const Capabilities& caps) {
+  const auto found = find_kernel(variant, op, type);
+  if (!found) return "no '" + std::string(variant) + "' kernel is built for " + std::string(name(op)) + " on " + std::string(name(type));
+  if (!caps.can_load(*found->module)) {
+    const FeatureSet missing = found->module->required.missing_from(caps.features());
+    return device_label(caps) + " lacks " + to_string(missing) + " needed by module " + std::string(found->module->name);
+  }
+  return std::nullopt;
+}
+
+bool float_atomic_op_supported(const Capabilities& caps, Op op, DataType type) {
+  const auto& atomics = caps.float_atomics(type);
+  if (op == Op::plus) return atomics.global_add;
+  if (op == Op::minimum || op == Op::maximum) return atomics.global_min_max;
+  return false;
+}
+}  // namespace
+
+std::string_view name(Strategy strategy) { return kNames[static_cast<int>(strategy)].name; }
+
+std::optional<Strategy> parse_strategy(std::string_view text) {
+  for (const auto& n : kNames) {
+    if (n.name == text) return n.strategy;
+  }
+  return std::nullopt;
+}
+
+std::string_view kernel_variant(Strategy strategy) { return kNames[static_cast<int>(strategy)].variant; }
+
+std::string_view first_pass_variant(Strategy strategy, Op op, DataType type) {
+  if (strategy == Strategy::global_atomics && is_floating(type))
+    return op == Op::plus ? "fatomicadd" : "fatomicminmax";
+  return kernel_variant(strategy);
+}
+
+std::optional<std::string> why_unavailable(Strategy strategy, const Capabilities& caps, const ReductionRequest& request) {
+  const Op op = request.op;
+  const DataType type = request.type;
+  const bool floating = is_floating(type);
+  switch (strategy) {
+    case Strategy::subgroup:
+      if (caps.subgroup_sizes.empty()) return device_label(caps) + " has no sub-groups";
+      break;
+    case Strategy::work_group:
+      if (!caps.work_group_collectives) return device_label(caps) + " has no work-group collective functions";
+      if (request.deterministic && floating && op == Op::plus)
+        return "work_group_reduce_add combines in an order the implementation chooses, which the deterministic "
+               "property does not allow for floating-point sums";
+      break;
+    case Strategy::local_atomics:
+      if (!is_integer(type) && type != DataType::boolean)
+        return "local atomics are used for integer and bool reductions only";
+      if (op == Op::multiplies) return "there is no atomic multiply";
+      break;
+    case Strategy::global_atomics:
+      if (op == Op::multiplies) return "there is no atomic multiply";
+      if (floating) {
+        if (request.deterministic)
+          return "floating-point atomics combine in arrival order, which the deterministic property does not allow";
+        if (type != DataType::f32) return "global float atomics are used for f32 only";
+        if (!float_atomic_op_supported(caps, op, type))
+          return device_label(caps) + " has no global f32 atomic " + (op == Op::plus ? "add" : "min/max");
+      }
+      break;
+    case Strategy::tree:
+    case Strategy::cpu_chunks:
+    case Strategy::last_group:
+      break;
+  }
+  if (auto missing = kernel_unavailable(first_pass_variant(strategy, op, type), op, type, caps)) return missing;
+  const bool needs_final = strategy != Strategy::last_group && strategy != Strategy::global_atomics;
+  if (needs_final) {
+    if (auto missing = kernel_unavailable("final", op, type, caps)) return missing;
+    // Intermediate passes reduce partials with the tree kernel of the accumulator type.
+    if (auto missing = kernel_unavailable("tree", op, accumulator_type(type), caps)) return missing;
+  }
+  return std::nullopt;
+}
+
+StrategyChoice choose_strategy(const Capabilities& caps, const ReductionRequest& request) {
+  const Op op = request.op;
+  const DataType type = request.type;
+  if (!is_supported(op, type))
+    throw InvalidArgumentError(std::string(name(op)) + " is not defined for " + std::string(name(type)) +
+                               " (bitwise ops take integers, logical ops take bool)");
+  if (type == DataType::f64 && !caps.fp64)
+    throw UnsupportedError(device_label(caps) + " has no fp64: it cannot reduce f64 (double) data");
+  if (type == DataType::f16 && !caps.fp16)
+    throw UnsupportedError(device_label(caps) + " has no fp16: it cannot reduce f16 (half) data");
+
+  if (request.strategy) {
+    if (auto why = why_unavailable(*request.strategy, caps, request))
+      throw UnsupportedError("strategy " + std::string(name(*request.strategy)) + " is not available on " +
+                             device_label(caps) + " for " + std::string(name(op)) + " on " +
+                             std::string(name(type)) + ": " + *why);
+    return {*request.strategy, "requested"};
+  }
+
+  auto available = [&](Strategy s) { return !why_unavailable(s, caps, request).has_value(); };
+  const bool floating = is_floating(type);
+
+  if (caps.type == DeviceType::cpu && available(Strategy::cpu_chunks))
+    return {Strategy::cpu_chunks,
+            "CPU device: one contiguous chunk per work-item with wide vector loads (its work-items run one after "
+            "another, so GPU-style striding would be slow)"};
+  if (available(Strategy::global_atomics)) {
+    if (floating)
+      return {Strategy::global_atomics, "device has global f32 atomic " + std::string(op == Op::plus ? "add" : "min/max") +
+                                            ": one launch, one atomic per work-group (not deterministic)"};
+    return {Strategy::global_atomics,
+            "integer/bool op with a device atomic: one launch, one atomic per work-group, exact"};
+  }
+  if (available(Strategy::subgroup))
+    return {Strategy::subgroup, "device has sub-groups: shuffle reduction within each sub-group, then local memory"};
+  if (available(Strategy::work_group))
+    return {Strategy::work_group, "device has work-group collectives: work_group_reduce per group"};
+  if (available(Strategy::last_group))
+    return {Strategy::last_group,
+            "no sub-groups or suitable atomics: local-memory tree, and the last work-group to finish reduces the "
+            "partials in a fixed order (one launch, deterministic)"};
+  if (auto why = why_unavailable(Strategy::tree, caps, request))
+    throw UnsupportedError("no strategy can reduce " + std::string(name(op)) + " on " + std::string(name(type)) +
+                           " on " + device_label(caps) + ": " + *why);
+  return {Strategy::tree, "local-memory tree with a final pass"};
+}
+
+}  // namespace zr::core
