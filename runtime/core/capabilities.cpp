@@ -39,7 +39,8 @@ bool Capabilities::can_load(const EmbeddedModule& module) const {
   if (!features().contains(module.required)) return false;
   if (accepts_spirv || accepts_spir12) return true;
   // Source needs the OpenCL C version the module is written for; 2.0 modules use 2.0-only builtins.
-  return accepts_opencl_c;
+  const int needed = module.cl_std == "CL2.0" ? 20 : 12;
+  return accepts_opencl_c && opencl_c_version >= needed;
 }
 
 }  // namespace zr::core

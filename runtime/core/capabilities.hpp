@@ -33,6 +33,8 @@ struct Capabilities {
   std::vector<std::uint32_t> subgroup_sizes;  // empty: no sub-groups
   bool work_group_collectives = false;
   bool int64_atomics = false;
+  // fp16: the device can load and store half data. Our f16 kernels compute in float and only convert
+  // (vload_half/vstore_half, core OpenCL C), so OpenCL devices have it without cl_khr_fp16.
   bool fp16 = false;
   bool fp64 = false;
   FloatAtomicSupport f16_atomics, f32_atomics, f64_atomics;
@@ -40,6 +42,7 @@ struct Capabilities {
   bool accepts_spirv = false;
   bool accepts_spir12 = false;
   bool accepts_opencl_c = false;
+  int opencl_c_version = 0;  // major * 10 + minor of the OpenCL C the runtime compiler takes (source path)
 
   FeatureSet features() const;
   const FloatAtomicSupport& float_atomics(DataType type) const;  // f16, f32 or f64

@@ -81,7 +81,7 @@ Scalar round_to(DataType type, long double value) {
 }
 
 HostReference reduce_floating(Op op, DataType type, std::span<const std::byte> data, std::uint64_t n,
-                              const Scalar& identity, const std::optional<Scalar>& initial) {
+                              const Scalar& identity, const std::optional<Scalar>& initial, std::uint64_t depth) {
   const double first = identity.to_double();
   if (op == Op::minimum || op == Op::maximum) {
     // Exact in double for every floating type (the values are only compared).
@@ -122,9 +122,9 @@ HostReference reduce_floating(Op op, DataType type, std::span<const std::byte> d
   const bool f64 = type == DataType::f64;
   const long double u = f64 ? std::ldexp(1.0L, -53) : std::ldexp(1.0L, -24);
   const long double min_normal = f64 ? std::numeric_limits<double>::min() : std::numeric_limits<float>::min();
-  // Folding in an identity (0 or 1) is exact, so only the n inputs and the initial value can round.
-  const long double m = static_cast<long double>(n) + 1.0L;
-  const long double gamma = m * u / (1.0L - m * u);
+  const long double m = static_cast<long double>(depth);
+  // Past m*u = 1/2 the bound says nothing useful; cap it there (|error| <= sum |x_i| still catches garbage).
+  const long double gamma = m * u >= 0.5L ? 1.0L : m * u / (1.0L - m * u);
   long double bound = (op == Op::plus ? gamma * abs_sum : gamma * std::fabs(acc)) + m * min_normal;
   // Rounding the exact value to T for the reference, and the kernel's final rounding for half, both count.
   const long double reference_rounding = std::fabs(static_cast<long double>(ref.value.to_double()) - acc);
@@ -136,7 +136,8 @@ HostReference reduce_floating(Op op, DataType type, std::span<const std::byte> d
 }  // namespace
 
 HostReference host_reference(Op op, DataType type, std::span<const std::byte> data, std::uint64_t n,
-                             const Scalar& identity, const std::optional<Scalar>& initial) {
+                             const Scalar& identity, const std::optional<Scalar>& initial,
+                             std::optional<std::uint64_t> combine_depth) {
   if (!is_supported(op, type))
     throw InvalidArgumentError(std::string(name(op)) + " is not defined for " + std::string(name(type)));
   if (data.size() / size_of(type) < n)
@@ -153,7 +154,7 @@ HostReference host_reference(Op op, DataType type, std::span<const std::byte> da
     case DataType::u32: return reduce_integer<std::uint32_t>(op, type, data, n, identity, initial);
     case DataType::u64: return reduce_integer<std::uint64_t>(op, type, data, n, identity, initial);
     case DataType::boolean: return reduce_bool(op, data, n, identity, initial);
-    default: return reduce_floating(op, type, data, n, identity, initial);
+    default: return reduce_floating(op, type, data, n, identity, initial, combine_depth.value_or(n + 1));
   }
 }
 

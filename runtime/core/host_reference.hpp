@@ -7,7 +7,8 @@
 // an error bound that any evaluation order in the accumulator's precision satisfies:
 //   sum:     |computed - exact| <= gamma(m) * sum |x_i|  + m * min_normal   (+ half an ulp when rounding to f16)
 //   product: |computed - exact| <= gamma(m) * |exact|    + m * min_normal
-// with m = n + 1 (the inputs and the initial value; folding in an identity is exact), gamma(m) = m*u / (1 - m*u) and u the unit roundoff of the accumulator (2^-24 for f32 and f16,
+// with m the height of the combining tree (the most roundings one input goes through; folding in an identity
+// is exact): combine_depth(plan) for a plan, n + 1 (any order at all) when not given; gamma(m) = m*u / (1 - m*u) and u the unit roundoff of the accumulator (2^-24 for f32 and f16,
 // 2^-53 for f64) (Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed., sections 3.1 and 4.2).
 // The min_normal term allows for devices that flush subnormals to zero, which OpenCL permits for single
 // precision. When an input is infinite or NaN the result is fully determined and must match exactly.
@@ -29,7 +30,8 @@ struct HostReference {
 
 // data holds n elements of `type`, packed. `initial` is folded in when present (SYCL's default behaviour).
 HostReference host_reference(Op op, DataType type, std::span<const std::byte> data, std::uint64_t n,
-                             const Scalar& identity, const std::optional<Scalar>& initial);
+                             const Scalar& identity, const std::optional<Scalar>& initial,
+                             std::optional<std::uint64_t> combine_depth = std::nullopt);
 
 // Whether `actual` agrees with the reference; when not, `why` (if given) says how far off it is.
 bool agrees(const HostReference& reference, const Scalar& actual, std::string* why = nullptr);

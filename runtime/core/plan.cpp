@@ -52,9 +52,12 @@ struct Shape {
 std::uint64_t group_size(const Capabilities& caps, const Tuning& tuning, Strategy strategy, std::size_t acc_size) {
   std::uint64_t size = std::min(tuning.work_group_size, caps.max_work_group_size);
   if (caps.local_memory_bytes > 0) size = std::min<std::uint64_t>(size, caps.local_memory_bytes / (2 * acc_size));
-  if (strategy == Strategy::subgroup && !caps.subgroup_sizes.empty()) {
-    const std::uint64_t sg = *std::max_element(caps.subgroup_sizes.begin(), caps.subgroup_sizes.end());
-    if (size >= sg) size -= size % sg;
+  if (strategy == Strategy::subgroup) {
+    // The largest sub-group size that fits: the compiler's choice among the listed sizes then divides it.
+    std::uint64_t sg = 1;
+    for (std::uint32_t s : caps.subgroup_sizes)
+      if (s <= size) sg = std::max<std::uint64_t>(sg, s);
+    size -= size % sg;
   }
   return std::max<std::uint64_t>(size, 1);
 }
@@ -158,6 +161,36 @@ Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const 
                      LocalMemoryArg{local_bytes(final_pass.local_size, acc_size)}};
   plan.passes.push_back(std::move(final_pass));
   return plan;
+}
+
+namespace {
+std::uint64_t ceil_log2(std::uint64_t x) {
+  std::uint64_t bits = 0;
+  while ((1ull << bits) < x) ++bits;
+  return bits;
+}
+// The cpu variant keeps at least this many independent accumulators per work-item (2 states of 2 lanes for
+// 8-byte types, more for narrower ones: spirv_kernels/src/cpu.cl), so one chain sees chunk / 4 elements.
+constexpr std::uint64_t kCpuMinIndependentChains = 4;
+constexpr std::uint64_t kCpuChunkMultiple = 16;
+}  // namespace
+
+std::uint64_t combine_depth(const Plan& plan) {
+  std::uint64_t depth = plan.request.include_initial ? 1 : 0;
+  for (const auto& pass : plan.passes) {
+    const std::uint64_t count = std::get<Scalar>(pass.args[1]).as<std::uint64_t>();
+    const bool cpu = pass.entry_point.starts_with("zr_cpu_");
+    const std::uint64_t tree = ceil_log2(pass.local_size) + 1;
+    if (cpu) {
+      const std::uint64_t chunk = ceil_div(ceil_div(count, pass.global_size), kCpuChunkMultiple) * kCpuChunkMultiple;
+      depth += ceil_div(chunk, kCpuMinIndependentChains) + ceil_log2(kCpuChunkMultiple) + 2;
+    } else {
+      depth += ceil_div(count, pass.global_size) + tree;
+    }
+    if (plan.strategy == Strategy::last_group) depth += ceil_div(pass.group_count(), pass.local_size) + tree;
+    if (plan.strategy == Strategy::global_atomics) depth += pass.group_count();  // arrival order, one by one
+  }
+  return depth;
 }
 
 std::string describe(const Plan& plan) {

@@ -73,6 +73,11 @@ Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const 
 Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const StrategyChoice& choice,
                const Tuning& tuning);
 
+// The height of the combining tree the plan builds: the most combines any one input goes through on its way
+// to the result. Floating-point rounding error is bounded by it (see host_reference.hpp), and it is far
+// smaller than n for every strategy: grid-stride or chunk loops, then trees across work-items and passes.
+std::uint64_t combine_depth(const Plan& plan);
+
 // Human-readable multi-line description (for logs, ze_reduce --verbose and test failure messages).
 std::string describe(const Plan& plan);
 

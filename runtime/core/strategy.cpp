@@ -30,7 +30,11 @@ std::optional<std::string> kernel_unavailable(std::string_view variant, Op op, D
   if (!found) return "no '" + std::string(variant) + "' kernel is built for " + std::string(name(op)) + " on " + std::string(name(type));
   if (!caps.can_load(*found->module)) {
     const FeatureSet missing = found->module->required.missing_from(caps.features());
-    return device_label(caps) + " lacks " + to_string(missing) + " needed by module " + std::string(found->module->name);
+    if (!missing.empty())
+      return device_label(caps) + " lacks " + to_string(missing) + " needed by module " + std::string(found->module->name);
+    return device_label(caps) + " cannot load module " + std::string(found->module->name) +
+           ": it takes neither SPIR-V nor SPIR 1.2, and its OpenCL C compiler is older than the module's " +
+           std::string(found->module->cl_std);
   }
   return std::nullopt;
 }

@@ -33,15 +33,21 @@
   static inline T zr_bit_or_##TN(T a, T b) { return a | b; }                  \
   static inline T zr_bit_xor_##TN(T a, T b) { return a ^ b; }
 
+// The canonical quiet NaN of each floating type (what the host reference returns). Not OpenCL's NAN: clang
+// defines it as as_float(0x7fffffff), which also widens to a non-canonical double (and differs between
+// OpenCL C compilers, so results would differ between the SPIR-V and the source paths).
+#define ZR_NAN_f32 as_float(0x7fc00000u)
+#define ZR_NAN_f64 as_double(0x7ff8000000000000ul)
+
 #define ZR_DEFINE_FLOATING(TN, T)                                                  \
   static inline T zr_plus_##TN(T a, T b) { return a + b; }                        \
   static inline T zr_multiplies_##TN(T a, T b) { return a * b; }                  \
   static inline T zr_minimum_##TN(T a, T b) {                                     \
-    if (isnan(a) || isnan(b)) return (T)NAN;                                      \
+    if (isnan(a) || isnan(b)) return ZR_NAN_##TN;                                 \
     return (b < a || (b == a && signbit(b))) ? b : a;                             \
   }                                                                               \
   static inline T zr_maximum_##TN(T a, T b) {                                     \
-    if (isnan(a) || isnan(b)) return (T)NAN;                                      \
+    if (isnan(a) || isnan(b)) return ZR_NAN_##TN;                                 \
     return (a < b || (a == b && signbit(a))) ? b : a;                             \
   }
 
@@ -73,9 +79,14 @@
 #define ZR_STORE_u16 ZR_STORE_DEFAULT
 #define ZR_STORE_u32 ZR_STORE_DEFAULT
 #define ZR_STORE_u64 ZR_STORE_DEFAULT
-#define ZR_STORE_f32 ZR_STORE_DEFAULT
-#define ZR_STORE_f64 ZR_STORE_DEFAULT
-#define ZR_STORE_f16(p, i, v) vstore_half_rte((v), (i), (p))
+// Floating results are stored with a NaN made canonical, whatever op produced it (plus and multiplies pass
+// on an input NaN's payload), as the host reference expects.
+#define ZR_STORE_f32(p, i, v) ((p)[i] = isnan(v) ? ZR_NAN_f32 : (v))
+#define ZR_STORE_f64(p, i, v) ((p)[i] = isnan(v) ? ZR_NAN_f64 : (v))
+// A NaN is stored as the canonical half NaN 0x7e00 explicitly: conversions differ in the payload they keep
+// (PoCL's vstore_half gives 0x7fff for every NaN).
+#define ZR_STORE_f16(p, i, v) \
+  (isnan(v) ? (void)(((global ushort*)(p))[i] = (ushort)0x7e00) : vstore_half_rte((v), (i), (p)))
 #define ZR_STORE_bool(p, i, v) ((p)[i] = (uchar)((v) != 0))
 
 // ---- (op, type) pairs -------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ inline core::Capabilities pocl_like_cpu() {
   c.fp64 = true;
   c.accepts_spir12 = true;
   c.accepts_opencl_c = true;
+  c.opencl_c_version = 12;
   return c;
 }
 
@@ -70,6 +71,7 @@ inline core::Capabilities nvidia_like_gpu() {
   c.fp16 = true;
   c.fp64 = true;
   c.accepts_opencl_c = true;
+  c.opencl_c_version = 12;
   return c;
 }
 

@@ -1,0 +1,382 @@
+#include "level_zero/executor.hpp"
+
+#include <cstring>
+#include <sstream>
+#include <type_traits>
+#include <variant>
+
+#include "log.hpp"
+#include "zereduce/errors.hpp"
+
+namespace zr::level_zero {
+
+struct Executor::Prepared {
+  std::string key;
+  std::vector<Memory> scratch;
+  EventPool pool;
+  std::vector<Event> events;  // one kernel-timestamp event per pass
+  CommandList list;
+  // What the list holds now.
+  bool recorded = false;
+  const void* input = nullptr;
+  void* result = nullptr;
+  bool to_host = false;
+  // For run_to_host: the result on the device, and a host slot it is copied from and back to.
+  Memory device_result;
+  Memory host_slot;
+};
+
+namespace {
+
+constexpr std::uint64_t kNoTimeout = UINT64_MAX;
+
+// Everything that makes two plans the same shape: scratch sizes and fills, and each pass's kernel, ND-range
+// and by-value arguments. Two plans with equal keys record identical command lists (for the same buffers).
+std::string shape_key(const core::Plan& plan) {
+  std::ostringstream key;
+  auto bytes = [&](const core::Scalar& s) {
+    key << static_cast<int>(s.type) << ':';
+    for (std::size_t i = 0; i < s.size(); ++i) key << std::hex << static_cast<int>(s.bytes[i]) << std::dec << ',';
+  };
+  for (const auto& buffer : plan.scratch) {
+    key << "S" << buffer.bytes;
+    if (buffer.initial_fill) {
+      key << "f";
+      bytes(*buffer.initial_fill);
+    }
+    key << ';';
+  }
+  for (const auto& pass : plan.passes) {
+    key << "P" << pass.entry_point << '@' << pass.global_size << '/' << pass.local_size << '(';
+    for (const auto& arg : pass.args) {
+      std::visit(
+          [&](const auto& a) {
+            using A = std::decay_t<decltype(a)>;
+            if constexpr (std::is_same_v<A, core::BufferArg>) {
+              key << "b" << static_cast<int>(a.which) << '.' << a.scratch_index;
+            } else if constexpr (std::is_same_v<A, core::LocalMemoryArg>) {
+              key << "l" << a.bytes;
+            } else {
+              key << "v";
+              bytes(a);
+            }
+          },
+          arg);
+      key << ' ';
+    }
+    key << ");";
+  }
+  return key.str();
+}
+
+}  // namespace
+
+Executor::Executor(std::shared_ptr<const Device> device, std::size_t max_cached_shapes)
+    : device_(std::move(device)), max_cached_shapes_(max_cached_shapes ? max_cached_shapes : 1) {
+  const auto& caps = device_->capabilities();  // an unusable device throws its DevicePropertyError here
+  (void)caps;
+  const auto& name = device_->name();
+  ze_command_queue_desc_t queue_desc{};
+  queue_desc.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC;
+  queue_desc.ordinal = *device_->description().compute_queue_ordinal;
+  queue_desc.index = 0;
+  queue_desc.flags = 0;
+  queue_desc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
+  queue_desc.priority = ZE_COMMAND_QUEUE_PRIORITY_NORMAL;
+  ze_command_queue_handle_t queue = nullptr;
+  ZR_ZE_CHECK(name, zeCommandQueueCreate, device_->context(), device_->handle(), &queue_desc, &queue);
+  queue_ = CommandQueue(queue);
+  ze_fence_desc_t fence_desc{};
+  fence_desc.stype = ZE_STRUCTURE_TYPE_FENCE_DESC;
+  ze_fence_handle_t fence = nullptr;
+  ZR_ZE_CHECK(name, zeFenceCreate, queue_.get(), &fence_desc, &fence);
+  fence_ = Fence(fence);
+}
+
+Executor::~Executor() {
+  // Nothing is in flight between calls (every run waits for its fence); the cache goes before the queue.
+  cache_.clear();
+}
+
+std::size_t Executor::cached_shapes() const {
+  std::lock_guard lock(mutex_);
+  return cache_.size();
+}
+
+void Executor::clear_cache() {
+  std::lock_guard lock(mutex_);
+  cache_.clear();
+}
+
+void Executor::check_plan(const core::Plan& plan) const {
+  const auto& d = device_->description();
+  for (const auto& pass : plan.passes) {
+    const std::string where = "plan pass '" + pass.label + "' (" + pass.entry_point + ")";
+    if (!pass.module) throw Error(where + " names no module");
+    if (pass.local_size == 0 || pass.global_size % pass.local_size != 0)
+      throw Error(where + ": global size " + std::to_string(pass.global_size) + " is not a positive multiple of " +
+                  std::to_string(pass.local_size));
+    if (pass.local_size > d.max_total_group_size)
+      throw UnsupportedError(where + ": work-group size " + std::to_string(pass.local_size) + " exceeds device '" +
+                             device_->name() + "' maximum of " + std::to_string(d.max_total_group_size));
+    if (pass.group_count() > d.max_group_count_x)
+      throw UnsupportedError(where + ": " + std::to_string(pass.group_count()) + " work-groups exceed device '" +
+                             device_->name() + "' maximum of " + std::to_string(d.max_group_count_x));
+    for (const auto& arg : pass.args) {
+      if (const auto* buffer = std::get_if<core::BufferArg>(&arg)) {
+        if (buffer->which == core::BufferArg::Which::scratch && buffer->scratch_index >= plan.scratch.size())
+          throw Error(where + " uses scratch buffer " + std::to_string(buffer->scratch_index) + " of " +
+                      std::to_string(plan.scratch.size()));
+      }
+    }
+  }
+  for (const auto& buffer : plan.scratch) {
+    if (buffer.bytes == 0) throw Error("plan scratch buffer '" + buffer.purpose + "' has no bytes");
+    if (buffer.initial_fill) {
+      const std::size_t pattern = buffer.initial_fill->size();
+      if (buffer.bytes % pattern != 0)
+        throw Error("plan scratch buffer '" + buffer.purpose + "' (" + std::to_string(buffer.bytes) +
+                    " bytes) is not a whole number of its " + std::to_string(pattern) + "-byte fill pattern");
+      if (pattern > d.max_fill_pattern_size)
+        throw UnsupportedError("device '" + device_->name() + "' fills memory with patterns of at most " +
+                               std::to_string(d.max_fill_pattern_size) + " bytes, not " + std::to_string(pattern));
+    }
+  }
+}
+
+void Executor::check_buffer(const void* pointer, const char* what) const {
+  if (!pointer) throw InvalidArgumentError(std::string(what) + " is a null pointer");
+  if (device_->memory_type(pointer) == ZE_MEMORY_TYPE_UNKNOWN)
+    throw InvalidArgumentError(std::string(what) +
+                               " is not Level Zero USM memory (zeMemAllocDevice/Host/Shared) of the context of device '" +
+                               device_->name() + "'");
+}
+
+void Executor::execute_and_wait(ze_command_list_handle_t list) {
+  const auto& name = device_->name();
+  ZR_ZE_CHECK(name, zeCommandQueueExecuteCommandLists, queue_.get(), 1, &list, fence_.get());
+  ZR_ZE_CHECK(name, zeFenceHostSynchronize, fence_.get(), kNoTimeout);
+  ZR_ZE_CHECK(name, zeFenceReset, fence_.get());
+}
+
+Executor::Prepared& Executor::prepare(const core::Plan& plan) {
+  const std::string key = shape_key(plan);
+  for (auto it = cache_.begin(); it != cache_.end(); ++it) {
+    if ((*it)->key == key) {
+      cache_.splice(cache_.begin(), cache_, it);  // most recently used first
+      return *cache_.front();
+    }
+  }
+  const auto& name = device_->name();
+  const auto ordinal = *device_->description().compute_queue_ordinal;
+  auto prepared = std::make_unique<Prepared>();
+  prepared->key = key;
+
+  for (const auto& buffer : plan.scratch) {
+    prepared->scratch.push_back(device_->allocate_device(buffer.bytes));
+    ++stats_.scratch_allocations;
+  }
+
+  // ScratchBuffer::initial_fill, once: the kernels that use such buffers leave them as they found them.
+  bool any_fill = false;
+  for (const auto& buffer : plan.scratch) any_fill = any_fill || buffer.initial_fill.has_value();
+  if (any_fill) {
+    ze_command_list_desc_t desc{};
+    desc.stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC;
+    desc.commandQueueGroupOrdinal = ordinal;
+    ze_command_list_handle_t raw = nullptr;
+    ZR_ZE_CHECK(name, zeCommandListCreate, device_->context(), device_->handle(), &desc, &raw);
+    CommandList fills(raw);
+    for (std::size_t i = 0; i < plan.scratch.size(); ++i) {
+      const auto& fill = plan.scratch[i].initial_fill;
+      if (!fill) continue;
+      ZR_ZE_CHECK(name, zeCommandListAppendMemoryFill, fills.get(), prepared->scratch[i].get(), fill->data(),
+                  fill->size(), plan.scratch[i].bytes, nullptr, 0, nullptr);
+      ++stats_.scratch_fills;
+    }
+    ZR_ZE_CHECK(name, zeCommandListClose, fills.get());
+    execute_and_wait(fills.get());
+  }
+
+  if (!plan.passes.empty()) {
+    ze_event_pool_desc_t pool_desc{};
+    pool_desc.stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC;
+    pool_desc.flags = ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP | ZE_EVENT_POOL_FLAG_HOST_VISIBLE;
+    pool_desc.count = static_cast<std::uint32_t>(plan.passes.size());
+    ze_device_handle_t device = device_->handle();
+    ze_event_pool_handle_t pool = nullptr;
+    ZR_ZE_CHECK(name, zeEventPoolCreate, device_->context(), &pool_desc, 1, &device, &pool);
+    prepared->pool = EventPool(pool);
+    for (std::uint32_t i = 0; i < pool_desc.count; ++i) {
+      ze_event_desc_t event_desc{};
+      event_desc.stype = ZE_STRUCTURE_TYPE_EVENT_DESC;
+      event_desc.index = i;
+      event_desc.signal = ZE_EVENT_SCOPE_FLAG_HOST;  // the host reads the timestamps
+      event_desc.wait = 0;
+      ze_event_handle_t event = nullptr;
+      ZR_ZE_CHECK(name, zeEventCreate, prepared->pool.get(), &event_desc, &event);
+      prepared->events.emplace_back(event);
+    }
+  }
+
+  ze_command_list_desc_t list_desc{};
+  list_desc.stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC;
+  list_desc.commandQueueGroupOrdinal = ordinal;
+  ze_command_list_handle_t list = nullptr;
+  ZR_ZE_CHECK(name, zeCommandListCreate, device_->context(), device_->handle(), &list_desc, &list);
+  prepared->list = CommandList(list);
+
+  ++stats_.shapes_prepared;
+  cache_.push_front(std::move(prepared));
+  while (cache_.size() > max_cached_shapes_) cache_.pop_back();
+  return *cache_.front();
+}
+
+void Executor::record(Prepared& prepared, const core::Plan& plan, const void* input, void* result, bool to_host) {
+  const auto& name = device_->name();
+  const auto list = prepared.list.get();
+  const std::size_t result_size = core::size_of(plan.request.type);
+  if (to_host && !prepared.device_result) {
+    prepared.device_result = device_->allocate_device(result_size);
+    prepared.host_slot = device_->allocate_host(result_size);
+  }
+  prepared.recorded = false;
+  ZR_ZE_CHECK(name, zeCommandListReset, list);
+
+  bool barrier_needed = false;
+  if (to_host && plan.request.include_initial) {
+    ZR_ZE_CHECK(name, zeCommandListAppendMemoryCopy, list, prepared.device_result.get(), prepared.host_slot.get(),
+                result_size, nullptr, 0, nullptr);
+    barrier_needed = true;
+  }
+  void* const result_pointer = to_host ? prepared.device_result.get() : result;
+
+  {
+    // Kernels are shared per device: their arguments are set and captured by the append under one lock.
+    std::lock_guard lock(device_->recording_mutex());
+    for (std::size_t p = 0; p < plan.passes.size(); ++p) {
+      const auto& pass = plan.passes[p];
+      if (barrier_needed) ZR_ZE_CHECK(name, zeCommandListAppendBarrier, list, nullptr, 0, nullptr);
+      barrier_needed = true;
+      const KernelEntry& entry = device_->modules().kernel(*pass.module, pass.entry_point);
+      if (entry.info.num_args != pass.args.size())
+        throw Error("plan pass '" + pass.label + "' gives " + std::to_string(pass.args.size()) + " arguments but kernel " +
+                    pass.entry_point + " takes " + std::to_string(entry.info.num_args));
+      const ze_kernel_handle_t kernel = entry.handle.get();
+      ZR_ZE_CHECK(name, zeKernelSetGroupSize, kernel, static_cast<std::uint32_t>(pass.local_size), 1, 1);
+      for (std::uint32_t a = 0; a < pass.args.size(); ++a) {
+        const auto& arg = pass.args[a];
+        if (const auto* buffer = std::get_if<core::BufferArg>(&arg)) {
+          const void* pointer = nullptr;
+          switch (buffer->which) {
+            case core::BufferArg::Which::input: pointer = input; break;
+            case core::BufferArg::Which::result: pointer = result_pointer; break;
+            case core::BufferArg::Which::scratch: pointer = prepared.scratch[buffer->scratch_index].get(); break;
+          }
+          ZR_ZE_CHECK(name, zeKernelSetArgumentValue, kernel, a, sizeof(pointer), &pointer);
+        } else if (const auto* local = std::get_if<core::LocalMemoryArg>(&arg)) {
+          ZR_ZE_CHECK(name, zeKernelSetArgumentValue, kernel, a, local->bytes, nullptr);
+        } else {
+          const auto& value = std::get<core::Scalar>(arg);
+          ZR_ZE_CHECK(name, zeKernelSetArgumentValue, kernel, a, value.size(), value.data());
+        }
+      }
+      const ze_group_count_t groups{static_cast<std::uint32_t>(pass.group_count()), 1, 1};
+      ZR_ZE_CHECK(name, zeCommandListAppendLaunchKernel, list, kernel, &groups, prepared.events[p].get(), 0, nullptr);
+    }
+  }
+
+  if (to_host) {
+    if (barrier_needed) ZR_ZE_CHECK(name, zeCommandListAppendBarrier, list, nullptr, 0, nullptr);
+    ZR_ZE_CHECK(name, zeCommandListAppendMemoryCopy, list, prepared.host_slot.get(), prepared.device_result.get(),
+                result_size, nullptr, 0, nullptr);
+  }
+  ZR_ZE_CHECK(name, zeCommandListClose, list);
+  prepared.recorded = true;
+  prepared.input = input;
+  prepared.result = result;
+  prepared.to_host = to_host;
+  ++stats_.recordings;
+}
+
+core::RunProfile Executor::submit_and_wait(Prepared& prepared, const core::Plan& plan) {
+  const auto& name = device_->name();
+  for (const auto& event : prepared.events) ZR_ZE_CHECK(name, zeEventHostReset, event.get());
+  execute_and_wait(prepared.list.get());
+  ++stats_.submissions;
+
+  core::RunProfile profile;
+  const auto& d = device_->description();
+  for (std::size_t p = 0; p < plan.passes.size(); ++p) {
+    core::PassTiming timing;
+    timing.label = plan.passes[p].label;
+    timing.kernel = plan.passes[p].entry_point;
+    // The fence has signalled, so on a device that ran the kernels every timestamp event has too. Intel's
+    // driver without hardware never writes them: the profile then says its timestamps are not valid.
+    const ze_event_handle_t event = prepared.events[p].get();
+    if (ZR_ZE_READY(name, zeEventQueryStatus, event)) {
+      ze_kernel_timestamp_result_t stamp{};
+      ZR_ZE_CHECK(name, zeEventQueryKernelTimestamp, event, &stamp);
+      const std::uint32_t bits = d.kernel_timestamp_valid_bits;
+      const std::uint64_t mask = bits == 0 || bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+      const std::uint64_t ticks = kernel_duration_ticks(stamp.global.kernelStart, stamp.global.kernelEnd, bits);
+      timing.start_ns = static_cast<std::uint64_t>(ticks_to_ns(stamp.global.kernelStart & mask, d));
+      timing.end_ns = timing.start_ns + static_cast<std::uint64_t>(ticks_to_ns(ticks, d));
+      if (d.timer_resolution == 0) profile.timestamps_valid = false;
+    } else {
+      profile.timestamps_valid = false;
+    }
+    profile.passes.push_back(std::move(timing));
+  }
+  if (!profile.timestamps_valid) {
+    static std::once_flag said;
+    std::call_once(said, [&] {
+      logger().debug("device '{}' completed a reduction without writing its kernel timestamps (no hardware?): "
+                     "timings are not valid",
+                     name);
+    });
+  }
+  return profile;
+}
+
+core::RunProfile Executor::run(const core::Plan& plan, const void* input, void* device_result) {
+  std::lock_guard lock(mutex_);
+  check_plan(plan);
+  if (plan.request.n > 0) check_buffer(input, "the input");
+  check_buffer(device_result, "the result");
+  Prepared& prepared = prepare(plan);
+  try {
+    if (!prepared.recorded || prepared.to_host || prepared.input != input || prepared.result != device_result)
+      record(prepared, plan, input, device_result, false);
+    return submit_and_wait(prepared, plan);
+  } catch (...) {
+    // Whatever the failure left behind (a half-recorded list, counters a kernel did not restore) is dropped.
+    cache_.pop_front();
+    throw;
+  }
+}
+
+HostResult Executor::run_to_host(const core::Plan& plan, const void* input, const core::Scalar& initial) {
+  std::lock_guard lock(mutex_);
+  if (initial.type != plan.request.type)
+    throw InvalidArgumentError("the initial value is a " + std::string(core::name(initial.type)) +
+                               " but the plan reduces " + std::string(core::name(plan.request.type)));
+  check_plan(plan);
+  if (plan.request.n > 0) check_buffer(input, "the input");
+  Prepared& prepared = prepare(plan);
+  try {
+    if (!prepared.recorded || !prepared.to_host || prepared.input != input)
+      record(prepared, plan, input, nullptr, true);
+    std::memcpy(prepared.host_slot.get(), initial.data(), initial.size());
+    HostResult out;
+    out.profile = submit_and_wait(prepared, plan);
+    out.value.type = plan.request.type;
+    std::memcpy(out.value.bytes.data(), prepared.host_slot.get(), initial.size());
+    return out;
+  } catch (...) {
+    cache_.pop_front();
+    throw;
+  }
+}
+
+}  // namespace zr::level_zero

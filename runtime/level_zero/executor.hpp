@@ -1,0 +1,80 @@
+#pragma once
+// Runs the core's Plans on one Level Zero device. A thin translation: every size, group count and buffer comes
+// from the plan; the executor only turns it into driver calls.
+//
+// A plan is recorded into ONE command list: its passes in order with a barrier between consecutive passes
+// (each pass reads what the one before it wrote), each launch signalling a kernel-timestamp event. The list
+// runs on an in-order command queue of the device's compute group; completion is waited for on a fence (API
+// 1.4 has no zeCommandListHostSynchronize). Scratch buffers (USM device memory) are allocated per plan shape
+// and kept, their initial fill applied once with zeCommandListAppendMemoryFill; the recorded command list is
+// kept too and submitted again as long as the shape and the input and result buffers are the same (other
+// buffers re-record the same list). An executor is meant for one thread at a time (run() serialises).
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "level_zero/device.hpp"
+#include "level_zero/handles.hpp"
+#include "plan.hpp"
+#include "profile.hpp"
+#include "scalar.hpp"
+
+namespace zr::level_zero {
+
+struct ExecutorStats {
+  std::uint64_t submissions = 0;          // zeCommandQueueExecuteCommandLists of reductions
+  std::uint64_t recordings = 0;           // command lists (re)recorded
+  std::uint64_t shapes_prepared = 0;      // plan shapes given scratch buffers, events and a command list
+  std::uint64_t scratch_allocations = 0;  // zeMemAllocDevice calls for scratch
+  std::uint64_t scratch_fills = 0;        // zeCommandListAppendMemoryFill calls for ScratchBuffer::initial_fill
+};
+
+struct HostResult {
+  core::Scalar value;
+  core::RunProfile profile;
+};
+
+class Executor {
+ public:
+  explicit Executor(std::shared_ptr<const Device> device, std::size_t max_cached_shapes = 16);
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+  ~Executor();
+
+  const Device& device() const { return *device_; }
+
+  // Reduces plan.request.n elements at `input` (USM memory of the device's context) into `device_result` (USM
+  // memory holding one element of plan.request.type, read first when plan.request.include_initial); the result
+  // stays there. Returns when the device is done. Timings are per pass; timestamps_valid is false when the
+  // device never wrote them (Intel's driver without hardware).
+  core::RunProfile run(const core::Plan& plan, const void* input, void* device_result);
+
+  // The same, with the result read back to the host; `initial` (of plan.request.type) is the value folded in
+  // when plan.request.include_initial.
+  HostResult run_to_host(const core::Plan& plan, const void* input, const core::Scalar& initial);
+
+  const ExecutorStats& stats() const { return stats_; }
+  std::size_t cached_shapes() const;
+  void clear_cache();
+
+ private:
+  struct Prepared;
+  Prepared& prepare(const core::Plan& plan);
+  void record(Prepared& prepared, const core::Plan& plan, const void* input, void* result, bool to_host);
+  core::RunProfile submit_and_wait(Prepared& prepared, const core::Plan& plan);
+  void execute_and_wait(ze_command_list_handle_t list);
+  void check_plan(const core::Plan& plan) const;
+  void check_buffer(const void* pointer, const char* what) const;
+
+  std::shared_ptr<const Device> device_;
+  std::size_t max_cached_shapes_;
+  CommandQueue queue_;
+  Fence fence_;
+  std::list<std::unique_ptr<Prepared>> cache_;  // most recently used first
+  ExecutorStats stats_;
+  mutable std::mutex mutex_;
+};
+
+}  // namespace zr::level_zero

@@ -1,0 +1,20 @@
+#pragma once
+// Every OpenCL call is checked; a failure becomes zr::BackendError("opencl", call, code, CL_ERROR_NAME, device,
+// detail).
+#include <string>
+#include <string_view>
+
+#include "opencl/cl.hpp"
+
+namespace zr::opencl {
+
+// "CL_OUT_OF_RESOURCES" for -5; "CL_UNKNOWN_ERROR" for codes no header names.
+std::string_view error_name(cl_int code);
+
+[[noreturn]] void throw_error(std::string_view call, cl_int code, std::string_view device, std::string detail = {});
+
+inline void check(cl_int code, std::string_view call, std::string_view device, std::string detail = {}) {
+  if (code != CL_SUCCESS) throw_error(call, code, device, std::move(detail));
+}
+
+}  // namespace zr::opencl

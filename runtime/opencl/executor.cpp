@@ -1,0 +1,175 @@
+#include "opencl/executor.hpp"
+
+#include <type_traits>
+#include <variant>
+
+#include "opencl/error.hpp"
+#include "log.hpp"
+#include "zereduce/errors.hpp"
+
+namespace zr::opencl {
+
+Executor::Executor(Context& context) : context_(context) {}
+
+std::size_t Executor::cached_scratch_sets() const {
+  std::lock_guard lock(scratch_mutex_);
+  return scratch_.size();
+}
+
+const std::vector<Buffer>& Executor::scratch_for(const core::Plan& plan) {
+  // Sets are keyed by what the buffers must contain (their initial fills), not by their sizes: a set grows
+  // to the largest plan that used it, so reductions of many different sizes share one set.
+  ScratchKey key;
+  key.reserve(plan.scratch.size());
+  for (const auto& buffer : plan.scratch) {
+    std::vector<std::byte> fill;
+    if (buffer.initial_fill) {
+      fill.assign(buffer.initial_fill->data(), buffer.initial_fill->data() + buffer.initial_fill->size());
+    }
+    key.push_back(std::move(fill));
+  }
+  std::lock_guard lock(scratch_mutex_);
+  std::vector<Buffer>& buffers = scratch_[std::move(key)];
+  buffers.resize(plan.scratch.size());
+  for (std::size_t index = 0; index < plan.scratch.size(); ++index) {
+    const core::ScratchBuffer& wanted = plan.scratch[index];
+    if (buffers[index].bytes() >= wanted.bytes) continue;
+    // Released while earlier runs may still use it: OpenCL keeps it until their commands complete.
+    buffers[index] = context_.create_buffer(wanted.bytes);
+    if (wanted.initial_fill) {
+      context_.fill(buffers[index], std::span(wanted.initial_fill->data(), wanted.initial_fill->size()));
+    }
+    logger().trace("opencl: scratch buffer {} ('{}') of {} bytes", index, wanted.purpose, wanted.bytes);
+  }
+  return buffers;
+}
+
+Submission Executor::enqueue(const core::Plan& plan, cl_mem input, cl_mem result) {
+  const std::string& device = context_.device().name;
+  if (!result) throw InvalidArgumentError("opencl: the result buffer is null");
+  if (!input && plan.request.n != 0) throw InvalidArgumentError("opencl: the input buffer is null");
+
+  // One plan's passes go out together: another thread's passes must not land between them (they would share
+  // the scratch buffers), nor change a cached kernel's arguments between clSetKernelArg and the enqueue.
+  std::lock_guard lock(context_.launch_mutex());
+  const std::vector<Buffer>& scratch = scratch_for(plan);
+  Submission submission;
+  submission.passes.reserve(plan.passes.size());
+  for (const core::KernelPass& pass : plan.passes) {
+    if (!pass.module) {
+      throw InvalidArgumentError("opencl: plan pass '" + pass.label + "' (" + pass.entry_point + ") has no module");
+    }
+    cl_kernel kernel = context_.programs().kernel(*pass.module, pass.entry_point);
+    for (std::size_t index = 0; index < pass.args.size(); ++index) {
+      const auto arg_index = static_cast<cl_uint>(index);
+      const std::string where = pass.entry_point + " argument " + std::to_string(index);
+      std::visit(
+          [&](const auto& arg) {
+            using Arg = std::decay_t<decltype(arg)>;
+            if constexpr (std::is_same_v<Arg, core::BufferArg>) {
+              cl_mem mem = nullptr;
+              switch (arg.which) {
+                case core::BufferArg::Which::input: mem = input; break;
+                case core::BufferArg::Which::result: mem = result; break;
+                case core::BufferArg::Which::scratch:
+                  if (arg.scratch_index >= scratch.size()) {
+                    throw InvalidArgumentError("opencl: " + where + " names scratch buffer " +
+                                               std::to_string(arg.scratch_index) + " of a plan that has " +
+                                               std::to_string(scratch.size()));
+                  }
+                  mem = scratch[arg.scratch_index].get();
+                  break;
+              }
+              check(clSetKernelArg(kernel, arg_index, sizeof(cl_mem), &mem), "clSetKernelArg", device, where);
+            } else if constexpr (std::is_same_v<Arg, core::LocalMemoryArg>) {
+              check(clSetKernelArg(kernel, arg_index, arg.bytes, nullptr), "clSetKernelArg", device,
+                    where + " (" + std::to_string(arg.bytes) + " bytes of local memory)");
+            } else {
+              static_assert(std::is_same_v<Arg, core::Scalar>);
+              check(clSetKernelArg(kernel, arg_index, arg.size(), arg.data()), "clSetKernelArg", device, where);
+            }
+          },
+          pass.args[index]);
+    }
+    const std::size_t global_size = pass.global_size;
+    const std::size_t local_size = pass.local_size;
+    cl_event event = nullptr;
+    check(clEnqueueNDRangeKernel(context_.queue(), kernel, 1, nullptr, &global_size, &local_size, 0, nullptr, &event),
+          "clEnqueueNDRangeKernel", device,
+          pass.entry_point + " (" + pass.label + ") global " + std::to_string(global_size) + " local " +
+              std::to_string(local_size));
+    submission.passes.push_back({EventHandle(event), pass.label, pass.entry_point});
+  }
+  check(clFlush(context_.queue()), "clFlush", device);
+  return submission;
+}
+
+core::RunProfile Executor::wait(const Submission& submission) const {
+  const std::string& device = context_.device().name;
+  core::RunProfile profile;
+  if (submission.passes.empty()) return profile;
+  std::vector<cl_event> events;
+  events.reserve(submission.passes.size());
+  for (const auto& pass : submission.passes) events.push_back(pass.event.get());
+  const cl_int waited = clWaitForEvents(static_cast<cl_uint>(events.size()), events.data());
+  for (const auto& pass : submission.passes) {
+    cl_int status = CL_COMPLETE;
+    check(clGetEventInfo(pass.event.get(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr),
+          "clGetEventInfo", device, pass.kernel);
+    if (status < 0) throw_error("kernel execution", status, device, pass.kernel + " (" + pass.label + ")");
+  }
+  check(waited, "clWaitForEvents", device);
+
+  profile.timestamps_valid = context_.executes_kernels().value_or(true);
+  for (const auto& pass : submission.passes) {
+    core::PassTiming timing{pass.label, pass.kernel, 0, 0};
+    cl_ulong start = 0, end = 0;
+    const cl_int start_code =
+        clGetEventProfilingInfo(pass.event.get(), CL_PROFILING_COMMAND_START, sizeof(start), &start, nullptr);
+    const cl_int end_code =
+        clGetEventProfilingInfo(pass.event.get(), CL_PROFILING_COMMAND_END, sizeof(end), &end, nullptr);
+    if (start_code != CL_SUCCESS || end_code != CL_SUCCESS || end < start) {
+      profile.timestamps_valid = false;
+      logger().debug("opencl: no valid timestamps for {} on '{}' ({}, {})", pass.kernel, device, error_name(start_code),
+                     error_name(end_code));
+    } else {
+      timing.start_ns = start;
+      timing.end_ns = end;
+    }
+    profile.passes.push_back(std::move(timing));
+  }
+  return profile;
+}
+
+core::RunProfile Executor::run(const core::Plan& plan, cl_mem input, cl_mem result) {
+  return wait(enqueue(plan, input, result));
+}
+
+core::Scalar Executor::run(const core::Plan& plan, std::span<const std::byte> input, const core::Scalar& initial,
+                           core::RunProfile* profile) {
+  const core::DataType type = plan.request.type;
+  const std::size_t element_size = core::size_of(type);
+  if (input.size() != plan.request.n * element_size) {
+    throw InvalidArgumentError("opencl: the input holds " + std::to_string(input.size()) +
+                               " bytes but the plan is for " + std::to_string(plan.request.n) + " elements of " +
+                               std::string(core::name(type)));
+  }
+  if (initial.type != type) {
+    throw InvalidArgumentError("opencl: the initial value is a " + std::string(core::name(initial.type)) +
+                               " but the plan reduces " + std::string(core::name(type)));
+  }
+  Buffer input_buffer;
+  if (!input.empty()) {
+    input_buffer = context_.create_buffer(input.size(), CL_MEM_READ_ONLY);
+    context_.write(input_buffer.get(), input);
+  }
+  Buffer result_buffer = context_.create_buffer(element_size);
+  if (plan.request.include_initial) context_.write(result_buffer.get(), std::span(initial.data(), element_size));
+  core::RunProfile timings = run(plan, input_buffer.get(), result_buffer.get());
+  core::Scalar value{type, {}};
+  context_.read(result_buffer.get(), std::span(value.bytes.data(), element_size));
+  if (profile) *profile = std::move(timings);
+  return value;
+}
+
+}  // namespace zr::opencl

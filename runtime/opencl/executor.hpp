@@ -1,0 +1,70 @@
+#pragma once
+// Runs a zr::core::Plan on a Context's in-order queue: one NDRange per pass, in order, with the plan's
+// scratch buffers. Scratch buffers are cached and reused across runs: one set per kind of plan (the initial
+// fills of its buffers), each buffer grown when a plan needs more; a buffer's initial fill is applied once,
+// when it is allocated (the kernels restore such contents before they finish). A thin translation: every
+// size comes from the plan.
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "opencl/context.hpp"
+#include "opencl/handles.hpp"
+#include "plan.hpp"
+#include "profile.hpp"
+#include "scalar.hpp"
+
+namespace zr::opencl {
+
+// The enqueued passes of one run; wait() turns it into a RunProfile.
+struct Submission {
+  struct Pass {
+    EventHandle event;
+    std::string label;
+    std::string kernel;
+  };
+  std::vector<Pass> passes;
+  // The event of the last pass (null when the plan had no passes): later work on other queues can wait on it.
+  cl_event last_event() const { return passes.empty() ? nullptr : passes.back().event.get(); }
+};
+
+class Executor {
+ public:
+  explicit Executor(Context& context);
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+
+  Context& context() const { return context_; }
+
+  // Enqueues every pass (non-blocking). `input` holds plan.request.n elements (may be null when n is 0);
+  // `result` holds one element of the request's type and, when plan.request.include_initial, the initial value
+  // it is combined with. Both stay owned by the caller and must live until the run completes.
+  Submission enqueue(const core::Plan& plan, cl_mem input, cl_mem result);
+  // Waits for the passes and reads their timestamps; throws zr::BackendError if a pass failed.
+  core::RunProfile wait(const Submission& submission) const;
+  // enqueue + wait.
+  core::RunProfile run(const core::Plan& plan, cl_mem input, cl_mem result);
+
+  // Convenience: copies `input` (plan.request.n elements of plan.request.type, as bytes) to the device,
+  // initialises the result with `initial` (ignored unless plan.request.include_initial), runs the plan and
+  // reads back the result. Temporary device buffers are made per call.
+  core::Scalar run(const core::Plan& plan, std::span<const std::byte> input, const core::Scalar& initial,
+                   core::RunProfile* profile = nullptr);
+
+  // How many scratch buffer sets are cached (one per distinct list of initial fills).
+  std::size_t cached_scratch_sets() const;
+
+ private:
+  using ScratchKey = std::vector<std::vector<std::byte>>;  // each buffer's initial fill (empty: none)
+  const std::vector<Buffer>& scratch_for(const core::Plan& plan);
+
+  Context& context_;
+  mutable std::mutex scratch_mutex_;
+  std::map<ScratchKey, std::vector<Buffer>> scratch_;
+};
+
+}  // namespace zr::opencl

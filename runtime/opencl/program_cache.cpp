@@ -1,0 +1,157 @@
+#include "opencl/program_cache.hpp"
+
+#include <chrono>
+#include <cstdlib>
+
+#include "opencl/error.hpp"
+#include "log.hpp"
+#include "zereduce/errors.hpp"
+
+namespace zr::opencl {
+
+namespace {
+constexpr const char* kIngestionVariable = "ZE_REDUCE_OPENCL_INGESTION";
+
+std::string build_log(cl_program program, cl_device_id device) {
+  std::size_t size = 0;
+  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) != CL_SUCCESS) {
+    return "(the build log could not be read)";
+  }
+  std::string log(size, '\0');
+  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr) != CL_SUCCESS) {
+    return "(the build log could not be read)";
+  }
+  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+  return log.empty() ? "(empty build log)" : log;
+}
+}  // namespace
+
+std::string_view name(Ingestion ingestion) {
+  switch (ingestion) {
+    case Ingestion::spirv: return "spirv";
+    case Ingestion::spir12: return "spir";
+    case Ingestion::source: return "source";
+  }
+  return "source";
+}
+
+std::optional<Ingestion> parse_ingestion(std::string_view text) {
+  for (Ingestion ingestion : {Ingestion::spirv, Ingestion::spir12, Ingestion::source}) {
+    if (name(ingestion) == text) return ingestion;
+  }
+  return std::nullopt;
+}
+
+std::optional<Ingestion> ingestion_from_env() {
+  const char* text = std::getenv(kIngestionVariable);
+  if (!text || !*text) return std::nullopt;
+  if (auto ingestion = parse_ingestion(text)) return ingestion;
+  throw InvalidArgumentError(std::string(kIngestionVariable) + "=" + text + " is not one of spirv, spir, source");
+}
+
+Ingestion choose_ingestion(const core::Capabilities& caps, std::optional<Ingestion> forced) {
+  if (forced) {
+    const bool accepted = *forced == Ingestion::spirv    ? caps.accepts_spirv
+                          : *forced == Ingestion::spir12 ? caps.accepts_spir12
+                                                         : caps.accepts_opencl_c;
+    if (!accepted) {
+      static constexpr const char* kWhat[] = {"SPIR-V IL", "SPIR 1.2 bitcode", "OpenCL C source"};
+      throw UnsupportedError("opencl: device '" + caps.device_name + "' does not accept " +
+                             kWhat[static_cast<int>(*forced)] + " (asked for with ingestion '" +
+                             std::string(name(*forced)) + "')");
+    }
+    return *forced;
+  }
+  if (caps.accepts_spirv) return Ingestion::spirv;
+  if (caps.accepts_spir12) return Ingestion::spir12;
+  if (caps.accepts_opencl_c) return Ingestion::source;
+  throw UnsupportedError("opencl: device '" + caps.device_name +
+                         "' accepts neither SPIR-V IL, SPIR 1.2 nor OpenCL C source (no compiler available)");
+}
+
+ProgramCache::ProgramCache(cl_context context, const Device& device, const core::Capabilities& caps,
+                           std::optional<Ingestion> forced)
+    : context_(context), device_(device), caps_(caps), ingestion_(choose_ingestion(caps, forced)) {
+  logger().debug("opencl: device '{}' loads kernels as {}", device_.name, name(ingestion_));
+}
+
+std::size_t ProgramCache::built_count() const {
+  std::lock_guard lock(mutex_);
+  return entries_.size();
+}
+
+ProgramHandle ProgramCache::build(const core::EmbeddedModule& module) const {
+  const auto started = std::chrono::steady_clock::now();
+  const std::string module_name(module.name);
+  cl_device_id device = device_.id;
+  cl_int code = CL_SUCCESS;
+  ProgramHandle program;
+  std::string options;
+  auto missing = [&](const char* form) {
+    return UnsupportedError("opencl: module " + module_name + " has no embedded " + form + " to load on device '" +
+                            device_.name + "'");
+  };
+  switch (ingestion_) {
+    case Ingestion::spirv: {
+      if (module.spirv.empty()) throw missing("SPIR-V");
+      program = ProgramHandle(clCreateProgramWithIL(context_, module.spirv.data(), module.spirv.size_bytes(), &code));
+      check(code, "clCreateProgramWithIL", device_.name, "module " + module_name);
+      break;
+    }
+    case Ingestion::spir12: {
+      if (module.spir12_bitcode.empty()) throw missing("SPIR 1.2 bitcode");
+      const std::size_t length = module.spir12_bitcode.size();
+      const unsigned char* bytes = module.spir12_bitcode.data();
+      cl_int binary_status = CL_SUCCESS;
+      program = ProgramHandle(clCreateProgramWithBinary(context_, 1, &device, &length, &bytes, &binary_status, &code));
+      check(code, "clCreateProgramWithBinary", device_.name, "module " + module_name);
+      check(binary_status, "clCreateProgramWithBinary", device_.name, "module " + module_name + " (binary status)");
+      options = "-x spir -spir-std=1.2";
+      break;
+    }
+    case Ingestion::source: {
+      if (module.opencl_c_source.empty()) throw missing("OpenCL C source");
+      const char* text = module.opencl_c_source.data();
+      const std::size_t length = module.opencl_c_source.size();
+      program = ProgramHandle(clCreateProgramWithSource(context_, 1, &text, &length, &code));
+      check(code, "clCreateProgramWithSource", device_.name, "module " + module_name);
+      options = "-cl-std=" + std::string(module.cl_std);
+      break;
+    }
+  }
+  code = clBuildProgram(program.get(), 1, &device, options.c_str(), nullptr, nullptr);
+  if (code != CL_SUCCESS) {
+    throw_error("clBuildProgram", code, device_.name,
+                "module " + module_name + " loaded as " + std::string(name(ingestion_)) + " with options '" + options +
+                    "'; build log:\n" + build_log(program.get(), device));
+  }
+  logger().debug("opencl: built module {} as {} for '{}' in {:.1f} ms", module_name, name(ingestion_), device_.name,
+                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+  return program;
+}
+
+ProgramCache::Entry& ProgramCache::entry(const core::EmbeddedModule& module) {
+  auto found = entries_.find(&module);
+  if (found != entries_.end()) return found->second;
+  Entry made{build(module), {}};
+  return entries_.emplace(&module, std::move(made)).first->second;
+}
+
+cl_program ProgramCache::program(const core::EmbeddedModule& module) {
+  std::lock_guard lock(mutex_);
+  return entry(module).program.get();
+}
+
+cl_kernel ProgramCache::kernel(const core::EmbeddedModule& module, std::string_view entry_point) {
+  std::lock_guard lock(mutex_);
+  Entry& e = entry(module);
+  auto found = e.kernels.find(entry_point);
+  if (found != e.kernels.end()) return found->second.get();
+  const std::string entry_name(entry_point);
+  cl_int code = CL_SUCCESS;
+  KernelHandle kernel(clCreateKernel(e.program.get(), entry_name.c_str(), &code));
+  check(code, "clCreateKernel", device_.name, "kernel " + entry_name + " of module " + std::string(module.name));
+  return e.kernels.emplace(entry_name, std::move(kernel)).first->second.get();
+}
+
+}  // namespace zr::opencl

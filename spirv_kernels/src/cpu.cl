@@ -1,0 +1,217 @@
+// Variant "cpu": the shape for CPU devices (PoCL). A CPU OpenCL runtime runs a group's work-items one after
+// another on one core, so GPU-style grid striding makes every work-item touch scattered cache lines and
+// runs 10-90x slower there. Here work-item i of G reduces one contiguous chunk
+// [i*chunk, min(n, (i+1)*chunk)), chunk = ceil(n/G) rounded up to a multiple of 16, and writes one partial
+// per work-item (launch with local size 1, G about the number of cores or a small multiple of it).
+// The hot loop loads W elements at a time (vload16/8/2: 16 or 32 bytes) into a W-lane state,
+// branch-free, which the CPU compiler keeps in SIMD registers; two such states take alternate blocks of W
+// so that two independent dependency chains hide the latency of the vector ops. At the end the states are
+// merged, the last < W elements join as one more (masked) step, and the W lanes are folded in a fixed
+// order, so the result is deterministic for a given G.
+// Arguments: in, n (64-bit), partials (one ACC per work-item), identity, scratch (unused: kept so that every
+// partial-producing first pass has the same signature).
+#include "zr_types.h"
+
+#define ZR_CAT_(a, b) a##b
+#define ZR_CAT(a, b) ZR_CAT_(a, b)
+
+// Lanes per state, per accumulator type: 32 bytes of lanes (one AVX2 register) for 2- and 4-byte types,
+// 16 bytes for 1-byte types (16 lanes, the widest OpenCL vector) and for 8-byte types. More would not be
+// faster once the loop streams from memory, and the same module is also compiled for GPUs, where it must
+// build without register spills: a work-item holds its states in registers at SIMD16/32 there, and on PVC
+// 8-byte lanes at 32 bytes per state spilled.
+#define ZR_CPU_W_i8 16
+#define ZR_CPU_W_u8 16
+#define ZR_CPU_W_bool 16
+#define ZR_CPU_W_i16 16
+#define ZR_CPU_W_u16 16
+#define ZR_CPU_W_i32 8
+#define ZR_CPU_W_u32 8
+#define ZR_CPU_W_f32 8
+#define ZR_CPU_W_i64 2
+#define ZR_CPU_W_u64 2
+#define ZR_CPU_W_f64 2
+
+// Chunks are a multiple of 16 elements, whatever the lane count, so that they start on 16-element
+// boundaries (and 64-byte ones for 4-byte types when the input is aligned).
+#define ZR_CPU_CHUNK_MULTIPLE 16
+
+// ---- lane-wise combine functions ----------------------------------------------------------------------------
+// zr_vw_<op>_<ATN>(a, b): the combine functions of zr_types.h lane by lane, with the same semantics except
+// that a NaN result may have any payload (the final scalar combine makes it canonical). Wrapping integer
+// arithmetic goes through the unsigned vector type (signed overflow would be undefined).
+//
+// ---- lane states of the hot loop ----------------------------------------------------------------------------
+// For each (op, ATN): a state type zr_sw_<op>_<ATN> and
+//   zr_sw_init_*(identity)  the state of no element       zr_sw_step_*(s, v)  combine W elements
+//   zr_sw_merge_*(s, t)     combine two states            zr_sw_values_*(s)   the W lane values
+// For most ops the state is just the lane values. Floating minimum/maximum differ: the IEEE rules (NaN
+// wins, -0 < +0) cost several compares and a mask repack per step as floating-point selects, about 4x
+// slower on AVX2. Instead the state holds each lane's value as a totally ordered integer key (below), so
+// that a step is a few integer ops and one integer min/max.
+#define ZR_CPU_PLAIN_STATE(OP, TN, S, V, INIT)                                          \
+  typedef V zr_sw_##OP##_##TN;                                                          \
+  static inline V zr_sw_init_##OP##_##TN(S identity) { return (V)(INIT); }              \
+  static inline V zr_sw_step_##OP##_##TN(V s, V v) { return zr_vw_##OP##_##TN(s, v); }  \
+  static inline V zr_sw_merge_##OP##_##TN(V s, V t) { return zr_vw_##OP##_##TN(s, t); } \
+  static inline V zr_sw_values_##OP##_##TN(V s) { return s; }
+
+#define ZR_CPU_DEFINE_INTEGER(TN, S, V, UV)                                                   \
+  static inline V zr_vw_plus_##TN(V a, V b) { return as_##V(as_##UV(a) + as_##UV(b)); }       \
+  static inline V zr_vw_multiplies_##TN(V a, V b) { return as_##V(as_##UV(a) * as_##UV(b)); } \
+  static inline V zr_vw_minimum_##TN(V a, V b) { return min(a, b); }                          \
+  static inline V zr_vw_maximum_##TN(V a, V b) { return max(a, b); }                          \
+  static inline V zr_vw_bit_and_##TN(V a, V b) { return a & b; }                              \
+  static inline V zr_vw_bit_or_##TN(V a, V b) { return a | b; }                               \
+  static inline V zr_vw_bit_xor_##TN(V a, V b) { return a ^ b; }                              \
+  ZR_CPU_PLAIN_STATE(plus, TN, S, V, identity)                                                \
+  ZR_CPU_PLAIN_STATE(multiplies, TN, S, V, identity)                                          \
+  ZR_CPU_PLAIN_STATE(minimum, TN, S, V, identity)                                             \
+  ZR_CPU_PLAIN_STATE(maximum, TN, S, V, identity)                                             \
+  ZR_CPU_PLAIN_STATE(bit_and, TN, S, V, identity)                                             \
+  ZR_CPU_PLAIN_STATE(bit_or, TN, S, V, identity)                                              \
+  ZR_CPU_PLAIN_STATE(bit_xor, TN, S, V, identity)
+
+// Floating minimum/maximum lane by lane, used where speed does not matter (the tail, the fold): a NaN in b
+// is taken and a NaN in a is kept (no ordered comparison picks b over it), so NaN wins.
+// The key of a non-NaN float with bits x (read as the signed integer type IV of the same width) is x with
+// the bits below the sign flipped when the sign is set: -inf < ... < -0 < +0 < ... < +inf as signed
+// integers, so minimum/maximum of keys is IEEE minimum/maximum, -0 < +0 included; the map is its own
+// inverse. Every NaN gets the key NANKEY that wins (IMIN for minimum, IMAX for maximum), which no other
+// value has (only the NaNs with all bits set map there).
+#define ZR_CPU_KEY_STATE(OP, TN, S, V, IV, PICK, NANKEY)                                          \
+  typedef IV zr_sw_##OP##_##TN;                                                                   \
+  static inline IV zr_key_##OP##_##TN(V v) {                                                      \
+    return select(zr_key_##TN(as_##IV(v)), (IV)(NANKEY), zr_isnan_##TN(as_##IV(v)));              \
+  }                                                                                               \
+  static inline IV zr_sw_init_##OP##_##TN(S identity) { return zr_key_##OP##_##TN((V)identity); } \
+  static inline IV zr_sw_step_##OP##_##TN(IV s, V v) { return PICK(s, zr_key_##OP##_##TN(v)); }   \
+  static inline IV zr_sw_merge_##OP##_##TN(IV s, IV t) { return PICK(s, t); }                     \
+  static inline V zr_sw_values_##OP##_##TN(IV s) {                                                \
+    return select(as_##V(zr_key_##TN(s)), (V)(ZR_NAN_##TN), s == (IV)(NANKEY));                   \
+  }
+
+#define ZR_CPU_DEFINE_FLOATING(TN, S, V, IV, IMIN, IMAX, INF_BITS)                   \
+  static inline V zr_vw_plus_##TN(V a, V b) { return a + b; }                        \
+  static inline V zr_vw_multiplies_##TN(V a, V b) { return a * b; }                  \
+  static inline V zr_vw_minimum_##TN(V a, V b) {                                     \
+    return select(a, b, (b < a) | ((b == a) & signbit(b)) | isnan(b));               \
+  }                                                                                  \
+  static inline V zr_vw_maximum_##TN(V a, V b) {                                     \
+    return select(a, b, (a < b) | ((a == b) & signbit(a)) | isnan(b));               \
+  }                                                                                  \
+  static inline IV zr_key_##TN(IV x) { return x ^ ((x < (IV)0) & (IV)(IMAX)); }      \
+  static inline IV zr_isnan_##TN(IV x) { return (x & (IV)(IMAX)) > (IV)(INF_BITS); } \
+  ZR_CPU_PLAIN_STATE(plus, TN, S, V, identity)                                       \
+  ZR_CPU_PLAIN_STATE(multiplies, TN, S, V, identity)                                 \
+  ZR_CPU_KEY_STATE(minimum, TN, S, V, IV, min, IMIN)                                 \
+  ZR_CPU_KEY_STATE(maximum, TN, S, V, IV, max, IMAX)
+
+// Lanes hold 0 or 1 (elements are normalised as they are loaded), so the logical ops are bitwise ones.
+#define ZR_CPU_DEFINE_BOOL()                                                           \
+  static inline uchar16 zr_vw_logical_and_bool(uchar16 a, uchar16 b) { return a & b; } \
+  static inline uchar16 zr_vw_logical_or_bool(uchar16 a, uchar16 b) { return a | b; }  \
+  ZR_CPU_PLAIN_STATE(logical_and, bool, uchar, uchar16, identity != 0)                 \
+  ZR_CPU_PLAIN_STATE(logical_or, bool, uchar, uchar16, identity != 0)
+
+#if defined(ZR_CLASS_BASE)
+ZR_CPU_DEFINE_INTEGER(i8, char, char16, uchar16)
+ZR_CPU_DEFINE_INTEGER(i16, short, short16, ushort16)
+ZR_CPU_DEFINE_INTEGER(i32, int, int8, uint8)
+ZR_CPU_DEFINE_INTEGER(i64, long, long2, ulong2)
+ZR_CPU_DEFINE_INTEGER(u8, uchar, uchar16, uchar16)
+ZR_CPU_DEFINE_INTEGER(u16, ushort, ushort16, ushort16)
+ZR_CPU_DEFINE_INTEGER(u32, uint, uint8, uint8)
+ZR_CPU_DEFINE_INTEGER(u64, ulong, ulong2, ulong2)
+ZR_CPU_DEFINE_FLOATING(f32, float, float8, int8, INT_MIN, INT_MAX, 0x7f800000)
+ZR_CPU_DEFINE_BOOL()
+#elif defined(ZR_CLASS_FP16)
+ZR_CPU_DEFINE_FLOATING(f32, float, float8, int8, INT_MIN, INT_MAX, 0x7f800000)
+#elif defined(ZR_CLASS_FP64)
+ZR_CPU_DEFINE_FLOATING(f64, double, double2, long2, LONG_MIN, LONG_MAX, 0x7ff0000000000000L)
+#endif
+
+// ---- W elements as W accumulator values ------------------------------------------------------------------------
+#define ZR_CPU_LOADW_DEFAULT(W, p) ZR_CAT(vload, W)(0, (p))
+#define ZR_CPU_LOADW_i8 ZR_CPU_LOADW_DEFAULT
+#define ZR_CPU_LOADW_i16 ZR_CPU_LOADW_DEFAULT
+#define ZR_CPU_LOADW_i32 ZR_CPU_LOADW_DEFAULT
+#define ZR_CPU_LOADW_i64 ZR_CPU_LOADW_DEFAULT
+#define ZR_CPU_LOADW_u8 ZR_CPU_LOADW_DEFAULT
+#define ZR_CPU_LOADW_u16 ZR_CPU_LOADW_DEFAULT
+#define ZR_CPU_LOADW_u32 ZR_CPU_LOADW_DEFAULT
+#define ZR_CPU_LOADW_u64 ZR_CPU_LOADW_DEFAULT
+#define ZR_CPU_LOADW_f32 ZR_CPU_LOADW_DEFAULT
+#define ZR_CPU_LOADW_f64 ZR_CPU_LOADW_DEFAULT
+#define ZR_CPU_LOADW_f16(W, p) ZR_CAT(vload_half, W)(0, (p))
+#define ZR_CPU_LOADW_bool(W, p) (as_uchar16(vload16(0, (p)) != (uchar16)0) & (uchar16)1)
+
+// The last (end - body_end) < W elements go into a vector of identities, one conditional load per lane. A
+// scalar tail loop would be the obvious way, but clang vectorises it into llvm.vector.reduce.*, which
+// llvm-spirv-15 cannot translate.
+#define ZR_CPU_TAIL_LANE(TN, rest, count, at, k, s) \
+  if (k < (count)) (rest).s = ZR_LOAD_##TN(in, (at) + k);
+#define ZR_CPU_LOAD_TAIL_2(TN, rest, count, at) ZR_CPU_TAIL_LANE(TN, rest, count, at, 0, s0)
+#define ZR_CPU_LOAD_TAIL_4(TN, rest, count, at)                                             \
+  ZR_CPU_TAIL_LANE(TN, rest, count, at, 0, s0) ZR_CPU_TAIL_LANE(TN, rest, count, at, 1, s1) \
+  ZR_CPU_TAIL_LANE(TN, rest, count, at, 2, s2)
+#define ZR_CPU_LOAD_TAIL_8(TN, rest, count, at)                                             \
+  ZR_CPU_LOAD_TAIL_4(TN, rest, count, at) ZR_CPU_TAIL_LANE(TN, rest, count, at, 3, s3)      \
+  ZR_CPU_TAIL_LANE(TN, rest, count, at, 4, s4) ZR_CPU_TAIL_LANE(TN, rest, count, at, 5, s5) \
+  ZR_CPU_TAIL_LANE(TN, rest, count, at, 6, s6)
+#define ZR_CPU_LOAD_TAIL_16(TN, rest, count, at)                                              \
+  ZR_CPU_LOAD_TAIL_8(TN, rest, count, at) ZR_CPU_TAIL_LANE(TN, rest, count, at, 7, s7)        \
+  ZR_CPU_TAIL_LANE(TN, rest, count, at, 8, s8) ZR_CPU_TAIL_LANE(TN, rest, count, at, 9, s9)   \
+  ZR_CPU_TAIL_LANE(TN, rest, count, at, 10, sa) ZR_CPU_TAIL_LANE(TN, rest, count, at, 11, sb) \
+  ZR_CPU_TAIL_LANE(TN, rest, count, at, 12, sc) ZR_CPU_TAIL_LANE(TN, rest, count, at, 13, sd) \
+  ZR_CPU_TAIL_LANE(TN, rest, count, at, 14, se)
+
+// The lanes are folded as a fixed halving tree (lane k with lane k+W/2, then k+W/4, ...) by shuffles within
+// the vector. A scalar fold in lane order would do as well, but clang turns such a fold of an integer op
+// into llvm.vector.reduce.* too (and loop pragmas that would prevent that produce structured-loop SPIR-V
+// that spirv-val rejects).
+#define ZR_CPU_FOLD_2(VCOMBINE, lanes) (lanes) = VCOMBINE((lanes), (lanes).s10);
+#define ZR_CPU_FOLD_4(VCOMBINE, lanes)        \
+  (lanes) = VCOMBINE((lanes), (lanes).s2301); \
+  (lanes) = VCOMBINE((lanes), (lanes).s1032);
+#define ZR_CPU_FOLD_8(VCOMBINE, lanes)            \
+  (lanes) = VCOMBINE((lanes), (lanes).s45670123); \
+  (lanes) = VCOMBINE((lanes), (lanes).s23016745); \
+  (lanes) = VCOMBINE((lanes), (lanes).s10325476);
+#define ZR_CPU_FOLD_16(VCOMBINE, lanes)                   \
+  (lanes) = VCOMBINE((lanes), (lanes).s89abcdef01234567); \
+  (lanes) = VCOMBINE((lanes), (lanes).s4567012389abcdef); \
+  (lanes) = VCOMBINE((lanes), (lanes).s2301674589abcdef); \
+  (lanes) = VCOMBINE((lanes), (lanes).s1032547689abcdef);
+
+#define ZR_CPU_KERNEL(OP, TN, T, ACC, ATN) ZR_CPU_KERNEL_W(OP, TN, T, ACC, ATN, ZR_CPU_W_##ATN)
+#define ZR_CPU_KERNEL_W(OP, TN, T, ACC, ATN, W) ZR_CPU_KERNEL_(OP, TN, T, ACC, ATN, W, ZR_CAT(ACC, W))
+#define ZR_CPU_KERNEL_(OP, TN, T, ACC, ATN, W, VACC)                                                       \
+  kernel void zr_cpu_##OP##_##TN(global const T* restrict in, ulong n, global ACC* restrict partials,      \
+                                 ACC identity, local ACC* scratch) {                                       \
+    const ulong items = get_global_size(0);                                                                \
+    /* ceil(n / items) written without n % items, which clang turns into a freeze llvm-spirv-15 rejects */ \
+    const ulong per_item = n == 0 ? 0 : (n - 1) / items + 1;                                               \
+    const ulong chunk = (per_item + (ZR_CPU_CHUNK_MULTIPLE - 1)) & ~(ulong)(ZR_CPU_CHUNK_MULTIPLE - 1);    \
+    const ulong begin = min(n, get_global_id(0) * chunk);                                                  \
+    const ulong end = min(n, begin + chunk);                                                               \
+    const ulong body_end = begin + ((end - begin) & ~(ulong)(W - 1));                                      \
+    /* two states take alternate blocks of W, two independent dependency chains for the CPU's pipelines */ \
+    zr_sw_##OP##_##ATN even = zr_sw_init_##OP##_##ATN(identity);                                           \
+    zr_sw_##OP##_##ATN odd = even;                                                                         \
+    ulong i = begin;                                                                                       \
+    for (; i + 2 * W <= body_end; i += 2 * W) {                                                            \
+      even = zr_sw_step_##OP##_##ATN(even, ZR_CPU_LOADW_##TN(W, in + i));                                  \
+      odd = zr_sw_step_##OP##_##ATN(odd, ZR_CPU_LOADW_##TN(W, in + i + W));                                \
+    }                                                                                                      \
+    if (i < body_end) even = zr_sw_step_##OP##_##ATN(even, ZR_CPU_LOADW_##TN(W, in + i));                  \
+    VACC lanes = zr_sw_values_##OP##_##ATN(zr_sw_merge_##OP##_##ATN(even, odd));                           \
+    VACC rest = zr_sw_values_##OP##_##ATN(zr_sw_init_##OP##_##ATN(identity));                              \
+    ZR_CAT(ZR_CPU_LOAD_TAIL_, W)(TN, rest, (uint)(end - body_end), body_end)                               \
+    lanes = zr_vw_##OP##_##ATN(lanes, rest);                                                               \
+    ZR_CAT(ZR_CPU_FOLD_, W)(zr_vw_##OP##_##ATN, lanes)                                                     \
+    /* the scalar combine also makes the payload of a NaN canonical */                                     \
+    partials[get_global_id(0)] = ZR_COMBINE(OP, ATN)(identity, lanes.s0);                                  \
+  }
+
+ZR_FOR_EACH_PAIR(ZR_CPU_KERNEL)

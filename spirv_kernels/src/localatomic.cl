@@ -1,0 +1,27 @@
+// Variant "localatomic": the work-items of a group combine through one local-memory atomic each instead of
+// the log2(group size) barrier steps of the local-memory tree (integer types; every op but multiplies).
+// Each work-item reduces a grid-strided share of the input in a register, work-item 0 puts the widened
+// identity into a local ATOM (see zr_atomic.h), every work-item combines its value into it atomically, and
+// work-item 0 writes the narrowed group value as the group's partial. Integer ops are associative and
+// commutative, so the order of the atomics does not change the result.
+// Arguments: in, n (64-bit), partials (one ACC per group), identity, scratch (local; used as one ATOM, the
+// plan gives at least 8 bytes).
+#include "zr_types.h"
+#include "zr_atomic.h"
+
+#define ZR_LOCALATOMIC_KERNEL(OP, TN, T, ACC, ATN)                                                            \
+  kernel void zr_localatomic_##OP##_##TN(global const T* restrict in, ulong n, global ACC* restrict partials, \
+                                         ACC identity, local ACC* scratch) {                                  \
+    local ZR_ATOM_##TN* group_value = (local ZR_ATOM_##TN*)scratch;                                           \
+    ACC acc = identity;                                                                                       \
+    const ulong stride = get_global_size(0);                                                                  \
+    for (ulong i = get_global_id(0); i < n; i += stride) acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, i)); \
+    if (get_local_id(0) == 0) *group_value = ZR_WIDEN_##OP(ZR_ATOM_##TN, identity);                           \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                             \
+    ZR_ATOMIC(OP, TN, group_value, ZR_WIDEN_##OP(ZR_ATOM_##TN, acc));                                         \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                             \
+    if (get_local_id(0) == 0) partials[get_group_id(0)] = ZR_NARROW_##OP(ACC, *group_value);                  \
+  }
+
+#define ZR_LOCALATOMIC_PAIR(OP, TN, T, ACC, ATN) ZR_KEEP_##OP(ZR_LOCALATOMIC_KERNEL, OP, TN, T, ACC, ATN)
+ZR_FOR_EACH_PAIR(ZR_LOCALATOMIC_PAIR)

@@ -1,0 +1,77 @@
+// Variant "workgroup": the group's reduction by the OpenCL 2.0 work-group collectives
+// work_group_reduce_add/min/max (ops plus, minimum, maximum), leaving the pairing to the compiler, which
+// knows the hardware's sub-group and register layout. Each work-item reduces a grid-strided share of the
+// input in a register, the collective combines the group, and work-item 0 writes the group's partial.
+// The collectives exist for 32- and 64-bit integers and floating types only, and their semantics are not
+// ours everywhere, so:
+//   - 8- and 16-bit integers are widened (sign- or zero-extended) and the result truncated back; plus goes
+//     through the unsigned type, so it wraps without signed overflow;
+//   - floating minimum/maximum of the collective ignore NaNs and do not order -0.0 and +0.0. A NaN anywhere
+//     is found with work_group_any, and a zero result gets the sign of the zero that wins if any work-item
+//     holds one: minimum is -0.0 exactly when some value is -0.0 (and none is below zero); maximum is +0.0
+//     exactly when some value is +0.0.
+// Arguments: in, n (64-bit), partials (one ACC per group), identity, scratch (unused: kept so that every
+// partial-producing first pass has the same signature).
+#include "zr_types.h"
+
+#define ZR_WG_DEFINE_INTEGER(TN, T, WT, UT)                                           \
+  static inline T zr_wg_plus_##TN(T v) { return (T)work_group_reduce_add((UT)v); }    \
+  static inline T zr_wg_minimum_##TN(T v) { return (T)work_group_reduce_min((WT)v); } \
+  static inline T zr_wg_maximum_##TN(T v) { return (T)work_group_reduce_max((WT)v); }
+
+// Every branch below depends on collective results only, so the whole group takes it together, as the
+// collectives inside require.
+#define ZR_WG_DEFINE_FLOATING(TN, T)                                        \
+  static inline T zr_wg_plus_##TN(T v) { return work_group_reduce_add(v); } \
+  static inline T zr_wg_minimum_##TN(T v) {                                 \
+    if (work_group_any(isnan(v))) return ZR_NAN_##TN;                       \
+    const T m = work_group_reduce_min(v);                                   \
+    if (m != (T)0) return m;                                                \
+    return work_group_any(v == (T)0 && signbit(v)) ? -(T)0 : (T)0;          \
+  }                                                                         \
+  static inline T zr_wg_maximum_##TN(T v) {                                 \
+    if (work_group_any(isnan(v))) return ZR_NAN_##TN;                       \
+    const T m = work_group_reduce_max(v);                                   \
+    if (m != (T)0) return m;                                                \
+    return work_group_any(v == (T)0 && !signbit(v)) ? (T)0 : -(T)0;         \
+  }
+
+#if defined(ZR_CLASS_BASE)
+ZR_WG_DEFINE_INTEGER(i8, char, int, uint)
+ZR_WG_DEFINE_INTEGER(i16, short, int, uint)
+ZR_WG_DEFINE_INTEGER(i32, int, int, uint)
+ZR_WG_DEFINE_INTEGER(i64, long, long, ulong)
+ZR_WG_DEFINE_INTEGER(u8, uchar, uint, uint)
+ZR_WG_DEFINE_INTEGER(u16, ushort, uint, uint)
+ZR_WG_DEFINE_INTEGER(u32, uint, uint, uint)
+ZR_WG_DEFINE_INTEGER(u64, ulong, ulong, ulong)
+ZR_WG_DEFINE_FLOATING(f32, float)
+#elif defined(ZR_CLASS_FP16)
+ZR_WG_DEFINE_FLOATING(f32, float)
+#elif defined(ZR_CLASS_FP64)
+ZR_WG_DEFINE_FLOATING(f64, double)
+#endif
+
+#define ZR_WORKGROUP_KERNEL(OP, TN, T, ACC, ATN)                                                              \
+  kernel void zr_workgroup_##OP##_##TN(global const T* restrict in, ulong n, global ACC* restrict partials,   \
+                                       ACC identity, local ACC* scratch) {                                    \
+    ACC acc = identity;                                                                                       \
+    const ulong stride = get_global_size(0);                                                                  \
+    for (ulong i = get_global_id(0); i < n; i += stride) acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, i)); \
+    acc = zr_wg_##OP##_##ATN(acc);                                                                            \
+    if (get_local_id(0) == 0) partials[get_group_id(0)] = acc;                                                \
+  }
+
+// Only plus, minimum and maximum have collectives.
+#define ZR_WG_ONLY_plus(K, OP, TN, T, ACC, ATN) K(OP, TN, T, ACC, ATN)
+#define ZR_WG_ONLY_minimum ZR_WG_ONLY_plus
+#define ZR_WG_ONLY_maximum ZR_WG_ONLY_plus
+#define ZR_WG_ONLY_multiplies(K, OP, TN, T, ACC, ATN)
+#define ZR_WG_ONLY_bit_and ZR_WG_ONLY_multiplies
+#define ZR_WG_ONLY_bit_or ZR_WG_ONLY_multiplies
+#define ZR_WG_ONLY_bit_xor ZR_WG_ONLY_multiplies
+#define ZR_WG_ONLY_logical_and ZR_WG_ONLY_multiplies
+#define ZR_WG_ONLY_logical_or ZR_WG_ONLY_multiplies
+#define ZR_WORKGROUP_PAIR(OP, TN, T, ACC, ATN) ZR_WG_ONLY_##OP(ZR_WORKGROUP_KERNEL, OP, TN, T, ACC, ATN)
+
+ZR_FOR_EACH_PAIR(ZR_WORKGROUP_PAIR)

@@ -1,0 +1,560 @@
+// The Level Zero backend against Intel's real Level Zero driver WITHOUT hardware (DESIGN.md section 3):
+//   NEOReadDebugKeys=1 SetCommandStreamReceiver=1 ProductFamilyOverride=<tgllp|dg2|pvc> HardwareInfoOverride=...
+// run by ctest once per profile, in a temporary working directory (the driver writes an .aub capture there),
+// with the loader's validation layer and parameter validation on.
+//
+// What this proves: every Level Zero call we make is accepted by Intel's driver (and its validation layer) for
+// that product; Intel's GPU compiler builds every module the device can load, with no register spills; full
+// reductions are recorded, submitted and completed. What it does NOT prove: that the kernels compute the right
+// result. In this mode the driver never executes kernels (memory stays unchanged, kernel timestamps never become
+// ready), so these tests never look at a result value: results are checked by the conformance suites on devices
+// that execute.
+//
+// The validation layer of loader 1.8 reports a finding by returning an error code from the offending call (it
+// prints nothing); every call of the backend is checked, so a finding surfaces as a BackendError, and every
+// failure is also recorded: each test ends by asserting that no Level Zero call failed.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "identity.hpp"
+#include "level_zero/level_zero.hpp"
+#include "plan.hpp"
+#include "strategy.hpp"
+#include "tuning.hpp"
+
+namespace zl = zr::level_zero;
+namespace zc = zr::core;
+
+namespace {
+
+std::string env(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? value : "";
+}
+
+// "profile" (one device of the product in ProductFamilyOverride), "no_driver" (zeInit fails), "subdevices"
+// (pvc with CreateMultipleSubDevices=2), "affinity" (the same with ZE_AFFINITY_MASK=0.1), "nonsense" (pvc
+// without HardwareInfoOverride: the driver then reports a maximum group size of 0).
+std::string scenario() {
+  const std::string s = env("ZR_NOHW_SCENARIO");
+  return s.empty() ? "profile" : s;
+}
+
+std::string profile() { return env("ProductFamilyOverride"); }
+
+class NoHardware : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (env("SetCommandStreamReceiver") != "1" || profile().empty())
+      GTEST_SKIP() << "not running under Intel's driver without hardware (see tests/level_zero_nohw/CMakeLists.txt)";
+    if (scenario() != wanted_scenario()) GTEST_SKIP() << "for the '" << wanted_scenario() << "' ctest entry";
+    zl::clear_failed_calls();
+  }
+  void TearDown() override {
+    if (IsSkipped()) return;
+    std::ostringstream failures;
+    for (const auto& f : zl::failed_calls())
+      failures << "  " << f.call << " -> " << zl::result_name(f.result) << " on '" << f.device << "'\n";
+    EXPECT_EQ(zl::failed_call_count(), 0u) << "Level Zero calls failed (validation layer findings included):\n"
+                                           << failures.str();
+  }
+  virtual std::string wanted_scenario() const { return "profile"; }
+
+  static std::shared_ptr<zl::Device> device() {
+    const auto& all = zl::devices();
+    if (all.empty()) throw std::runtime_error("no Level Zero device: " + std::string(zl::unavailable_reason()));
+    return all.front();
+  }
+};
+
+class NoHardwareNoDriver : public NoHardware {
+  std::string wanted_scenario() const override { return "no_driver"; }
+};
+class NoHardwareSubDevices : public NoHardware {
+  std::string wanted_scenario() const override { return "subdevices"; }
+};
+class NoHardwareAffinity : public NoHardware {
+  std::string wanted_scenario() const override { return "affinity"; }
+};
+class NoHardwareNonsense : public NoHardware {
+  std::string wanted_scenario() const override { return "nonsense"; }
+};
+
+zc::ReductionRequest request(zc::Op op, zc::DataType type, std::uint64_t n, bool deterministic = false) {
+  zc::ReductionRequest r;
+  r.op = op;
+  r.type = type;
+  r.n = n;
+  r.identity = zc::known_identity(op, type);
+  r.deterministic = deterministic;
+  return r;
+}
+
+std::string request_text(const zc::ReductionRequest& r) {
+  return std::string(zc::name(r.op)) + " " + std::string(zc::name(r.type)) +
+         (r.deterministic ? " deterministic" : "");
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------------------------
+// Start-up, listing and capabilities
+
+TEST_F(NoHardware, GivenTheDriverWithoutHardware_WhenListingDevices_ThenOneUsableIntelGpuIsListed) {
+  const auto& all = zl::devices();
+  ASSERT_EQ(all.size(), 1u) << zl::unavailable_reason();
+  const auto& d = all.front()->description();
+  EXPECT_TRUE(all.front()->usable()) << all.front()->problem();
+  EXPECT_EQ(d.type, ZE_DEVICE_TYPE_GPU);
+  EXPECT_EQ(d.vendor_id, 0x8086u);
+  EXPECT_FALSE(d.is_subdevice());
+  EXPECT_EQ(d.path(), "0.0");
+  std::cout << "[" << profile() << "] device " << d.path() << ": " << d.name << ", id 0x" << std::hex << d.device_id
+            << std::dec << ", " << d.num_slices << "x" << d.num_subslices_per_slice << "x" << d.num_eus_per_subslice
+            << " EUs (" << d.eu_count() << "), " << d.num_threads_per_eu << " threads/EU, SIMD "
+            << d.physical_eu_simd_width << ", driver API " << ZE_MAJOR_VERSION(d.driver_api_version) << "."
+            << ZE_MINOR_VERSION(d.driver_api_version) << ", SPIR-V " << ZE_MAJOR_VERSION(d.spirv_version) << "."
+            << ZE_MINOR_VERSION(d.spirv_version) << ", timer " << d.timer_resolution
+            << (d.timer_unit == zl::TimerUnit::ticks_per_second ? " Hz" : " ns") << ", kernel timestamps "
+            << d.kernel_timestamp_valid_bits << " bits, native target "
+            << zl::native_target(d).value_or("(none)") << "\n";
+}
+
+TEST_F(NoHardware, GivenTheProfile_WhenQueryingCapabilities_ThenTheyMatchTheDesignTable) {
+  const auto dev = device();
+  const auto& caps = dev->capabilities();
+  const std::string p = profile();
+  EXPECT_EQ(caps.backend, "level_zero");
+  EXPECT_EQ(caps.type, zc::DeviceType::gpu);
+  EXPECT_TRUE(caps.accepts_spirv);
+  EXPECT_TRUE(caps.work_group_collectives);
+  EXPECT_TRUE(caps.fp16);
+  EXPECT_TRUE(caps.int64_atomics);
+  EXPECT_GT(caps.compute_units, 0u);
+  EXPECT_GT(caps.max_allocation_bytes, 0u);
+  EXPECT_GT(caps.global_memory_bytes, 0u);
+  EXPECT_GT(dev->description().timer_resolution, 0u);
+  EXPECT_GT(dev->description().kernel_timestamp_valid_bits, 0u);
+  // No local float atomics on any of the three.
+  for (const auto* a : {&caps.f16_atomics, &caps.f32_atomics, &caps.f64_atomics})
+    EXPECT_FALSE(a->local_add || a->local_min_max);
+  if (p == "tgllp") {
+    EXPECT_FALSE(caps.fp64);
+    EXPECT_FALSE(caps.f32_atomics.global_add);
+    EXPECT_FALSE(caps.f32_atomics.global_min_max);
+    EXPECT_EQ(caps.subgroup_sizes, (std::vector<std::uint32_t>{8, 16, 32}));
+    EXPECT_EQ(caps.max_work_group_size, 512u);
+    EXPECT_EQ(caps.local_memory_bytes, 64u * 1024);
+  } else if (p == "dg2") {
+    EXPECT_FALSE(caps.fp64);
+    EXPECT_TRUE(caps.f32_atomics.global_add);
+    EXPECT_FALSE(caps.f32_atomics.global_min_max);
+    EXPECT_EQ(caps.subgroup_sizes, (std::vector<std::uint32_t>{8, 16, 32}));
+    EXPECT_EQ(caps.max_work_group_size, 512u);
+    EXPECT_EQ(caps.local_memory_bytes, 64u * 1024);
+  } else if (p == "pvc") {
+    EXPECT_TRUE(caps.fp64);
+    for (const auto* a : {&caps.f16_atomics, &caps.f32_atomics, &caps.f64_atomics})
+      EXPECT_TRUE(a->global_add && a->global_min_max);
+    EXPECT_EQ(caps.subgroup_sizes, (std::vector<std::uint32_t>{16, 32}));
+    EXPECT_EQ(caps.max_work_group_size, 1024u);
+    EXPECT_EQ(caps.local_memory_bytes, 128u * 1024);
+  } else {
+    ADD_FAILURE() << "no expectations for profile " << p;
+  }
+  std::cout << "[" << p << "] features: " << zc::to_string(caps.features()) << "; sub-groups";
+  for (auto s : caps.subgroup_sizes) std::cout << ' ' << s;
+  std::cout << "; max group " << caps.max_work_group_size << "; SLM " << caps.local_memory_bytes << "\n";
+}
+
+TEST_F(NoHardware, GivenTheValidationLayer_WhenACallBreaksTheRules_ThenTheCheckedCallThrowsAndIsRecorded) {
+  if (env("ZE_ENABLE_VALIDATION_LAYER") != "1" || env("ZE_ENABLE_PARAMETER_VALIDATION") != "1")
+    GTEST_SKIP() << "needs ZE_ENABLE_VALIDATION_LAYER=1 ZE_ENABLE_PARAMETER_VALIDATION=1 (without them the driver "
+                    "would be handed a null pointer)";
+  const auto dev = device();
+  // A null properties pointer: the layer answers instead of the driver. This proves the layer is loaded and
+  // that its findings reach our checks; the recorded failure is then cleared so TearDown sees a clean slate.
+  try {
+    ZR_ZE_CHECK(dev->name(), zeDeviceGetProperties, dev->handle(), nullptr);
+    ADD_FAILURE() << "the validation layer did not answer a null pointer";
+  } catch (const zr::BackendError& e) {
+    EXPECT_EQ(e.code_name(), "ZE_RESULT_ERROR_INVALID_NULL_POINTER") << e.what();
+    EXPECT_EQ(e.call(), "zeDeviceGetProperties");
+  }
+  EXPECT_EQ(zl::failed_call_count(), 1u);
+  zl::clear_failed_calls();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Modules and kernels
+
+TEST_F(NoHardware, GivenEveryEmbeddedModule_WhenBuiltByTheRealDriver_ThenEveryKernelIsCreatedWithoutSpills) {
+  const auto dev = device();
+  const auto& caps = dev->capabilities();
+  auto& cache = dev->modules();
+  std::size_t modules = 0, kernels = 0, skipped = 0, spilling = 0, native = 0;
+  const auto started = std::chrono::steady_clock::now();
+  for (const auto& module : zc::embedded_modules()) {
+    if (!caps.can_load(module)) {
+      // A module the device cannot load is refused before the driver sees it.
+      EXPECT_THROW(cache.module(module), zr::UnsupportedError) << module.name;
+      ++skipped;
+      continue;
+    }
+    const auto& built = cache.module(module);
+    ++modules;
+    if (built.format == ZE_MODULE_FORMAT_NATIVE) ++native;
+    EXPECT_EQ(built.kernel_count, module.kernels.size()) << module.name;
+    for (const auto& kernel : module.kernels) {
+      const auto& entry = cache.kernel(module, kernel.entry_point);
+      ++kernels;
+      EXPECT_EQ(entry.info.spill_mem_size, 0u) << kernel.entry_point << " spills on " << profile();
+      if (entry.info.spill_mem_size != 0) ++spilling;
+      EXPECT_GT(entry.info.max_subgroup_size, 0u) << kernel.entry_point;
+      EXPECT_GT(entry.info.suggested_group_size, 0u) << kernel.entry_point;
+    }
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::cout << "[" << profile() << "] built " << modules << " modules (" << native << " from embedded native binaries, "
+            << skipped << " refused for missing features), created " << kernels << " kernels, " << spilling
+            << " with spills; IGC build time " << std::fixed << std::setprecision(2) << cache.total_build_seconds()
+            << " s, total " << seconds << " s\n";
+  RecordProperty("modules", static_cast<int>(modules));
+  RecordProperty("kernels", static_cast<int>(kernels));
+  EXPECT_GT(modules, 0u);
+}
+
+TEST_F(NoHardware, GivenANativeBinaryTheDriverRefuses_WhenBuilding_ThenTheModuleIsBuiltFromSpirv) {
+  const auto dev = device();
+  const auto target = zl::native_target(dev->description());
+  if (!target) GTEST_SKIP() << profile() << " reports a device id with no ocloc target";
+  // "Native binary" bytes that are no such thing, under the device's own target name, on the smallest module.
+  const zc::EmbeddedModule* smallest = nullptr;
+  for (const auto& m : zc::embedded_modules())
+    if (dev->capabilities().can_load(m) && (!smallest || m.spirv.size() < smallest->spirv.size())) smallest = &m;
+  ASSERT_NE(smallest, nullptr);
+  const auto& real = *smallest;
+  const std::vector<std::uint8_t> garbage(4096, 0x5a);
+  const zc::NativeBinary fake{*target, garbage};
+  zc::EmbeddedModule module = real;
+  module.name = "zr_test_refused_native_binary";
+  module.native_binaries = std::span<const zc::NativeBinary>(&fake, 1);
+  const auto& built = dev->modules().module(module);
+  EXPECT_EQ(built.format, ZE_MODULE_FORMAT_IL_SPIRV);
+  EXPECT_EQ(built.kernel_count, real.kernels.size());
+  // The refusal was expected and handled: it is not a failed call.
+}
+
+TEST_F(NoHardware, GivenSpirvTheCompilerRejects_WhenBuilding_ThenTheErrorNamesTheModuleAndCarriesTheBuildLog) {
+  const auto dev = device();
+  if (dev->capabilities().fp64) GTEST_SKIP() << profile() << " compiles fp64 code";
+  // An fp64 module that claims to need nothing: the cache hands it to Intel's compiler, which refuses double on
+  // this product. (Malformed SPIR-V is no use here: Intel's compiler of driver 22.43 exits the process on it.)
+  const zc::EmbeddedModule* fp64 = nullptr;
+  for (const auto& m : zc::embedded_modules())
+    if (m.required.has(zc::Feature::fp64)) fp64 = &m;
+  ASSERT_NE(fp64, nullptr);
+  zc::EmbeddedModule lying = *fp64;
+  lying.name = "zr_test_fp64_claiming_nothing";
+  lying.required = {};
+  lying.native_binaries = {};
+  try {
+    (void)dev->modules().module(lying);
+    ADD_FAILURE() << "an fp64 module was built on " << profile();
+  } catch (const zr::BackendError& e) {
+    const std::string what = e.what();
+    std::cout << "[" << profile() << "] expected build failure: " << what.substr(0, what.find('\n')) << " ...\n";
+    EXPECT_EQ(e.call(), "zeModuleCreate");
+    EXPECT_NE(std::string(e.what()).find("zr_test_fp64_claiming_nothing"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("build log"), std::string::npos) << e.what();
+  }
+  // The failure is the one expected; nothing else failed.
+  ASSERT_EQ(zl::failed_call_count(), 1u);
+  EXPECT_EQ(zl::failed_calls().front().call, "zeModuleCreate");
+  zl::clear_failed_calls();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Strategy choice per profile (issue 4 item 5)
+
+TEST_F(NoHardware, GivenATableOfRequests_WhenChoosingStrategies_ThenTheProfileDecidesAsIssueItem5Says) {
+  const auto dev = device();
+  const auto& caps = dev->capabilities();
+  const std::string p = profile();
+  const std::size_t modules_before = dev->modules().built_module_count();
+  struct Row {
+    zc::ReductionRequest request;
+    std::string chosen;  // strategy name, or "rejected: <message>"
+  };
+  std::vector<Row> rows;
+  for (const auto& r : {request(zc::Op::plus, zc::DataType::f32, 1 << 20),
+                        request(zc::Op::minimum, zc::DataType::f32, 1 << 20),
+                        request(zc::Op::maximum, zc::DataType::f32, 1 << 20),
+                        request(zc::Op::plus, zc::DataType::f32, 1 << 20, true),
+                        request(zc::Op::minimum, zc::DataType::f32, 1 << 20, true),
+                        request(zc::Op::maximum, zc::DataType::f32, 1 << 20, true),
+                        request(zc::Op::plus, zc::DataType::i32, 1 << 20),
+                        request(zc::Op::plus, zc::DataType::f64, 1 << 20)}) {
+    try {
+      rows.push_back({r, std::string(zc::name(zc::choose_strategy(caps, r).strategy))});
+    } catch (const zr::UnsupportedError& e) {
+      rows.push_back({r, std::string("rejected: ") + e.what()});
+    }
+  }
+  for (const auto& row : rows)
+    std::cout << "[" << p << "] " << std::left << std::setw(26) << request_text(row.request) << " -> " << row.chosen
+              << "\n";
+
+  auto chosen = [&](zc::Op op, zc::DataType type, bool deterministic) {
+    for (const auto& row : rows)
+      if (row.request.op == op && row.request.type == type && row.request.deterministic == deterministic)
+        return row.chosen;
+    return std::string("(missing)");
+  };
+  const std::set<std::string> group_level{"subgroup", "work_group"};
+  using zc::DataType;
+  using zc::Op;
+  if (p == "pvc") {
+    EXPECT_EQ(chosen(Op::plus, DataType::f32, false), "global_atomics");
+    EXPECT_EQ(chosen(Op::minimum, DataType::f32, false), "global_atomics");
+    EXPECT_EQ(chosen(Op::maximum, DataType::f32, false), "global_atomics");
+    EXPECT_EQ(chosen(Op::plus, DataType::f64, false).rfind("rejected", 0), std::string::npos);
+  } else if (p == "dg2") {
+    EXPECT_EQ(chosen(Op::plus, DataType::f32, false), "global_atomics");
+    EXPECT_TRUE(group_level.count(chosen(Op::minimum, DataType::f32, false))) << chosen(Op::minimum, DataType::f32, false);
+    EXPECT_TRUE(group_level.count(chosen(Op::maximum, DataType::f32, false))) << chosen(Op::maximum, DataType::f32, false);
+  } else {
+    for (Op op : {Op::plus, Op::minimum, Op::maximum})
+      EXPECT_TRUE(group_level.count(chosen(op, DataType::f32, false))) << chosen(op, DataType::f32, false);
+  }
+  // Deterministic floating-point reductions never use atomics.
+  for (Op op : {Op::plus, Op::minimum, Op::maximum}) EXPECT_NE(chosen(op, DataType::f32, true), "global_atomics");
+  if (p != "pvc") {
+    const std::string f64 = chosen(Op::plus, DataType::f64, false);
+    EXPECT_EQ(f64.rfind("rejected", 0), 0u) << f64;
+    EXPECT_NE(f64.find("no fp64"), std::string::npos) << f64;
+  }
+  // Choosing is pure: not one module was built for it.
+  EXPECT_EQ(dev->modules().built_module_count(), modules_before);
+}
+
+TEST_F(NoHardware, GivenF64OnADeviceWithoutFp64_WhenPlanning_ThenItIsRejectedBeforeAnyModuleBuild) {
+  const auto dev = device();
+  if (dev->capabilities().fp64) GTEST_SKIP() << profile() << " has fp64";
+  const std::size_t before = dev->modules().built_module_count();
+  try {
+    (void)zc::choose_strategy(dev->capabilities(), request(zc::Op::plus, zc::DataType::f64, 1000));
+    ADD_FAILURE() << "f64 accepted on " << profile();
+  } catch (const zr::UnsupportedError& e) {
+    EXPECT_NE(std::string(e.what()).find("no fp64"), std::string::npos) << e.what();
+  }
+  // The fp64 modules themselves are refused by the cache without reaching the driver's compiler.
+  for (const auto& module : zc::embedded_modules()) {
+    if (module.required.has(zc::Feature::fp64)) {
+      EXPECT_THROW(dev->modules().module(module), zr::UnsupportedError) << module.name;
+    }
+  }
+  EXPECT_EQ(dev->modules().built_module_count(), before);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Full reductions: recorded, submitted, completed. Validity only: the kernels do not execute here.
+
+namespace {
+
+struct RunCase {
+  zc::ReductionRequest request;
+  zc::Strategy strategy;
+  std::string shape;  // "n=1", "n=2^20+3", "forced intermediate passes"
+};
+
+}  // namespace
+
+TEST_F(NoHardware, GivenEveryStrategyTheProfileAllows_WhenReductionsRun_ThenTheyAreRecordedSubmittedAndCompleted) {
+  const auto dev = device();
+  const auto& caps = dev->capabilities();
+  zl::Executor executor(dev);
+  const std::uint64_t big = (1u << 20) + 3;
+  zl::Memory input = dev->allocate_device(big * 8);
+  zl::Memory result = dev->allocate_device(8);
+
+  // A tuning that forces intermediate passes (at most 4 partials into the final pass).
+  zc::Tuning many_passes = zc::tuning_for(caps);
+  many_passes.max_final_inputs = 4;
+  many_passes.min_elements_per_item = 1;
+
+  const std::vector<std::pair<zc::Op, zc::DataType>> table = {
+      {zc::Op::plus, zc::DataType::f32},       {zc::Op::minimum, zc::DataType::f32},
+      {zc::Op::maximum, zc::DataType::f32},    {zc::Op::plus, zc::DataType::i32},
+      {zc::Op::multiplies, zc::DataType::i64}, {zc::Op::bit_xor, zc::DataType::u8},
+      {zc::Op::logical_or, zc::DataType::boolean}, {zc::Op::plus, zc::DataType::f16},
+      {zc::Op::maximum, zc::DataType::u64},    {zc::Op::plus, zc::DataType::f64}};
+  std::map<std::string, int> runs_per_strategy;
+  int runs = 0, plans_with_intermediate = 0;
+  const auto started = std::chrono::steady_clock::now();
+  for (const auto& [op, type] : table) {
+    for (bool deterministic : {false, true}) {
+      for (zc::Strategy strategy : zc::kAllStrategies) {
+        auto r = request(op, type, big, deterministic);
+        r.strategy = strategy;
+        if (zc::why_unavailable(strategy, caps, r)) continue;
+        if (type == zc::DataType::f64) {
+          ASSERT_TRUE(caps.fp64);
+        }
+        const auto choice = zc::choose_strategy(caps, r);
+        ASSERT_EQ(choice.strategy, strategy);
+        for (int shape = 0; shape < 3; ++shape) {
+          auto sized = r;
+          sized.n = shape == 0 ? 1 : big;
+          sized.include_initial = shape != 1;
+          const zc::Plan plan = shape == 2 ? zc::make_plan(caps, sized, choice, many_passes)
+                                           : zc::make_plan(caps, sized, choice);
+          for (const auto& pass : plan.passes)
+            if (pass.label == "intermediate") {
+              ++plans_with_intermediate;
+              break;
+            }
+          SCOPED_TRACE(zc::describe(plan));
+          // Result left in device memory.
+          const zc::RunProfile profile_device = executor.run(plan, input.get(), result.get());
+          ASSERT_EQ(profile_device.passes.size(), plan.passes.size());
+          // The driver without hardware never writes kernel timestamps; say so instead of inventing timings.
+          EXPECT_FALSE(profile_device.timestamps_valid);
+          // Result read back to the host. Its value is NOT checked: nothing executed.
+          const auto host = executor.run_to_host(plan, input.get(), sized.identity);
+          EXPECT_EQ(host.value.type, type);
+          EXPECT_FALSE(host.profile.timestamps_valid);
+          runs += 2;
+          ++runs_per_strategy[std::string(zc::name(strategy))];
+        }
+      }
+    }
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::cout << "[" << profile() << "] " << runs << " reductions recorded, submitted and completed (kernels not "
+            << "executed: validity only) in " << std::fixed << std::setprecision(2) << seconds << " s; "
+            << plans_with_intermediate << " plans with intermediate passes; per strategy:";
+  for (const auto& [name, count] : runs_per_strategy) std::cout << ' ' << name << '=' << count;
+  std::cout << "; executor: " << executor.stats().recordings << " recordings, " << executor.stats().submissions
+            << " submissions, " << executor.stats().scratch_fills << " scratch fills\n";
+  EXPECT_GT(plans_with_intermediate, 0);
+  EXPECT_GT(runs_per_strategy["tree"], 0);
+  EXPECT_GT(runs_per_strategy["last_group"], 0);
+}
+
+TEST_F(NoHardware, GivenOnePlan_WhenRunRepeatedly_ThenItsCommandListAndScratchAreReused) {
+  const auto dev = device();
+  const auto& caps = dev->capabilities();
+  zl::Executor executor(dev);
+  auto r = request(zc::Op::plus, zc::DataType::i32, 1 << 16);
+  r.strategy = zc::Strategy::last_group;  // has a scratch buffer with an initial fill (the arrival counter)
+  const zc::Plan plan = zc::make_plan(caps, r, zc::choose_strategy(caps, r));
+  std::size_t fills = 0;
+  for (const auto& s : plan.scratch) fills += s.initial_fill ? 1 : 0;
+  ASSERT_GT(fills, 0u) << zc::describe(plan);
+  zl::Memory input = dev->allocate_device(r.n * 4);
+  zl::Memory other_input = dev->allocate_device(r.n * 4);
+  zl::Memory result = dev->allocate_device(4);
+
+  for (int i = 0; i < 3; ++i) executor.run(plan, input.get(), result.get());
+  EXPECT_EQ(executor.stats().shapes_prepared, 1u);
+  EXPECT_EQ(executor.stats().recordings, 1u);
+  EXPECT_EQ(executor.stats().submissions, 3u);
+  EXPECT_EQ(executor.stats().scratch_allocations, plan.scratch.size());
+  EXPECT_EQ(executor.stats().scratch_fills, fills);
+
+  // Other buffers: the same scratch, the list recorded again.
+  executor.run(plan, other_input.get(), result.get());
+  EXPECT_EQ(executor.stats().shapes_prepared, 1u);
+  EXPECT_EQ(executor.stats().recordings, 2u);
+  EXPECT_EQ(executor.stats().scratch_fills, fills);
+
+  // Another shape gets its own.
+  auto r2 = r;
+  r2.n = 1 << 10;
+  executor.run(zc::make_plan(caps, r2, zc::choose_strategy(caps, r2)), input.get(), result.get());
+  EXPECT_EQ(executor.stats().shapes_prepared, 2u);
+  EXPECT_EQ(executor.cached_shapes(), 2u);
+}
+
+TEST_F(NoHardware, GivenMemoryLevelZeroDidNotAllocate_WhenRunning_ThenAnInvalidArgumentErrorSaysSo) {
+  const auto dev = device();
+  const auto& caps = dev->capabilities();
+  zl::Executor executor(dev);
+  auto r = request(zc::Op::plus, zc::DataType::f32, 256);
+  const zc::Plan plan = zc::make_plan(caps, r, zc::choose_strategy(caps, r));
+  std::vector<float> host(256);
+  zl::Memory result = dev->allocate_device(4);
+  try {
+    executor.run(plan, host.data(), result.get());
+    ADD_FAILURE() << "a plain host pointer was accepted";
+  } catch (const zr::InvalidArgumentError& e) {
+    EXPECT_NE(std::string(e.what()).find("USM"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(executor.run(plan, nullptr, result.get()), zr::InvalidArgumentError);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Other ctest entries: no driver, sub-devices, affinity mask
+
+TEST_F(NoHardwareNoDriver, GivenAnAffinityMaskThatHidesEveryDevice_WhenListingDevices_ThenTheListIsEmptyWithoutError) {
+  EXPECT_TRUE(zl::devices().empty());
+  EXPECT_NE(zl::unavailable_reason().find("zeInit"), std::string_view::npos) << zl::unavailable_reason();
+  EXPECT_TRUE(zl::devices().empty());  // asked again: same answer, zeInit not retried
+}
+
+TEST_F(NoHardwareSubDevices, GivenTwoSubDevices_WhenListingDevices_ThenEachIsListedAfterItsRoot) {
+  const auto& all = zl::devices();
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_FALSE(all[0]->description().is_subdevice());
+  for (std::uint32_t s = 0; s < 2; ++s) {
+    const auto& d = all[1 + s]->description();
+    EXPECT_TRUE(d.is_subdevice());
+    EXPECT_EQ(d.subdevice_index, s);
+    EXPECT_EQ(d.path(), "0.0." + std::to_string(s));
+    EXPECT_NE(all[1 + s]->name().find("(sub-device " + std::to_string(s) + ")"), std::string::npos);
+    EXPECT_TRUE(all[1 + s]->usable()) << all[1 + s]->problem();
+  }
+  // A reduction on a sub-device, recorded, submitted and completed (validity only).
+  const auto sub = all[2];
+  const auto& caps = sub->capabilities();
+  zl::Executor executor(sub);
+  auto r = request(zc::Op::plus, zc::DataType::f32, 4096);
+  r.strategy = zc::Strategy::tree;
+  zl::Memory input = sub->allocate_device(4096 * 4);
+  zl::Memory result = sub->allocate_device(4);
+  const auto profile = executor.run(zc::make_plan(caps, r, zc::choose_strategy(caps, r)), input.get(), result.get());
+  EXPECT_FALSE(profile.timestamps_valid);
+}
+
+TEST_F(NoHardwareAffinity, GivenAnAffinityMaskOfOneSubDevice_WhenListingDevices_ThenOnlyThatOneIsListed) {
+  const auto& all = zl::devices();
+  ASSERT_EQ(all.size(), 1u);
+  // The driver exposes the selected sub-device as a device of its own (with no sub-devices).
+  EXPECT_EQ(all[0]->description().path(), "0.0");
+  EXPECT_TRUE(all[0]->usable()) << all[0]->problem();
+}
+
+TEST_F(NoHardwareNonsense, GivenADeviceReportingMaxGroupSizeZero_WhenUsingIt_ThenTheErrorNamesTheProperty) {
+  const auto& all = zl::devices();
+  ASSERT_EQ(all.size(), 1u);  // listed, so that a device list can show why it is unusable
+  const auto dev = all.front();
+  EXPECT_FALSE(dev->usable());
+  EXPECT_NE(dev->problem().find("maxTotalGroupSize"), std::string::npos) << dev->problem();
+  std::cout << "[nonsense] " << dev->problem() << "\n";
+  try {
+    (void)dev->capabilities();
+    ADD_FAILURE() << "capabilities of a device with max group size 0";
+  } catch (const zl::DevicePropertyError& e) {
+    EXPECT_EQ(e.property(), "ze_device_compute_properties_t::maxTotalGroupSize");
+  }
+  EXPECT_THROW(zl::Executor{dev}, zl::DevicePropertyError);
+  EXPECT_THROW(dev->modules().module(zc::embedded_modules().front()), zl::DevicePropertyError);
+}

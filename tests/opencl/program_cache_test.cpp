@@ -1,0 +1,157 @@
+// The program cache: every loadable module builds, once; each ingestion path PoCL supports works; forced
+// ingestion the device lacks and broken sources give clear errors.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "kernel_catalog.hpp"
+#include "test_support.hpp"
+#include "zereduce/errors.hpp"
+
+namespace zr::opencl {
+namespace {
+
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (old_) {
+      ::setenv(name_, old_->c_str(), 1);
+    } else {
+      ::unsetenv(name_);
+    }
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+
+TEST(OpenclProgramCache, GivenTheTestDevice_WhenBuildingEveryLoadableModule_ThenEachBuildsOnceWithAllItsKernels) {
+  ZR_REQUIRE_TEST_DEVICE();
+  Context& context = *test::shared_context();
+  ProgramCache& programs = context.programs();
+  std::size_t loadable = 0, built = 0;
+  for (const auto& module : core::embedded_modules()) {
+    if (!context.capabilities().can_load(module)) {
+      std::cout << "  skipped " << module.name << " (needs " << core::to_string(module.required) << ")\n";
+      continue;
+    }
+    ++loadable;
+    SCOPED_TRACE(std::string(module.name));
+    try {  // report every module that fails, not only the first
+      const cl_program first = programs.program(module);
+      ASSERT_NE(first, nullptr);
+      EXPECT_EQ(programs.program(module), first) << "built twice";
+      for (const auto& kernel : module.kernels) {
+        const cl_kernel made = programs.kernel(module, kernel.entry_point);
+        ASSERT_NE(made, nullptr) << kernel.entry_point;
+        EXPECT_EQ(programs.kernel(module, kernel.entry_point), made);
+      }
+      ++built;
+    } catch (const Error& error) {
+      ADD_FAILURE() << error.what();
+    }
+  }
+  EXPECT_GT(loadable, 0u);
+  EXPECT_GE(programs.built_count(), built);
+  std::cout << "  " << built << " of " << loadable << " loadable modules built as " << name(programs.ingestion())
+            << '\n';
+}
+
+TEST(OpenclProgramCache, GivenADeviceWithoutSpirvIl_WhenSpirvIsForced_ThenTheErrorSaysSo) {
+  ZR_REQUIRE_TEST_DEVICE();
+  const Device device = *test::test_device();
+  if (query_capabilities(device).accepts_spirv) GTEST_SKIP() << device.name << " accepts SPIR-V IL";
+  try {
+    Context context(device, ContextOptions{Ingestion::spirv});
+    FAIL() << "forcing SPIR-V IL did not fail";
+  } catch (const UnsupportedError& error) {
+    EXPECT_TRUE(contains(error.what(), "does not accept SPIR-V IL")) << error.what();
+    EXPECT_TRUE(contains(error.what(), device.name)) << error.what();
+  }
+}
+
+TEST(OpenclProgramCache, GivenTheIngestionVariable_WhenAContextIsMade_ThenItIsObeyedAndBadValuesAreRejected) {
+  ZR_REQUIRE_TEST_DEVICE();
+  const Device device = *test::test_device();
+  {
+    ScopedEnv env("ZE_REDUCE_OPENCL_INGESTION", "source");
+    Context context(device);
+    EXPECT_EQ(context.programs().ingestion(), Ingestion::source);
+  }
+  {
+    ScopedEnv env("ZE_REDUCE_OPENCL_INGESTION", "llvm");
+    EXPECT_THROW(Context context(device), InvalidArgumentError);
+  }
+  EXPECT_EQ(parse_ingestion("spir"), Ingestion::spir12);
+  EXPECT_EQ(parse_ingestion("spirv"), Ingestion::spirv);
+  EXPECT_EQ(parse_ingestion("source"), Ingestion::source);
+  EXPECT_FALSE(parse_ingestion("binary").has_value());
+}
+
+}  // namespace
+
+void PrintTo(Ingestion ingestion, std::ostream* out) { *out << name(ingestion); }
+
+namespace {
+
+// Each way in that the device supports runs a real reduction (tree strategy, two passes).
+class OpenclIngestion : public testing::TestWithParam<Ingestion> {};
+
+TEST_P(OpenclIngestion, GivenAForcedIngestion_WhenRunningATreeReduction_ThenTheResultMatchesTheHost) {
+  ZR_REQUIRE_TEST_DEVICE();
+  const Ingestion ingestion = GetParam();
+  const auto caps = query_capabilities(*test::test_device());
+  const bool accepted = ingestion == Ingestion::spirv    ? caps.accepts_spirv
+                        : ingestion == Ingestion::spir12 ? caps.accepts_spir12
+                                                         : caps.accepts_opencl_c;
+  if (!accepted) GTEST_SKIP() << caps.device_name << " does not accept " << name(ingestion);
+  Executor& executor = *test::shared_executor(ingestion);
+  EXPECT_EQ(executor.context().programs().ingestion(), ingestion);
+  for (auto [op, type] : {std::pair{core::Op::plus, core::DataType::i32}, {core::Op::maximum, core::DataType::f32}}) {
+    const auto outcome = test::reduce(executor, op, type, 100003, core::Strategy::tree);
+    std::string why;
+    EXPECT_TRUE(core::agrees(outcome.reference, outcome.result, &why))
+        << core::name(op) << ' ' << core::name(type) << ": " << why << '\n'
+        << core::describe(outcome.plan);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, OpenclIngestion,
+                         testing::Values(Ingestion::spirv, Ingestion::spir12, Ingestion::source),
+                         [](const auto& info) { return std::string(name(info.param)); });
+
+TEST(OpenclProgramCache, GivenABrokenSource_WhenBuilt_ThenTheErrorHoldsTheBuildLog) {
+  ZR_REQUIRE_TEST_DEVICE();
+  static constexpr std::string_view kBroken =
+      "kernel void zr_broken(global int* out) { out[0] = zr_no_such_function(1); }\n";
+  core::EmbeddedModule broken{};
+  broken.name = "broken_test";
+  broken.variant = "broken";
+  broken.type_class = "base";
+  broken.cl_std = "CL1.2";
+  broken.opencl_c_source = kBroken;
+  Context& context = *test::shared_context(Ingestion::source);
+  try {
+    context.programs().program(broken);
+    FAIL() << "a broken source built";
+  } catch (const BackendError& error) {
+    const std::string text = error.what();
+    EXPECT_EQ(error.call(), "clBuildProgram");
+    EXPECT_EQ(error.code_name(), "CL_BUILD_PROGRAM_FAILURE");
+    EXPECT_TRUE(contains(text, "broken_test")) << text;
+    EXPECT_TRUE(contains(text, "build log")) << text;
+    EXPECT_TRUE(contains(text, "zr_no_such_function")) << text;  // the compiler's own words
+  }
+  // A failed build is not cached: asking again fails again rather than handing out a broken program.
+  EXPECT_THROW(context.programs().program(broken), BackendError);
+}
+
+}  // namespace
+}  // namespace zr::opencl
