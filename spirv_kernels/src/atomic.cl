@@ -11,7 +11,7 @@
 // group reads the accumulator with an atomic, which sees every atomic update made to it.
 // Arguments: in, n (64-bit), accumulator (ATOM), identity (ACC), scratch (local, one ACC per work-item),
 // counter (uint), result (T, read when include_initial != 0), include_initial.
-#include "zr_types.h"
+#include "zr_grid.h"
 #include "zr_group_tree.h"
 #include "zr_atomic.h"
 
@@ -20,8 +20,7 @@
                                     ACC identity, local ACC* scratch, global uint* counter,                   \
                                     global T* result, uint include_initial) {                                 \
     ACC acc = identity;                                                                                       \
-    const ulong stride = get_global_size(0);                                                                  \
-    for (ulong i = get_global_id(0); i < n; i += stride) acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, i)); \
+    ZR_GRID_ACCUMULATE(OP, TN, ATN, in, n, acc); \
     ZR_LOCAL_TREE(ZR_COMBINE(OP, ATN), acc, scratch);                                                         \
     if (get_local_id(0) == 0) ZR_ATOMIC(OP, TN, accumulator, ZR_WIDEN_##OP(ZR_ATOM_##TN, acc));               \
     barrier(CLK_GLOBAL_MEM_FENCE); /* the group's atomic is done before the group counts itself */            \

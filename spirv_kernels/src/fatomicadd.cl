@@ -9,15 +9,14 @@
 // publishes the group's add before its arrival, and makes every add visible to the last group.
 // Arguments: in, n (64-bit), accumulator (float), identity, scratch (local, one float per work-item),
 // counter (uint), result (float, read when include_initial != 0), include_initial.
-#include "zr_types.h"
+#include "zr_grid.h"
 #include "zr_group_tree.h"
 
 kernel void zr_fatomicadd_plus_f32(global const float* restrict in, ulong n, global float* accumulator,
                                    float identity, local float* scratch, global uint* counter,
                                    global float* result, uint include_initial) {
   float acc = identity;
-  const ulong stride = get_global_size(0);
-  for (ulong i = get_global_id(0); i < n; i += stride) acc += in[i];
+  ZR_GRID_ACCUMULATE(plus, f32, f32, in, n, acc);
   ZR_LOCAL_TREE(zr_plus_f32, acc, scratch);
   if (get_local_id(0) != 0) return;
 

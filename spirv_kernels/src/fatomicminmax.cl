@@ -17,7 +17,7 @@
 // outcome does not depend on the order in which groups arrive.
 // Arguments: in, n (64-bit), accumulator (float), identity, scratch (local, one float per work-item),
 // counter (uint[2]), result (float, read when include_initial != 0), include_initial.
-#include "zr_types.h"
+#include "zr_grid.h"
 #include "zr_group_tree.h"
 
 #define ZR_FLAG_NAN 1u
@@ -28,8 +28,7 @@
                                           float identity, local float* scratch, global uint* counter,          \
                                           global float* result, uint include_initial) {                        \
     float acc = identity;                                                                                      \
-    const ulong stride = get_global_size(0);                                                                   \
-    for (ulong i = get_global_id(0); i < n; i += stride) acc = zr_##OP##_f32(acc, in[i]);                      \
+    ZR_GRID_ACCUMULATE(OP, f32, f32, in, n, acc); \
     ZR_LOCAL_TREE(zr_##OP##_f32, acc, scratch);                                                                \
     if (get_local_id(0) != 0) return;                                                                          \
                                                                                                                \

@@ -6,7 +6,7 @@
 // Arguments: in, n (64-bit), partials (one ACC per group), identity, scratch (local, one ACC per work-item),
 // counter (global uint, 0 before the launch and reset to 0 by the last group, so the plan fills it once),
 // result (T, read when include_initial != 0), include_initial. Needs nothing beyond OpenCL C 1.2.
-#include "zr_types.h"
+#include "zr_grid.h"
 #include "zr_group_tree.h"
 
 // Ordering: OpenCL 1.2 has no device-scope fence, and PoCL's kernel library lacks mem_fence() when the
@@ -21,8 +21,7 @@
     local uint is_last[1]; /* an array: clang's uninitialised-use check does not see the barrier */           \
     const uint groups = (uint)get_num_groups(0);                                                              \
     ACC acc = identity;                                                                                       \
-    const ulong stride = get_global_size(0);                                                                  \
-    for (ulong i = get_global_id(0); i < n; i += stride) acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, i)); \
+    ZR_GRID_ACCUMULATE(OP, TN, ATN, in, n, acc); \
     ZR_LOCAL_TREE(ZR_COMBINE(OP, ATN), acc, scratch);                                                         \
     if (get_local_id(0) == 0) partials[get_group_id(0)] = acc;                                                \
     barrier(CLK_GLOBAL_MEM_FENCE); /* release: the partial is out before the group counts itself */           \

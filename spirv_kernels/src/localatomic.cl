@@ -6,7 +6,7 @@
 // commutative, so the order of the atomics does not change the result.
 // Arguments: in, n (64-bit), partials (one ACC per group), identity, scratch (local; used as one ATOM, the
 // plan gives at least 8 bytes).
-#include "zr_types.h"
+#include "zr_grid.h"
 #include "zr_atomic.h"
 
 #define ZR_LOCALATOMIC_KERNEL(OP, TN, T, ACC, ATN)                                                            \
@@ -14,8 +14,7 @@
                                          ACC identity, local ACC* scratch) {                                  \
     local ZR_ATOM_##TN* group_value = (local ZR_ATOM_##TN*)scratch;                                           \
     ACC acc = identity;                                                                                       \
-    const ulong stride = get_global_size(0);                                                                  \
-    for (ulong i = get_global_id(0); i < n; i += stride) acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, i)); \
+    ZR_GRID_ACCUMULATE(OP, TN, ATN, in, n, acc); \
     if (get_local_id(0) == 0) *group_value = ZR_WIDEN_##OP(ZR_ATOM_##TN, identity);                           \
     barrier(CLK_LOCAL_MEM_FENCE);                                                                             \
     ZR_ATOMIC(OP, TN, group_value, ZR_WIDEN_##OP(ZR_ATOM_##TN, acc));                                         \

@@ -11,7 +11,7 @@
 // complete or padded with identities.
 // Arguments: in, n (64-bit), partials (one ACC per group), identity, scratch (local, one ACC per sub-group;
 // the plan gives one per work-item).
-#include "zr_types.h"
+#include "zr_grid.h"
 
 // Shuffles of 8- and 16-bit values go through 32 bits, the width sub-group shuffles are native at.
 #define ZR_SHUFFLE_XOR_DEFAULT(v, mask) sub_group_shuffle_xor((v), (mask))
@@ -44,8 +44,7 @@
   kernel void zr_subgroup_##OP##_##TN(global const T* restrict in, ulong n, global ACC* restrict partials,    \
                                       ACC identity, local ACC* scratch) {                                     \
     ACC acc = identity;                                                                                       \
-    const ulong stride = get_global_size(0);                                                                  \
-    for (ulong i = get_global_id(0); i < n; i += stride) acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, i)); \
+    ZR_GRID_ACCUMULATE(OP, TN, ATN, in, n, acc); \
     ZR_SUB_GROUP_BUTTERFLY(OP, ATN, ACC, acc, identity);                                                      \
     const uint sub_groups = get_num_sub_groups();                                                             \
     if (sub_groups == 1) { /* uniform: the whole group is one sub-group, no local memory needed */            \

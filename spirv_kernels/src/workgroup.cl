@@ -12,7 +12,7 @@
 //     exactly when some value is +0.0.
 // Arguments: in, n (64-bit), partials (one ACC per group), identity, scratch (unused: kept so that every
 // partial-producing first pass has the same signature).
-#include "zr_types.h"
+#include "zr_grid.h"
 
 #define ZR_WG_DEFINE_INTEGER(TN, T, WT, UT)                                           \
   static inline T zr_wg_plus_##TN(T v) { return (T)work_group_reduce_add((UT)v); }    \
@@ -56,8 +56,7 @@ ZR_WG_DEFINE_FLOATING(f64, double)
   kernel void zr_workgroup_##OP##_##TN(global const T* restrict in, ulong n, global ACC* restrict partials,   \
                                        ACC identity, local ACC* scratch) {                                    \
     ACC acc = identity;                                                                                       \
-    const ulong stride = get_global_size(0);                                                                  \
-    for (ulong i = get_global_id(0); i < n; i += stride) acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, i)); \
+    ZR_GRID_ACCUMULATE(OP, TN, ATN, in, n, acc); \
     acc = zr_wg_##OP##_##ATN(acc);                                                                            \
     if (get_local_id(0) == 0) partials[get_group_id(0)] = acc;                                                \
   }
