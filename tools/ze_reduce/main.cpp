@@ -11,6 +11,7 @@
 #include "host_reference.hpp"
 #include "identity.hpp"
 #include "kernel_catalog.hpp"
+#include "level_zero/device.hpp"
 #include "opencl/context.hpp"
 #include "opencl/executor.hpp"
 #include "opencl/selection.hpp"
@@ -31,6 +32,54 @@ void list_modules() {
   std::printf("%zu modules, %zu kernels\n", core::embedded_modules().size(), kernels);
 }
 
+std::string join_sizes(const std::vector<std::uint32_t>& sizes) {
+  std::string out;
+  for (auto s : sizes) out += (out.empty() ? "" : ",") + std::to_string(s);
+  return out.empty() ? "none" : out;
+}
+
+void print_device(std::size_t index, const std::string& description, const core::Capabilities& caps) {
+  std::printf("[%zu] %s %s: %s\n", index, caps.backend.c_str(), std::string(core::name(caps.type)).c_str(),
+              description.c_str());
+  std::printf("      compute units %u, max work-group %llu, local memory %llu KiB, sub-groups %s, features: %s\n",
+              caps.compute_units, static_cast<unsigned long long>(caps.max_work_group_size),
+              static_cast<unsigned long long>(caps.local_memory_bytes >> 10), join_sizes(caps.subgroup_sizes).c_str(),
+              core::to_string(caps.features()).c_str());
+  for (const auto& [op, type] : {std::pair{core::Op::plus, core::DataType::f32}, std::pair{core::Op::plus, core::DataType::i32}}) {
+    core::ReductionRequest request;
+    request.op = op;
+    request.type = type;
+    request.identity = core::known_identity(op, type);
+    std::string allowed;
+    for (core::Strategy s : core::kAllStrategies)
+      if (!core::why_unavailable(s, caps, request)) allowed += " " + std::string(core::name(s));
+    std::printf("      strategies for %s %s:%s (default %s)\n", std::string(core::name(op)).c_str(),
+                std::string(core::name(type)).c_str(), allowed.c_str(),
+                std::string(core::name(core::choose_strategy(caps, request).strategy)).c_str());
+  }
+}
+
+// Level Zero devices first, then OpenCL devices (ZE_AFFINITY_MASK applies to Level Zero, as the driver does it).
+void list_devices() {
+  std::size_t index = 0;
+  for (const auto& device : level_zero::devices()) {
+    if (!device->usable()) {
+      std::printf("[%zu] level_zero: %s: unusable: %s\n", index++, device->name().c_str(), device->problem().c_str());
+      continue;
+    }
+    print_device(index++, device->name(), device->capabilities());
+  }
+  if (level_zero::devices().empty())
+    std::printf("(no Level Zero device: %s)\n", std::string(level_zero::unavailable_reason()).c_str());
+  for (const auto& device : opencl::devices_by_preference(opencl::list_devices())) {
+    try {
+      print_device(index++, device.description(), opencl::query_capabilities(device));
+    } catch (const std::exception& e) {
+      std::printf("[%zu] opencl: %s: unusable: %s\n", index - 1, device.description().c_str(), e.what());
+    }
+  }
+}
+
 // Seeded values that exercise the op: small integers (sums stay exact in f32), or 0/1 for bool.
 std::vector<std::byte> sample_input(core::DataType type, std::uint64_t n, std::uint32_t seed) {
   std::vector<std::byte> bytes(n * core::size_of(type));
@@ -48,15 +97,20 @@ int run(int argc, char** argv) {
   std::string op_name = "plus", type_name = "f32";
   std::uint64_t n = 1u << 22;
   std::uint32_t seed = 1;
-  bool modules = false;
+  bool modules = false, list = false;
   app.add_option("-o,--op", op_name, "operation: plus multiplies minimum maximum bit_and bit_or bit_xor logical_and logical_or");
   app.add_option("-t,--type", type_name, "element type: i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64 bool");
   app.add_option("-n,--size", n, "number of elements (example: -n 16777216)");
   app.add_option("--seed", seed, "seed of the generated input");
   app.add_flag("--modules", modules, "list the embedded kernel modules and exit");
+  app.add_flag("--list", list, "list every device (Level Zero, then OpenCL) with its capabilities and strategies");
   CLI11_PARSE(app, argc, argv);
   if (modules) {
     list_modules();
+    return 0;
+  }
+  if (list) {
+    list_devices();
     return 0;
   }
   const auto op = core::parse_op(op_name);
