@@ -193,6 +193,16 @@ std::uint64_t combine_depth(const Plan& plan) {
   return depth;
 }
 
+std::vector<InputChunk> split_input(std::uint64_t n, DataType type, std::uint64_t max_allocation_bytes) {
+  const std::uint64_t per_chunk = max_allocation_bytes / size_of(type);
+  if (per_chunk == 0)
+    throw UnsupportedError("the device cannot allocate even one " + std::string(name(type)) + " element");
+  std::vector<InputChunk> chunks;
+  for (std::uint64_t first = 0; first < n || chunks.empty(); first += per_chunk)
+    chunks.push_back({first, std::min(per_chunk, n - first)});
+  return chunks;
+}
+
 std::string describe(const Plan& plan) {
   std::ostringstream out;
   out << name(plan.request.op) << " over " << plan.request.n << " x " << name(plan.request.type) << ", strategy "

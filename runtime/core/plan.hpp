@@ -73,6 +73,14 @@ Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const 
 Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const StrategyChoice& choice,
                const Tuning& tuning);
 
+// An input larger than the device can allocate at once is reduced in chunks, one after another, each one
+// folding the previous result in as its initial value. Chunks are as large as `max_allocation_bytes` allows.
+struct InputChunk {
+  std::uint64_t first = 0;  // element index
+  std::uint64_t count = 0;
+};
+std::vector<InputChunk> split_input(std::uint64_t n, DataType type, std::uint64_t max_allocation_bytes);
+
 // The height of the combining tree the plan builds: the most combines any one input goes through on its way
 // to the result. Floating-point rounding error is bounded by it (see host_reference.hpp), and it is far
 // smaller than n for every strategy: grid-stride or chunk loops, then trees across work-items and passes.

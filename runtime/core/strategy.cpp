@@ -79,8 +79,8 @@ std::optional<std::string> why_unavailable(Strategy strategy, const Capabilities
                "property does not allow for floating-point sums";
       break;
     case Strategy::local_atomics:
-      if (!is_integer(type) && type != DataType::boolean)
-        return "local atomics are used for integer and bool reductions only";
+      if ((!is_integer(type) && type != DataType::boolean) || size_of(type) > 4)
+        return "local atomics are used for integer and bool types of up to 32 bits only";
       if (op == Op::multiplies) return "there is no atomic multiply";
       break;
     case Strategy::global_atomics:

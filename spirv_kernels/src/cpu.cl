@@ -3,7 +3,7 @@
 // runs 10-90x slower there. Here work-item i of G reduces one contiguous chunk
 // [i*chunk, min(n, (i+1)*chunk)), chunk = ceil(n/G) rounded up to a multiple of 16, and writes one partial
 // per work-item (launch with local size 1, G about the number of cores or a small multiple of it).
-// The hot loop loads W elements at a time (vload16/8/2: 16 or 32 bytes) into a W-lane state,
+// The hot loop loads W elements at a time (vload16/8/2, see ZR_CPU_W) into a W-lane state,
 // branch-free, which the CPU compiler keeps in SIMD registers; two such states take alternate blocks of W
 // so that two independent dependency chains hide the latency of the vector ops. At the end the states are
 // merged, the last < W elements join as one more (masked) step, and the W lanes are folded in a fixed
@@ -15,22 +15,44 @@
 #define ZR_CAT_(a, b) a##b
 #define ZR_CAT(a, b) ZR_CAT_(a, b)
 
-// Lanes per state, per accumulator type: 32 bytes of lanes (one AVX2 register) for 2- and 4-byte types,
-// 16 bytes for 1-byte types (16 lanes, the widest OpenCL vector) and for 8-byte types. More would not be
-// faster once the loop streams from memory, and the same module is also compiled for GPUs, where it must
-// build without register spills: a work-item holds its states in registers at SIMD16/32 there, and on PVC
-// 8-byte lanes at 32 bytes per state spilled.
+// Lanes per state (W), per op and accumulator type. The same module is also compiled for GPUs, where it
+// must build without register spills (a work-item holds its states in registers at SIMD16/32 there), so W is
+// as wide as that allows (checked with ocloc for gen9, tgllp, dg2-g10, pvc): 16 (the widest OpenCL vector)
+// for 1- to 4-byte types and 8 for f64, i.e. 64 bytes per state for 4- and 8-byte types; but 8 for f32 and
+// 2 for f64 minimum/maximum, whose step needs more temporaries, and 2 for i64/u64, which PVC emulates
+// partly (all of these spilled on PVC one step wider). On a 16-core Xeon under PoCL, f32 plus at n = 2^26
+// ran about 1.4x faster with 16 lanes per state than with 8.
+#define ZR_CPU_W(OP, ATN) ZR_CAT(ZR_CPU_W_OF_##OP, ATN)
+#define ZR_CPU_W_OF_plus ZR_CPU_W_
+#define ZR_CPU_W_OF_multiplies ZR_CPU_W_
+#define ZR_CPU_W_OF_minimum ZR_CPU_WMINMAX_
+#define ZR_CPU_W_OF_maximum ZR_CPU_WMINMAX_
+#define ZR_CPU_W_OF_bit_and ZR_CPU_W_
+#define ZR_CPU_W_OF_bit_or ZR_CPU_W_
+#define ZR_CPU_W_OF_bit_xor ZR_CPU_W_
+#define ZR_CPU_W_OF_logical_and ZR_CPU_W_
+#define ZR_CPU_W_OF_logical_or ZR_CPU_W_
 #define ZR_CPU_W_i8 16
 #define ZR_CPU_W_u8 16
 #define ZR_CPU_W_bool 16
 #define ZR_CPU_W_i16 16
 #define ZR_CPU_W_u16 16
-#define ZR_CPU_W_i32 8
-#define ZR_CPU_W_u32 8
-#define ZR_CPU_W_f32 8
+#define ZR_CPU_W_i32 16
+#define ZR_CPU_W_u32 16
+#define ZR_CPU_W_f32 16
 #define ZR_CPU_W_i64 2
 #define ZR_CPU_W_u64 2
-#define ZR_CPU_W_f64 2
+#define ZR_CPU_W_f64 8
+#define ZR_CPU_WMINMAX_i8 16
+#define ZR_CPU_WMINMAX_u8 16
+#define ZR_CPU_WMINMAX_i16 16
+#define ZR_CPU_WMINMAX_u16 16
+#define ZR_CPU_WMINMAX_i32 16
+#define ZR_CPU_WMINMAX_u32 16
+#define ZR_CPU_WMINMAX_f32 8
+#define ZR_CPU_WMINMAX_i64 2
+#define ZR_CPU_WMINMAX_u64 2
+#define ZR_CPU_WMINMAX_f64 2
 
 // Chunks are a multiple of 16 elements, whatever the lane count, so that they start on 16-element
 // boundaries (and 64-byte ones for 4-byte types when the input is aligned).
@@ -91,21 +113,22 @@
     return select(as_##V(zr_key_##TN(s)), (V)(ZR_NAN_##TN), s == (IV)(NANKEY));                   \
   }
 
-#define ZR_CPU_DEFINE_FLOATING(TN, S, V, IV, IMIN, IMAX, INF_BITS)                   \
-  static inline V zr_vw_plus_##TN(V a, V b) { return a + b; }                        \
-  static inline V zr_vw_multiplies_##TN(V a, V b) { return a * b; }                  \
-  static inline V zr_vw_minimum_##TN(V a, V b) {                                     \
-    return select(a, b, (b < a) | ((b == a) & signbit(b)) | isnan(b));               \
-  }                                                                                  \
-  static inline V zr_vw_maximum_##TN(V a, V b) {                                     \
-    return select(a, b, (a < b) | ((a == b) & signbit(a)) | isnan(b));               \
-  }                                                                                  \
-  static inline IV zr_key_##TN(IV x) { return x ^ ((x < (IV)0) & (IV)(IMAX)); }      \
-  static inline IV zr_isnan_##TN(IV x) { return (x & (IV)(IMAX)) > (IV)(INF_BITS); } \
-  ZR_CPU_PLAIN_STATE(plus, TN, S, V, identity)                                       \
-  ZR_CPU_PLAIN_STATE(multiplies, TN, S, V, identity)                                 \
-  ZR_CPU_KEY_STATE(minimum, TN, S, V, IV, min, IMIN)                                 \
-  ZR_CPU_KEY_STATE(maximum, TN, S, V, IV, max, IMAX)
+// V: the lanes of plus and multiplies; VK, IVK: those of minimum and maximum, and as integers.
+#define ZR_CPU_DEFINE_FLOATING(TN, S, V, VK, IVK, IMIN, IMAX, INF_BITS)                                      \
+  static inline V zr_vw_plus_##TN(V a, V b) { return a + b; }                                                \
+  static inline V zr_vw_multiplies_##TN(V a, V b) { return a * b; }                                          \
+  static inline VK zr_vw_minimum_##TN(VK a, VK b) {                                                          \
+    return select(a, b, (b < a) | ((b == a) & signbit(b)) | isnan(b));                                       \
+  }                                                                                                          \
+  static inline VK zr_vw_maximum_##TN(VK a, VK b) {                                                          \
+    return select(a, b, (a < b) | ((a == b) & signbit(a)) | isnan(b));                                       \
+  }                                                                                                          \
+  static inline IVK zr_key_##TN(IVK x) { return x ^ ((x < (IVK)0) & (IVK)(IMAX)); }                          \
+  static inline IVK zr_isnan_##TN(IVK x) { return (x & (IVK)(IMAX)) > (IVK)(INF_BITS); }                     \
+  ZR_CPU_PLAIN_STATE(plus, TN, S, V, identity)                                                               \
+  ZR_CPU_PLAIN_STATE(multiplies, TN, S, V, identity)                                                         \
+  ZR_CPU_KEY_STATE(minimum, TN, S, VK, IVK, min, IMIN)                                                       \
+  ZR_CPU_KEY_STATE(maximum, TN, S, VK, IVK, max, IMAX)
 
 // Lanes hold 0 or 1 (elements are normalised as they are loaded), so the logical ops are bitwise ones.
 #define ZR_CPU_DEFINE_BOOL()                                                           \
@@ -117,18 +140,18 @@
 #if defined(ZR_CLASS_BASE)
 ZR_CPU_DEFINE_INTEGER(i8, char, char16, uchar16)
 ZR_CPU_DEFINE_INTEGER(i16, short, short16, ushort16)
-ZR_CPU_DEFINE_INTEGER(i32, int, int8, uint8)
+ZR_CPU_DEFINE_INTEGER(i32, int, int16, uint16)
 ZR_CPU_DEFINE_INTEGER(i64, long, long2, ulong2)
 ZR_CPU_DEFINE_INTEGER(u8, uchar, uchar16, uchar16)
 ZR_CPU_DEFINE_INTEGER(u16, ushort, ushort16, ushort16)
-ZR_CPU_DEFINE_INTEGER(u32, uint, uint8, uint8)
+ZR_CPU_DEFINE_INTEGER(u32, uint, uint16, uint16)
 ZR_CPU_DEFINE_INTEGER(u64, ulong, ulong2, ulong2)
-ZR_CPU_DEFINE_FLOATING(f32, float, float8, int8, INT_MIN, INT_MAX, 0x7f800000)
+ZR_CPU_DEFINE_FLOATING(f32, float, float16, float8, int8, INT_MIN, INT_MAX, 0x7f800000)
 ZR_CPU_DEFINE_BOOL()
 #elif defined(ZR_CLASS_FP16)
-ZR_CPU_DEFINE_FLOATING(f32, float, float8, int8, INT_MIN, INT_MAX, 0x7f800000)
+ZR_CPU_DEFINE_FLOATING(f32, float, float16, float8, int8, INT_MIN, INT_MAX, 0x7f800000)
 #elif defined(ZR_CLASS_FP64)
-ZR_CPU_DEFINE_FLOATING(f64, double, double2, long2, LONG_MIN, LONG_MAX, 0x7ff0000000000000L)
+ZR_CPU_DEFINE_FLOATING(f64, double, double8, double2, long2, LONG_MIN, LONG_MAX, 0x7ff0000000000000L)
 #endif
 
 // ---- W elements as W accumulator values ------------------------------------------------------------------------
@@ -144,11 +167,12 @@ ZR_CPU_DEFINE_FLOATING(f64, double, double2, long2, LONG_MIN, LONG_MAX, 0x7ff000
 #define ZR_CPU_LOADW_f32 ZR_CPU_LOADW_DEFAULT
 #define ZR_CPU_LOADW_f64 ZR_CPU_LOADW_DEFAULT
 #define ZR_CPU_LOADW_f16(W, p) ZR_CAT(vload_half, W)(0, (p))
-#define ZR_CPU_LOADW_bool(W, p) (as_uchar16(vload16(0, (p)) != (uchar16)0) & (uchar16)1)
+#define ZR_CPU_LOADW_bool(W, p) (as_uchar16(vload16(0, (p)) != (uchar16)0) & (uchar16)1) /* W is 16 */
 
 // The last (end - body_end) < W elements go into a vector of identities, one conditional load per lane. A
-// scalar tail loop would be the obvious way, but clang vectorises it into llvm.vector.reduce.*, which
-// llvm-spirv-15 cannot translate.
+// scalar tail loop would be the obvious way, but clang's loop vectoriser turns it into llvm.vector.reduce.*,
+// which llvm-spirv-15 cannot translate (the build also turns clang's vectorisers off now; this way the
+// kernel does not depend on that).
 #define ZR_CPU_TAIL_LANE(TN, rest, count, at, k, s) \
   if (k < (count)) (rest).s = ZR_LOAD_##TN(in, (at) + k);
 #define ZR_CPU_LOAD_TAIL_2(TN, rest, count, at) ZR_CPU_TAIL_LANE(TN, rest, count, at, 0, s0)
@@ -167,9 +191,9 @@ ZR_CPU_DEFINE_FLOATING(f64, double, double2, long2, LONG_MIN, LONG_MAX, 0x7ff000
   ZR_CPU_TAIL_LANE(TN, rest, count, at, 14, se)
 
 // The lanes are folded as a fixed halving tree (lane k with lane k+W/2, then k+W/4, ...) by shuffles within
-// the vector. A scalar fold in lane order would do as well, but clang turns such a fold of an integer op
-// into llvm.vector.reduce.* too (and loop pragmas that would prevent that produce structured-loop SPIR-V
-// that spirv-val rejects).
+// the vector. A scalar fold in lane order would do as well, but clang's SLP vectoriser turns such a fold of
+// an integer op into llvm.vector.reduce.* too (and loop pragmas that would prevent that produce
+// structured-loop SPIR-V that spirv-val rejects).
 #define ZR_CPU_FOLD_2(VCOMBINE, lanes) (lanes) = VCOMBINE((lanes), (lanes).s10);
 #define ZR_CPU_FOLD_4(VCOMBINE, lanes)        \
   (lanes) = VCOMBINE((lanes), (lanes).s2301); \
@@ -184,7 +208,7 @@ ZR_CPU_DEFINE_FLOATING(f64, double, double2, long2, LONG_MIN, LONG_MAX, 0x7ff000
   (lanes) = VCOMBINE((lanes), (lanes).s2301674589abcdef); \
   (lanes) = VCOMBINE((lanes), (lanes).s1032547689abcdef);
 
-#define ZR_CPU_KERNEL(OP, TN, T, ACC, ATN) ZR_CPU_KERNEL_W(OP, TN, T, ACC, ATN, ZR_CPU_W_##ATN)
+#define ZR_CPU_KERNEL(OP, TN, T, ACC, ATN) ZR_CPU_KERNEL_W(OP, TN, T, ACC, ATN, ZR_CPU_W(OP, ATN))
 #define ZR_CPU_KERNEL_W(OP, TN, T, ACC, ATN, W) ZR_CPU_KERNEL_(OP, TN, T, ACC, ATN, W, ZR_CAT(ACC, W))
 #define ZR_CPU_KERNEL_(OP, TN, T, ACC, ATN, W, VACC)                                                       \
   kernel void zr_cpu_##OP##_##TN(global const T* restrict in, ulong n, global ACC* restrict partials,      \

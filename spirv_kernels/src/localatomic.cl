@@ -3,7 +3,9 @@
 // Each work-item reduces a grid-strided share of the input in a register, work-item 0 puts the widened
 // identity into a local ATOM (see zr_atomic.h), every work-item combines its value into it atomically, and
 // work-item 0 writes the narrowed group value as the group's partial. Integer ops are associative and
-// commutative, so the order of the atomics does not change the result.
+// commutative, so the order of the atomics does not change the result. Up to 32-bit types only: 64-bit
+// local atomics are emulated on Xe-LP, where Intel's Level Zero driver reported 1 KiB of spill for every
+// 64-bit kernel of this variant; the tree serves 64-bit types.
 // Arguments: in, n (64-bit), partials (one ACC per group), identity, scratch (local; used as one ATOM, the
 // plan gives at least 8 bytes).
 #include "zr_grid.h"

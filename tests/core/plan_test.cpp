@@ -133,5 +133,32 @@ TEST(Plan, GivenIdentityOfAnotherType_WhenPlanned_ThenRejected) {
   EXPECT_ANY_THROW(make_plan(caps, r, StrategyChoice{Strategy::tree, "test"}));
 }
 
+TEST(Plan, GivenInputLargerThanOneAllocation_WhenSplit_ThenChunksCoverItExactlyOnce) {
+  const auto chunks = split_input((1ull << 32) + 1000, DataType::u8, 1ull << 32);
+  ASSERT_EQ(chunks.size(), 2u);
+  EXPECT_EQ(chunks[0].first, 0u);
+  EXPECT_EQ(chunks[0].count, 1ull << 32);
+  EXPECT_EQ(chunks[1].first, 1ull << 32);
+  EXPECT_EQ(chunks[1].count, 1000u);
+  const auto floats = split_input(10, DataType::f64, 24);  // 3 doubles per chunk
+  ASSERT_EQ(floats.size(), 4u);
+  EXPECT_EQ(floats.back().count, 1u);
+  const auto empty = split_input(0, DataType::i32, 1024);
+  ASSERT_EQ(empty.size(), 1u);  // n = 0 still runs once: the result is the identity (with the initial value)
+  EXPECT_EQ(empty[0].count, 0u);
+}
+
+TEST(Plan, GivenStrategies_WhenCombineDepthAsked_ThenFarBelowNAndAtLeastTheTreeHeight) {
+  const auto caps = test::nvidia_like_gpu();
+  for (Strategy s : {Strategy::tree, Strategy::last_group, Strategy::cpu_chunks}) {
+    ReductionRequest r = request(Op::plus, DataType::f32, 1ull << 28);
+    r.strategy = s;
+    const auto plan = make_plan(caps, r, choose_strategy(caps, r));
+    const auto depth = combine_depth(plan);
+    EXPECT_LT(depth, r.n / 64) << name(s);
+    EXPECT_GE(depth, 28u) << name(s);  // no tree over 2^28 inputs is shallower than log2(n)
+  }
+}
+
 }  // namespace
 }  // namespace zr::core

@@ -130,7 +130,8 @@ inline Outcome reduce(Executor& executor, core::Op op, core::DataType type, std:
   std::memcpy(initial.bytes.data(), initial_bytes.data(), initial_bytes.size());
   outcome.result = executor.run(outcome.plan, data, initial, &outcome.profile);
   outcome.reference = core::host_reference(op, type, data, n, request.identity,
-                                           include_initial ? std::optional<core::Scalar>(initial) : std::nullopt);
+                                           include_initial ? std::optional<core::Scalar>(initial) : std::nullopt,
+                                           core::combine_depth(outcome.plan));
   return outcome;
 }
 
