@@ -23,4 +23,16 @@ Tuning tuning_for(const Capabilities& caps) {
                 .max_final_inputs = 1u << 14};
 }
 
+Tuning refine(Tuning tuning, const KernelHints& hints) {
+  if (hints.required_group_size > 0) {
+    tuning.work_group_size = hints.required_group_size;
+    return tuning;
+  }
+  if (hints.suggested_group_size > 0 && hints.suggested_group_size < tuning.work_group_size)
+    tuning.work_group_size = hints.suggested_group_size;
+  if (hints.subgroup_size > 1 && tuning.work_group_size >= hints.subgroup_size)
+    tuning.work_group_size -= tuning.work_group_size % hints.subgroup_size;
+  return tuning;
+}
+
 }  // namespace zr::core

@@ -17,4 +17,16 @@ struct Tuning {
 
 Tuning tuning_for(const Capabilities& caps);
 
+// What a backend learns from the compiled first-pass kernel, for the plan to honour (Level Zero:
+// zeKernelSuggestGroupSize and zeKernelGetProperties). Zero means "no hint".
+struct KernelHints {
+  std::uint64_t suggested_group_size = 0;  // the driver's group size for a large range
+  std::uint64_t required_group_size = 0;   // the kernel can only run with this group size
+  std::uint64_t subgroup_size = 0;         // the kernel's (maximum) sub-group size
+};
+
+// The tuning with the kernel's hints applied: a required size wins; else the work-group size is capped by
+// the suggestion (it knows the kernel's register use) and kept a multiple of the sub-group size.
+Tuning refine(Tuning tuning, const KernelHints& hints);
+
 }  // namespace zr::core

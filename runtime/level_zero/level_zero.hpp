@@ -10,4 +10,5 @@
 #include "level_zero/executor.hpp"
 #include "level_zero/handles.hpp"
 #include "level_zero/module_cache.hpp"
+#include "level_zero/planning.hpp"
 #include "level_zero/result.hpp"

@@ -133,6 +133,21 @@ TEST(Plan, GivenIdentityOfAnotherType_WhenPlanned_ThenRejected) {
   EXPECT_ANY_THROW(make_plan(caps, r, StrategyChoice{Strategy::tree, "test"}));
 }
 
+TEST(Tuning, GivenKernelHints_WhenRefined_ThenRequiredWinsSuggestionCapsAndSubgroupDivides) {
+  const Tuning base = tuning_for(test::pvc_like_gpu());
+  EXPECT_EQ(refine(base, {}).work_group_size, base.work_group_size);
+  EXPECT_EQ(refine(base, {.required_group_size = 96}).work_group_size, 96u);
+  EXPECT_EQ(refine(base, {.suggested_group_size = 128}).work_group_size, 128u);
+  EXPECT_EQ(refine(base, {.suggested_group_size = 1024}).work_group_size, base.work_group_size);
+  EXPECT_EQ(refine(base, {.suggested_group_size = 200, .subgroup_size = 32}).work_group_size, 192u);
+  // The plan follows the refined tuning.
+  const auto caps = test::pvc_like_gpu();
+  ReductionRequest r = request(Op::plus, DataType::f32, 1 << 20);
+  r.strategy = Strategy::subgroup;
+  const auto plan = make_plan(caps, r, choose_strategy(caps, r), refine(tuning_for(caps), {.suggested_group_size = 128}));
+  EXPECT_EQ(plan.passes.front().local_size, 128u);
+}
+
 TEST(Plan, GivenInputLargerThanOneAllocation_WhenSplit_ThenChunksCoverItExactlyOnce) {
   const auto chunks = split_input((1ull << 32) + 1000, DataType::u8, 1ull << 32);
   ASSERT_EQ(chunks.size(), 2u);

@@ -449,6 +449,27 @@ TEST_F(NoHardware, GivenEveryStrategyTheProfileAllows_WhenReductionsRun_ThenThey
   EXPECT_GT(runs_per_strategy["last_group"], 0);
 }
 
+TEST_F(NoHardware, GivenTheCompiledKernel_WhenPlanningForTheDevice_ThenItsSuggestedGroupAndSubgroupSizesShapeThePlan) {
+  const auto dev = device();
+  zl::Executor executor(dev);
+  for (auto r : {request(zc::Op::plus, zc::DataType::f32, 1 << 20), request(zc::Op::maximum, zc::DataType::i16, 1 << 20)}) {
+    r.strategy = zc::Strategy::subgroup;
+    const zc::Plan plan = zl::plan_for(*dev, r);
+    const auto& first = plan.passes.front();
+    const auto& info = dev->modules().kernel(*first.module, first.entry_point).info;
+    std::cout << dev->name() << ": " << first.entry_point << " suggested group " << info.suggested_group_size
+              << ", sub-group " << info.max_subgroup_size << " -> planned group " << first.local_size << "\n";
+    ASSERT_GT(info.suggested_group_size, 0u);
+    EXPECT_LE(first.local_size, info.suggested_group_size);
+    if (info.max_subgroup_size > 0) {
+      EXPECT_EQ(first.local_size % info.max_subgroup_size, 0u);
+    }
+    zl::Memory input = dev->allocate_device(r.n * zc::size_of(r.type));
+    zl::Memory result = dev->allocate_device(8);
+    executor.run(plan, input.get(), result.get());  // recorded, submitted, completed: validity only
+  }
+}
+
 TEST_F(NoHardware, GivenOnePlan_WhenRunRepeatedly_ThenItsCommandListAndScratchAreReused) {
   const auto dev = device();
   const auto& caps = dev->capabilities();
