@@ -3,29 +3,31 @@
 #include <stdexcept>
 #include <string>
 
+#include "zereduce/export.hpp"
+
 namespace zr {
 
-class Error : public std::runtime_error {
+class ZR_API Error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
 // The request is wrong whatever the device: a null pointer, a size that overflows, an op not defined for the
 // type, a value that does not fit.
-class InvalidArgumentError : public Error {
+class ZR_API InvalidArgumentError : public Error {
  public:
   using Error::Error;
 };
 
 // The device (or ze-reduce) cannot do this: a missing capability (fp64, fp16, sub-groups...), a strategy the
 // device does not allow, an input larger than the device can address. The message names the device.
-class UnsupportedError : public Error {
+class ZR_API UnsupportedError : public Error {
  public:
   using Error::Error;
 };
 
 // A driver call failed. Carries the backend, the call, the result code and its name, and the device.
-class BackendError : public Error {
+class ZR_API BackendError : public Error {
  public:
   BackendError(std::string backend, std::string call, long long code, std::string code_name, std::string device,
                std::string detail = {})

@@ -3,9 +3,11 @@
 // ze-reduce without compiler support for a half type. Arithmetic is not provided: convert to float.
 #include <cstdint>
 
+#include "zereduce/export.hpp"
+
 namespace zr {
 
-struct half {
+struct ZR_API half {
   std::uint16_t bits = 0;
 
   half() = default;

@@ -25,10 +25,11 @@ std::span<const TypeClass> type_classes();
 const TypeClass* find_type_class(std::string_view name);
 
 struct EmbeddedKernel {
-  std::string_view entry_point;  // zr_<variant>_<op>_<type>
+  std::string_view entry_point;  // zr_<variant>_<op>_<type>, or zr_<variant>_<type> for per-type kernels
   std::string_view variant;
-  Op op;
+  Op op;                         // Op::plus for per-type kernels (they take every op of the type)
   DataType type;
+  bool per_type = false;
 };
 
 struct NativeBinary {
@@ -53,11 +54,14 @@ struct EmbeddedModule {
 std::span<const EmbeddedModule> embedded_modules();
 
 std::string kernel_entry_point(std::string_view variant, Op op, DataType type);
+// Per-type kernels (ops column "-" in kernels.table): one entry point for every op of the type.
+std::string kernel_entry_point(std::string_view variant, DataType type);
 
 struct KernelLocation {
   const EmbeddedModule* module;
   const EmbeddedKernel* kernel;
 };
 std::optional<KernelLocation> find_kernel(std::string_view variant, Op op, DataType type);
+std::optional<KernelLocation> find_kernel(std::string_view variant, DataType type);  // per-type kernels
 
 }  // namespace zr::core

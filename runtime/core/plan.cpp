@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "identity.hpp"
 #include "zereduce/errors.hpp"
 
 namespace zr::core {
@@ -71,6 +72,39 @@ Shape grid_shape(const Capabilities& caps, const Tuning& tuning, std::uint64_t n
 std::uint64_t local_bytes(std::uint64_t local_size, std::size_t acc_size) {
   return std::max<std::uint64_t>(local_size * acc_size, 8);
 }
+
+BufferArg add_scratch(Plan& plan, std::uint64_t bytes, std::optional<Scalar> fill, std::string purpose) {
+  plan.scratch.push_back({std::max<std::uint64_t>(bytes, 8), std::move(fill), std::move(purpose)});
+  return BufferArg{BufferArg::Which::scratch, static_cast<std::uint32_t>(plan.scratch.size() - 1)};
+}
+
+// Intermediate tree passes while the partials are too many for one group, then the final pass into result
+// `result_index`.
+void append_final_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning, Op op, DataType type,
+                         const Scalar& acc_identity, BufferArg partials, std::uint64_t partial_count,
+                         std::uint32_t result_index, bool include_initial) {
+  const DataType acc_type = accumulator_type(type);
+  const std::size_t acc_size = size_of(acc_type);
+  const std::uint64_t tree_wg = group_size(caps, tuning, Strategy::tree, acc_size);
+  while (partial_count > tuning.max_final_inputs) {
+    const Shape next = grid_shape(caps, tuning, partial_count, tree_wg);
+    KernelPass pass = kernel_pass("tree", op, acc_type, "intermediate");
+    pass.local_size = next.local_size;
+    pass.global_size = next.groups * next.local_size;
+    const BufferArg out = add_scratch(plan, next.groups * acc_size, std::nullopt,
+                                      "partials of pass " + std::to_string(plan.passes.size() + 1));
+    pass.args = {partials, u64(partial_count), out, acc_identity, LocalMemoryArg{local_bytes(next.local_size, acc_size)}};
+    plan.passes.push_back(std::move(pass));
+    partials = out;
+    partial_count = next.groups;
+  }
+  KernelPass final_pass = kernel_pass("final", op, type, "final");
+  final_pass.local_size = std::max<std::uint64_t>(1, std::min(tuning.final_work_group_size, caps.max_work_group_size));
+  final_pass.global_size = final_pass.local_size;
+  final_pass.args = {partials, u64(partial_count), BufferArg{BufferArg::Which::result, result_index}, acc_identity,
+                     u32(include_initial ? 1 : 0), LocalMemoryArg{local_bytes(final_pass.local_size, acc_size)}};
+  plan.passes.push_back(std::move(final_pass));
+}
 }  // namespace
 
 Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const StrategyChoice& choice) {
@@ -84,6 +118,7 @@ Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const 
                                std::string(name(request.type)));
   Plan plan;
   plan.request = request;
+  plan.results = {{request.op, request.identity, request.include_initial, 1}};
   plan.strategy = choice.strategy;
   plan.reason = choice.reason;
 
@@ -97,8 +132,7 @@ Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const 
   const std::string_view variant = first_pass_variant(choice.strategy, op, type);
 
   auto add_scratch = [&](std::uint64_t bytes, std::optional<Scalar> fill, std::string purpose) {
-    plan.scratch.push_back({std::max<std::uint64_t>(bytes, 8), std::move(fill), std::move(purpose)});
-    return BufferArg{BufferArg::Which::scratch, static_cast<std::uint32_t>(plan.scratch.size() - 1)};
+    return zr::core::add_scratch(plan, bytes, std::move(fill), std::move(purpose));
   };
   const BufferArg input{BufferArg::Which::input, 0};
   const BufferArg result{BufferArg::Which::result, 0};
@@ -140,25 +174,136 @@ Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const 
   first.args = {input, u64(n), partials, identity, LocalMemoryArg{local_bytes(shape.local_size, acc_size)}};
   plan.passes.push_back(std::move(first));
 
-  const std::uint64_t tree_wg = group_size(caps, tuning, Strategy::tree, acc_size);
-  while (partial_count > tuning.max_final_inputs) {
-    const Shape next = grid_shape(caps, tuning, partial_count, tree_wg);
-    KernelPass pass = kernel_pass("tree", op, acc_type, "intermediate");
-    pass.local_size = next.local_size;
-    pass.global_size = next.groups * next.local_size;
-    const BufferArg out = add_scratch(next.groups * acc_size, std::nullopt,
-                                      "partials of pass " + std::to_string(plan.passes.size() + 1));
-    pass.args = {partials, u64(partial_count), out, identity, LocalMemoryArg{local_bytes(next.local_size, acc_size)}};
-    plan.passes.push_back(std::move(pass));
-    partials = out;
-    partial_count = next.groups;
-  }
+  append_final_passes(plan, caps, tuning, op, type, identity, partials, partial_count, 0, request.include_initial);
+  return plan;
+}
 
-  KernelPass final_pass = kernel_pass("final", op, type, "final");
+
+Plan make_fused_plan(const Capabilities& caps, DataType type, std::uint64_t n, std::span<const PlanResultSpec> results,
+                     const Tuning& tuning) {
+  if (results.empty()) throw InvalidArgumentError("a fused plan needs at least one result");
+  for (const auto& result : results) {
+    if (result.identity.type != type)
+      throw InvalidArgumentError("identity is a " + std::string(name(result.identity.type)) + " value but the data is " +
+                                 std::string(name(type)));
+    if (!is_supported(result.op, type))
+      throw InvalidArgumentError(std::string(name(result.op)) + " is not defined for " + std::string(name(type)));
+  }
+  const DataType acc_type = accumulator_type(type);
+  const std::size_t acc_size = size_of(acc_type);
+  const auto found = find_kernel("fused", type);
+  if (!found) throw UnsupportedError("no 'fused' kernel is embedded for " + std::string(name(type)));
+
+  Plan plan;
+  plan.request.op = results.front().op;
+  plan.request.type = type;
+  plan.request.n = n;
+  plan.request.identity = results.front().identity;
+  plan.request.include_initial = results.front().include_initial;
+  plan.request.deterministic = true;
+  plan.strategy = Strategy::tree;
+  plan.reason = "fused: " + std::to_string(results.size()) + " reductions in one read of the input (one local-memory tree)";
+
+  // Every active op keeps one accumulator per work-item in local memory at once.
+  std::uint64_t active_ops = 0;
+  for (Op op : kAllOps)
+    active_ops += std::any_of(results.begin(), results.end(), [op](const auto& r) { return r.op == op; });
+  const std::uint64_t wg = group_size(caps, tuning, Strategy::tree, acc_size * active_ops);
+  const Shape shape = grid_shape(caps, tuning, n, wg);
+  KernelPass first;
+  first.module = found->module;
+  first.entry_point = std::string(found->kernel->entry_point);
+  first.label = "partials (fused)";
+  first.local_size = shape.local_size;
+  first.global_size = shape.groups * shape.local_size;
+  first.args = {BufferArg{BufferArg::Which::input, 0}, u64(n)};
+  // One (partials, identity, local scratch) slot per op of the type, in the kernel's order; the first result
+  // of an op switches its slot on.
+  std::vector<std::pair<Op, BufferArg>> partials_of;
+  for (Op op : kAllOps) {
+    if (!is_supported(op, type)) continue;
+    const auto first_result = std::find_if(results.begin(), results.end(), [op](const auto& r) { return r.op == op; });
+    BufferArg partials{BufferArg::Which::none, 0};
+    Scalar identity = to_accumulator(known_identity(op, type));
+    if (first_result != results.end()) {
+      partials = add_scratch(plan, shape.groups * acc_size, std::nullopt,
+                             "partials of " + std::string(name(op)) + ", one per work-group");
+      identity = to_accumulator(first_result->identity);
+      partials_of.emplace_back(op, partials);
+    }
+    first.args.push_back(partials);
+    first.args.push_back(identity);
+    first.args.push_back(LocalMemoryArg{first_result != results.end() ? local_bytes(shape.local_size, acc_size) : 8});
+  }
+  plan.passes.push_back(std::move(first));
+
+  for (std::size_t j = 0; j < results.size(); ++j) {
+    const auto& result = results[j];
+    const auto partials = std::find_if(partials_of.begin(), partials_of.end(), [&](const auto& p) { return p.first == result.op; });
+    append_final_passes(plan, caps, tuning, result.op, type, to_accumulator(result.identity), partials->second,
+                        shape.groups, static_cast<std::uint32_t>(j), result.include_initial);
+    plan.results.push_back({result.op, result.identity, result.include_initial, 1});
+  }
+  return plan;
+}
+
+namespace {
+// A column pass folds at least this many rows per work-item before the next level (CPU tuning asks for far
+// more: its min_elements_per_item), and the final pass folds at most kColumnFinalRows rows per column.
+constexpr std::uint64_t kColumnMinRowsPerLane = 8;
+constexpr std::uint64_t kColumnFinalRows = 64;
+
+std::uint64_t round_up(std::uint64_t value, std::uint64_t multiple) { return ceil_div(value, multiple) * multiple; }
+}  // namespace
+
+Plan make_column_plan(const Capabilities& caps, const ReductionRequest& request, std::uint64_t columns,
+                      const Tuning& tuning) {
+  if (columns == 0) throw InvalidArgumentError("an array reduction needs at least one column");
+  if (request.n % columns != 0)
+    throw InvalidArgumentError("an array reduction of " + std::to_string(columns) + " columns needs n to be a multiple of " +
+                               std::to_string(columns) + "; n = " + std::to_string(request.n));
+  if (request.identity.type != request.type)
+    throw InvalidArgumentError("identity is a " + std::string(name(request.identity.type)) + " value but the data is " +
+                               std::string(name(request.type)));
+  const Op op = request.op;
+  const DataType type = request.type;
+  const DataType acc_type = accumulator_type(type);
+  const std::size_t acc_size = size_of(acc_type);
+  const Scalar identity = to_accumulator(request.identity);
+
+  Plan plan;
+  plan.request = request;
+  plan.request.deterministic = true;
+  plan.results = {{op, request.identity, request.include_initial, columns}};
+  plan.strategy = Strategy::tree;
+  plan.reason = "array reduction: " + std::to_string(columns) + " columns, rows folded in a fixed order";
+
+  const std::uint64_t local = std::max<std::uint64_t>(1, std::min(tuning.work_group_size, caps.max_work_group_size));
+  const std::uint64_t max_items = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit) * local;
+  BufferArg source{BufferArg::Which::input, 0};
+  std::uint64_t rows = request.n / columns;
+  bool first_pass = true;
+  // The first pass always runs (it converts T to the accumulator type); later ones while rows remain many.
+  while (first_pass || rows > kColumnFinalRows) {
+    const std::uint64_t per_lane = std::max(kColumnMinRowsPerLane, first_pass ? tuning.min_elements_per_item : 1);
+    const std::uint64_t lanes =
+        std::clamp<std::uint64_t>(ceil_div(std::max<std::uint64_t>(rows, 1), per_lane), 1, std::max<std::uint64_t>(1, max_items / columns));
+    KernelPass pass = kernel_pass("columns", op, first_pass ? type : acc_type, first_pass ? "partials" : "intermediate");
+    pass.local_size = local;
+    pass.global_size = round_up(lanes * columns, local);
+    const BufferArg out = add_scratch(plan, lanes * columns * acc_size, std::nullopt,
+                                      "column partials of pass " + std::to_string(plan.passes.size() + 1));
+    pass.args = {source, u64(rows), u64(columns), out, u64(lanes), identity};
+    plan.passes.push_back(std::move(pass));
+    source = out;
+    rows = lanes;
+    first_pass = false;
+  }
+  KernelPass final_pass = kernel_pass("columnsfinal", op, type, "final");
   final_pass.local_size = std::max<std::uint64_t>(1, std::min(tuning.final_work_group_size, caps.max_work_group_size));
-  final_pass.global_size = final_pass.local_size;
-  final_pass.args = {partials, u64(partial_count), result, identity, include_initial,
-                     LocalMemoryArg{local_bytes(final_pass.local_size, acc_size)}};
+  final_pass.global_size = round_up(columns, final_pass.local_size);
+  final_pass.args = {source, u64(rows), u64(columns), BufferArg{BufferArg::Which::result, 0}, identity,
+                     u32(request.include_initial ? 1 : 0)};
   plan.passes.push_back(std::move(final_pass));
   return plan;
 }
@@ -179,6 +324,14 @@ std::uint64_t combine_depth(const Plan& plan) {
   std::uint64_t depth = plan.request.include_initial ? 1 : 0;
   for (const auto& pass : plan.passes) {
     const std::uint64_t count = std::get<Scalar>(pass.args[1]).as<std::uint64_t>();
+    if (pass.entry_point.starts_with("zr_columnsfinal_")) {
+      depth += count;  // rows, folded one after another
+      continue;
+    }
+    if (pass.entry_point.starts_with("zr_columns_")) {
+      depth += ceil_div(count, std::get<Scalar>(pass.args[4]).as<std::uint64_t>());  // rows per lane
+      continue;
+    }
     const bool cpu = pass.entry_point.starts_with("zr_cpu_");
     const std::uint64_t tree = ceil_log2(pass.local_size) + 1;
     if (cpu) {

@@ -14,6 +14,7 @@
 // ACC is the accumulator type (float for half); ATOM is ACC widened to 32 bits for narrower integers.
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -35,9 +36,11 @@ struct ScratchBuffer {
   std::string purpose;
 };
 
+// A buffer argument: the input, result `index` of the plan, scratch buffer `index`, or a null pointer
+// (the fused kernel's switched-off ops).
 struct BufferArg {
-  enum class Which { input, result, scratch } which = Which::input;
-  std::uint32_t scratch_index = 0;
+  enum class Which { input, result, scratch, none } which = Which::input;
+  std::uint32_t index = 0;
   bool operator==(const BufferArg&) const = default;
 };
 
@@ -59,8 +62,19 @@ struct KernelPass {
   std::uint64_t group_count() const { return local_size ? global_size / local_size : 0; }
 };
 
+// One result a plan writes: executors get one buffer per result, in this order, holding `elements` values
+// of the request's type (several for array reductions); the initial values are read first when
+// include_initial.
+struct PlanResult {
+  Op op = Op::plus;
+  Scalar identity;
+  bool include_initial = true;
+  std::uint64_t elements = 1;
+};
+
 struct Plan {
-  ReductionRequest request;
+  ReductionRequest request;  // the first result's request (n and the type hold for every result)
+  std::vector<PlanResult> results;
   Strategy strategy = Strategy::tree;
   std::string reason;
   std::vector<ScratchBuffer> scratch;
@@ -72,6 +86,23 @@ struct Plan {
 Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const StrategyChoice& choice);
 Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const StrategyChoice& choice,
                const Tuning& tuning);
+
+// Several reductions of one input in one read (the "fused" kernel, a tree-shaped launch), then the
+// intermediate and final passes of each result. Results of the same op share the first pass, made with the
+// identity of the first of them. Strategy::tree: deterministic.
+struct PlanResultSpec {
+  Op op = Op::plus;
+  Scalar identity;  // element type
+  bool include_initial = true;
+};
+Plan make_fused_plan(const Capabilities& caps, DataType type, std::uint64_t n, std::span<const PlanResultSpec> results,
+                     const Tuning& tuning);
+
+// An array reduction: request.n values seen as rows of `columns`; result element c reduces column c (the
+// "columns" kernels: one pass per level, rows folded in a fixed order, so deterministic). n must be a
+// multiple of columns (zr::InvalidArgumentError otherwise).
+Plan make_column_plan(const Capabilities& caps, const ReductionRequest& request, std::uint64_t columns,
+                      const Tuning& tuning);
 
 // An input larger than the device can allocate at once is reduced in chunks, one after another, each one
 // folding the previous result in as its initial value. Chunks are as large as `max_allocation_bytes` allows.

@@ -16,7 +16,10 @@ struct PassTiming {
 
 struct RunProfile {
   std::vector<PassTiming> passes;
-  bool timestamps_valid = true;  // false where the device never ran the kernels (Intel's driver without hardware)
+  bool timestamps_valid = true;
+  // Copies a backend made around the kernels (an unaligned range moved to a temporary), on the host's
+  // steady clock: not comparable with the passes' device clock.
+  std::vector<PassTiming> copies;  // false where the device never ran the kernels (Intel's driver without hardware)
   // From the first pass's start to the last pass's end.
   std::uint64_t total_ns() const {
     return passes.empty() || passes.back().end_ns < passes.front().start_ns ? 0

@@ -61,6 +61,15 @@ ze_memory_type_t Device::memory_type(const void* pointer) const {
   return properties.type;
 }
 
+std::optional<Device::AddressRange> Device::allocation_of(const void* pointer) const {
+  const ze_memory_type_t type = memory_type(pointer);
+  if (type == ZE_MEMORY_TYPE_UNKNOWN) return std::nullopt;
+  void* base = nullptr;
+  std::size_t bytes = 0;
+  ZR_ZE_CHECK(name_, zeMemGetAddressRange, context(), pointer, &base, &bytes);
+  return AddressRange{base, bytes, type};
+}
+
 namespace {
 
 struct Discovery {

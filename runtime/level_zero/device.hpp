@@ -51,6 +51,14 @@ class Device {
   // The kind of USM allocation `pointer` lies in as this device's context sees it (ZE_MEMORY_TYPE_UNKNOWN for
   // memory Level Zero did not allocate in it).
   ze_memory_type_t memory_type(const void* pointer) const;
+  // The USM allocation of this device's context that `pointer` lies in: its base and size (zeMemGetAddressRange),
+  // or nullopt for memory Level Zero did not allocate in this context.
+  struct AddressRange {
+    const void* base = nullptr;
+    std::uint64_t bytes = 0;
+    ze_memory_type_t type = ZE_MEMORY_TYPE_UNKNOWN;
+  };
+  std::optional<AddressRange> allocation_of(const void* pointer) const;
 
   // Kernels are shared by every executor of the device; setting their arguments and appending them to a
   // command list happen under this lock.

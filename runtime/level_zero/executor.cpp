@@ -1,5 +1,6 @@
 #include "level_zero/executor.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 #include <type_traits>
@@ -19,7 +20,7 @@ struct Executor::Prepared {
   // What the list holds now.
   bool recorded = false;
   const void* input = nullptr;
-  void* result = nullptr;
+  std::vector<void*> results;
   bool to_host = false;
   // For run_to_host: the result on the device, and a host slot it is copied from and back to.
   Memory device_result;
@@ -53,7 +54,7 @@ std::string shape_key(const core::Plan& plan) {
           [&](const auto& a) {
             using A = std::decay_t<decltype(a)>;
             if constexpr (std::is_same_v<A, core::BufferArg>) {
-              key << "b" << static_cast<int>(a.which) << '.' << a.scratch_index;
+              key << "b" << static_cast<int>(a.which) << '.' << a.index;
             } else if constexpr (std::is_same_v<A, core::LocalMemoryArg>) {
               key << "l" << a.bytes;
             } else {
@@ -124,8 +125,8 @@ void Executor::check_plan(const core::Plan& plan) const {
                              device_->name() + "' maximum of " + std::to_string(d.max_group_count_x));
     for (const auto& arg : pass.args) {
       if (const auto* buffer = std::get_if<core::BufferArg>(&arg)) {
-        if (buffer->which == core::BufferArg::Which::scratch && buffer->scratch_index >= plan.scratch.size())
-          throw Error(where + " uses scratch buffer " + std::to_string(buffer->scratch_index) + " of " +
+        if (buffer->which == core::BufferArg::Which::scratch && buffer->index >= plan.scratch.size())
+          throw Error(where + " uses scratch buffer " + std::to_string(buffer->index) + " of " +
                       std::to_string(plan.scratch.size()));
       }
     }
@@ -232,7 +233,8 @@ Executor::Prepared& Executor::prepare(const core::Plan& plan) {
   return *cache_.front();
 }
 
-void Executor::record(Prepared& prepared, const core::Plan& plan, const void* input, void* result, bool to_host) {
+void Executor::record(Prepared& prepared, const core::Plan& plan, const void* input, std::span<void* const> results,
+                      bool to_host) {
   const auto& name = device_->name();
   const auto list = prepared.list.get();
   const std::size_t result_size = core::size_of(plan.request.type);
@@ -249,7 +251,8 @@ void Executor::record(Prepared& prepared, const core::Plan& plan, const void* in
                 result_size, nullptr, 0, nullptr);
     barrier_needed = true;
   }
-  void* const result_pointer = to_host ? prepared.device_result.get() : result;
+  std::vector<void*> result_pointers(results.begin(), results.end());
+  if (to_host) result_pointers = {prepared.device_result.get()};
 
   {
     // Kernels are shared per device: their arguments are set and captured by the append under one lock.
@@ -270,8 +273,14 @@ void Executor::record(Prepared& prepared, const core::Plan& plan, const void* in
           const void* pointer = nullptr;
           switch (buffer->which) {
             case core::BufferArg::Which::input: pointer = input; break;
-            case core::BufferArg::Which::result: pointer = result_pointer; break;
-            case core::BufferArg::Which::scratch: pointer = prepared.scratch[buffer->scratch_index].get(); break;
+            case core::BufferArg::Which::result:
+              if (buffer->index >= result_pointers.size())
+                throw Error("plan pass '" + pass.label + "' names result " + std::to_string(buffer->index) + " of " +
+                            std::to_string(result_pointers.size()));
+              pointer = result_pointers[buffer->index];
+              break;
+            case core::BufferArg::Which::scratch: pointer = prepared.scratch[buffer->index].get(); break;
+            case core::BufferArg::Which::none: break;  // a null pointer
           }
           ZR_ZE_CHECK(name, zeKernelSetArgumentValue, kernel, a, sizeof(pointer), &pointer);
         } else if (const auto* local = std::get_if<core::LocalMemoryArg>(&arg)) {
@@ -294,7 +303,7 @@ void Executor::record(Prepared& prepared, const core::Plan& plan, const void* in
   ZR_ZE_CHECK(name, zeCommandListClose, list);
   prepared.recorded = true;
   prepared.input = input;
-  prepared.result = result;
+  prepared.results.assign(results.begin(), results.end());
   prepared.to_host = to_host;
   ++stats_.recordings;
 }
@@ -340,14 +349,24 @@ core::RunProfile Executor::submit_and_wait(Prepared& prepared, const core::Plan&
 }
 
 core::RunProfile Executor::run(const core::Plan& plan, const void* input, void* device_result) {
+  void* const results[] = {device_result};
+  return run(plan, input, results);
+}
+
+core::RunProfile Executor::run(const core::Plan& plan, const void* input, std::span<void* const> results) {
   std::lock_guard lock(mutex_);
   check_plan(plan);
   if (plan.request.n > 0) check_buffer(input, "the input");
-  check_buffer(device_result, "the result");
+  const std::size_t expected_results = std::max<std::size_t>(plan.results.size(), 1);
+  if (results.size() != expected_results)
+    throw InvalidArgumentError("the plan writes " + std::to_string(expected_results) + " result(s) but " +
+                               std::to_string(results.size()) + " were given");
+  for (void* result : results) check_buffer(result, "a result");
   Prepared& prepared = prepare(plan);
   try {
-    if (!prepared.recorded || prepared.to_host || prepared.input != input || prepared.result != device_result)
-      record(prepared, plan, input, device_result, false);
+    if (!prepared.recorded || prepared.to_host || prepared.input != input ||
+        !std::equal(results.begin(), results.end(), prepared.results.begin(), prepared.results.end()))
+      record(prepared, plan, input, results, false);
     return submit_and_wait(prepared, plan);
   } catch (...) {
     // Whatever the failure left behind (a half-recorded list, counters a kernel did not restore) is dropped.
@@ -366,7 +385,7 @@ HostResult Executor::run_to_host(const core::Plan& plan, const void* input, cons
   Prepared& prepared = prepare(plan);
   try {
     if (!prepared.recorded || !prepared.to_host || prepared.input != input)
-      record(prepared, plan, input, nullptr, true);
+      record(prepared, plan, input, {}, true);
     std::memcpy(prepared.host_slot.get(), initial.data(), initial.size());
     HostResult out;
     out.profile = submit_and_wait(prepared, plan);

@@ -13,6 +13,7 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 
 #include "level_zero/device.hpp"
@@ -50,6 +51,8 @@ class Executor {
   // stays there. Returns when the device is done. Timings are per pass; timestamps_valid is false when the
   // device never wrote them (Intel's driver without hardware).
   core::RunProfile run(const core::Plan& plan, const void* input, void* device_result);
+  // The same for plans with several results (plan.results, in order), each USM memory of the context.
+  core::RunProfile run(const core::Plan& plan, const void* input, std::span<void* const> results);
 
   // The same, with the result read back to the host; `initial` (of plan.request.type) is the value folded in
   // when plan.request.include_initial.
@@ -62,7 +65,8 @@ class Executor {
  private:
   struct Prepared;
   Prepared& prepare(const core::Plan& plan);
-  void record(Prepared& prepared, const core::Plan& plan, const void* input, void* result, bool to_host);
+  void record(Prepared& prepared, const core::Plan& plan, const void* input, std::span<void* const> results,
+              bool to_host);
   core::RunProfile submit_and_wait(Prepared& prepared, const core::Plan& plan);
   void execute_and_wait(ze_command_list_handle_t list);
   void check_plan(const core::Plan& plan) const;

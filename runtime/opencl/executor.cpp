@@ -45,8 +45,18 @@ const std::vector<Buffer>& Executor::scratch_for(const core::Plan& plan) {
 }
 
 Submission Executor::enqueue(const core::Plan& plan, cl_mem input, cl_mem result) {
+  const cl_mem results[] = {result};
+  return enqueue(plan, input, results);
+}
+
+Submission Executor::enqueue(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results) {
   const std::string& device = context_.device().name;
-  if (!result) throw InvalidArgumentError("opencl: the result buffer is null");
+  const std::size_t expected_results = std::max<std::size_t>(plan.results.size(), 1);
+  if (results.size() != expected_results)
+    throw InvalidArgumentError("opencl: the plan writes " + std::to_string(expected_results) + " result(s) but " +
+                               std::to_string(results.size()) + " buffer(s) were given");
+  for (cl_mem result : results)
+    if (!result) throw InvalidArgumentError("opencl: a result buffer is null");
   if (!input && plan.request.n != 0) throw InvalidArgumentError("opencl: the input buffer is null");
 
   // One plan's passes go out together: another thread's passes must not land between them (they would share
@@ -70,14 +80,20 @@ Submission Executor::enqueue(const core::Plan& plan, cl_mem input, cl_mem result
               cl_mem mem = nullptr;
               switch (arg.which) {
                 case core::BufferArg::Which::input: mem = input; break;
-                case core::BufferArg::Which::result: mem = result; break;
+                case core::BufferArg::Which::result:
+                  if (arg.index >= results.size())
+                    throw InvalidArgumentError("opencl: " + where + " names result " + std::to_string(arg.index) +
+                                               " of " + std::to_string(results.size()));
+                  mem = results[arg.index];
+                  break;
+                case core::BufferArg::Which::none: break;  // a null pointer
                 case core::BufferArg::Which::scratch:
-                  if (arg.scratch_index >= scratch.size()) {
+                  if (arg.index >= scratch.size()) {
                     throw InvalidArgumentError("opencl: " + where + " names scratch buffer " +
-                                               std::to_string(arg.scratch_index) + " of a plan that has " +
+                                               std::to_string(arg.index) + " of a plan that has " +
                                                std::to_string(scratch.size()));
                   }
-                  mem = scratch[arg.scratch_index].get();
+                  mem = scratch[arg.index].get();
                   break;
               }
               check(clSetKernelArg(kernel, arg_index, sizeof(cl_mem), &mem), "clSetKernelArg", device, where);
@@ -143,6 +159,10 @@ core::RunProfile Executor::wait(const Submission& submission) const {
 
 core::RunProfile Executor::run(const core::Plan& plan, cl_mem input, cl_mem result) {
   return wait(enqueue(plan, input, result));
+}
+
+core::RunProfile Executor::run(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results) {
+  return wait(enqueue(plan, input, results));
 }
 
 core::Scalar Executor::run(const core::Plan& plan, std::span<const std::byte> input, const core::Scalar& initial,

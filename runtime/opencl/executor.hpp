@@ -44,10 +44,13 @@ class Executor {
   // `result` holds one element of the request's type and, when plan.request.include_initial, the initial value
   // it is combined with. Both stay owned by the caller and must live until the run completes.
   Submission enqueue(const core::Plan& plan, cl_mem input, cl_mem result);
+  // The same for plans with several results (plan.results, in order).
+  Submission enqueue(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results);
   // Waits for the passes and reads their timestamps; throws zr::BackendError if a pass failed.
   core::RunProfile wait(const Submission& submission) const;
   // enqueue + wait.
   core::RunProfile run(const core::Plan& plan, cl_mem input, cl_mem result);
+  core::RunProfile run(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results);
 
   // Convenience: copies `input` (plan.request.n elements of plan.request.type, as bytes) to the device,
   // initialises the result with `initial` (ignored unless plan.request.include_initial), runs the plan and

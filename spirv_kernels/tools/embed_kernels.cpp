@@ -30,6 +30,7 @@ struct TableRow {
   std::vector<std::string> classes;
   std::vector<Op> ops;
   int line = 0;
+  bool per_type = false;  // ops column "-": one kernel per type for every op (zr_<variant>_<type>)
 };
 
 struct ModuleFiles {
@@ -75,7 +76,9 @@ std::vector<TableRow> read_table(const std::string& path) {
     for (const auto& c : row.classes) {
       if (!zr::core::find_type_class(c)) fail(where + "unknown type class '" + c + "'");
     }
-    if (w[5] == "all") {
+    if (w[5] == "-") {
+      row.per_type = true;  // one kernel per type for all ops: zr_<variant>_<type>
+    } else if (w[5] == "all") {
       row.ops.assign(zr::core::kAllOps.begin(), zr::core::kAllOps.end());
     } else {
       for (const auto& o : split(w[5], ',')) {
@@ -130,6 +133,11 @@ void check_module(Module& m, const std::vector<std::uint32_t>& words) {
 
   std::set<std::string> expected;
   for (DataType type : m.type_class->types) {
+    if (m.row->per_type) {
+      expected.insert(zr::core::kernel_entry_point(m.row->variant, type));
+      m.kernels.emplace_back(Op::plus, type);
+      continue;
+    }
     for (Op op : m.row->ops) {
       if (!zr::core::is_supported(op, type)) continue;
       expected.insert(zr::core::kernel_entry_point(m.row->variant, op, type));
@@ -165,9 +173,11 @@ void write_module(std::ostream& out, Module& m) {
 
   out << "const EmbeddedKernel " << id << "_kernels[] = {\n";
   for (auto [op, type] : m.kernels) {
-    out << "  {\"" << zr::core::kernel_entry_point(m.row->variant, op, type) << "\", \"" << m.row->variant
-        << "\", Op::" << zr::core::name(op) << ", DataType::" << (type == DataType::boolean ? "boolean" : std::string(zr::core::name(type)))
-        << "},\n";
+    const std::string entry = m.row->per_type ? zr::core::kernel_entry_point(m.row->variant, type)
+                                              : zr::core::kernel_entry_point(m.row->variant, op, type);
+    out << "  {\"" << entry << "\", \"" << m.row->variant << "\", Op::" << zr::core::name(op) << ", DataType::"
+        << (type == DataType::boolean ? "boolean" : std::string(zr::core::name(type)))
+        << (m.row->per_type ? ", true" : "") << "},\n";
   }
   out << "};\n";
 

@@ -41,7 +41,7 @@ void check_plan_invariants(const Plan& plan, const Capabilities& caps) {
         EXPECT_LE(local->bytes, caps.local_memory_bytes);
       }
       if (const auto* buffer = std::get_if<BufferArg>(&arg); buffer && buffer->which == BufferArg::Which::scratch) {
-        EXPECT_LT(buffer->scratch_index, plan.scratch.size());
+        EXPECT_LT(buffer->index, plan.scratch.size());
       }
     }
   }
@@ -59,7 +59,7 @@ void check_plan_invariants(const Plan& plan, const Capabilities& caps) {
     EXPECT_EQ(scalar_u64(pass.args[1]), written) << pass.label;
     const auto& in = std::get<BufferArg>(pass.args[0]);
     EXPECT_EQ(in, std::get<BufferArg>(prev.args[2]));
-    EXPECT_GE(plan.scratch[in.scratch_index].bytes, written * acc);
+    EXPECT_GE(plan.scratch[in.index].bytes, written * acc);
   }
   EXPECT_EQ(plan.passes.back().label, "final");
   EXPECT_EQ(plan.passes.back().group_count(), 1u);

@@ -547,7 +547,8 @@ TEST_P(EmbeddedModuleTest, GivenEmbeddedModule_WhenKernelsListed_ThenNamesFollow
   EXPECT_EQ(std::string(module().name), std::string(module().variant) + "_" + std::string(module().type_class));
   for (const auto& k : module().kernels) {
     EXPECT_EQ(k.variant, module().variant);
-    EXPECT_EQ(k.entry_point, zr::core::kernel_entry_point(k.variant, k.op, k.type));
+    EXPECT_EQ(k.entry_point, k.per_type ? zr::core::kernel_entry_point(k.variant, k.type)
+                                        : zr::core::kernel_entry_point(k.variant, k.op, k.type));
   }
 }
 
@@ -592,7 +593,8 @@ TEST(EmbeddedCatalogueTest, GivenAllModules_WhenEntryPointsCollected_ThenEachIsU
   for (const auto& m : zr::core::embedded_modules()) {
     for (const auto& k : m.kernels) {
       EXPECT_TRUE(seen.insert(std::string(k.entry_point)).second) << k.entry_point << " is in two modules";
-      const auto location = zr::core::find_kernel(k.variant, k.op, k.type);
+      const auto location =
+          k.per_type ? zr::core::find_kernel(k.variant, k.type) : zr::core::find_kernel(k.variant, k.op, k.type);
       ASSERT_TRUE(location.has_value()) << k.entry_point;
       EXPECT_EQ(location->kernel->entry_point, k.entry_point);
       EXPECT_EQ(location->module->name, m.name);

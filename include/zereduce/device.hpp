@@ -1,0 +1,80 @@
+#pragma once
+// Devices: every device ze-reduce can run on, Level Zero GPUs first, then OpenCL GPUs, then OpenCL CPUs
+// (and any other OpenCL device last). A device is a cheap handle; copies refer to the same device.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "zereduce/export.hpp"
+#include "zereduce/properties.hpp"
+#include "zereduce/types.hpp"
+
+namespace zr {
+
+enum class backend : std::uint8_t { level_zero, opencl };
+enum class device_kind : std::uint8_t { gpu, cpu, accelerator, other };
+ZR_API std::string_view to_string(backend b);
+ZR_API std::string_view to_string(device_kind k);
+
+// What the device reports, as far as reductions care.
+struct device_capabilities {
+  std::uint32_t compute_units = 0;
+  std::uint64_t max_work_group_size = 0;
+  std::uint64_t local_memory_bytes = 0;
+  std::uint64_t max_allocation_bytes = 0;
+  std::uint64_t global_memory_bytes = 0;
+  std::vector<std::uint32_t> sub_group_sizes;  // empty: no sub-groups
+  bool work_group_collectives = false;
+  bool int64_atomics = false;
+  bool fp16 = false;
+  bool fp64 = false;
+  bool f32_atomic_add = false;
+  bool f32_atomic_min_max = false;
+};
+
+namespace detail {
+class device_impl;
+}
+
+class ZR_API device {
+ public:
+  const std::string& name() const;
+  zr::backend get_backend() const;
+  device_kind kind() const;
+  const std::string& driver_version() const;
+  // One line: name, backend, platform or driver, version.
+  std::string description() const;
+  const device_capabilities& capabilities() const;
+
+  // Whether the device can reduce this pair at all (empty) or why not ("has no fp64", ...).
+  std::optional<std::string> why_unsupported(element_type type, op_kind op) const;
+  // The strategies the device allows for the pair, fastest first (empty when why_unsupported says why).
+  std::vector<strategy> strategies(element_type type, op_kind op, bool deterministic = false) const;
+  // Whether kernels really run (a one-kernel probe, cached): false on Intel's driver without hardware, which
+  // accepts and "completes" work without executing it.
+  bool executes_kernels() const;
+
+  friend bool operator==(const device& a, const device& b) { return a.impl_ == b.impl_; }
+
+  explicit device(std::shared_ptr<detail::device_impl> impl);
+  const std::shared_ptr<detail::device_impl>& impl() const { return impl_; }
+
+ private:
+  std::shared_ptr<detail::device_impl> impl_;
+};
+
+// Every device, in the order above; enumerated once per process. Never throws for a missing driver: a
+// backend without a usable driver simply contributes no devices.
+ZR_API const std::vector<device>& get_devices();
+
+// The device ze-reduce uses when none is named: ZE_REDUCE_DEVICE (an index into get_devices()) when set,
+// else the first device, in get_devices() order, whose kernels really execute. zr::UnsupportedError when
+// there is none.
+ZR_API device default_device();
+
+// get_devices()[index], or zr::InvalidArgumentError naming the index and how many devices there are.
+ZR_API device get_device(std::size_t index);
+
+}  // namespace zr

@@ -1,0 +1,59 @@
+#pragma once
+// The completion of work submitted to a queue, with its profile.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "zereduce/export.hpp"
+#include "zereduce/properties.hpp"
+
+namespace zr {
+
+// One step of a submission: a kernel pass (device timestamps) or a copy the runtime made (host clock).
+struct pass_profile {
+  enum class kind : std::uint8_t { kernel, copy } what = kind::kernel;
+  std::string label;   // "partials", "final", "copy input to device", ...
+  std::string kernel;  // entry point, empty for copies
+  std::uint64_t start_ns = 0;
+  std::uint64_t end_ns = 0;
+  std::uint64_t duration_ns() const { return end_ns > start_ns ? end_ns - start_ns : 0; }
+};
+
+// How each reduction of a submission was run.
+struct plan_summary {
+  zr::strategy strategy = zr::strategy::tree;
+  std::string reason;       // why this strategy, one line
+  std::string description;  // the passes and buffers (several lines)
+};
+
+struct profile {
+  std::vector<plan_summary> plans;
+  std::vector<pass_profile> passes;
+  // False where the device never wrote kernel timestamps (Intel's driver without hardware).
+  bool timestamps_valid = true;
+  std::uint64_t kernel_ns = 0;  // sum of the kernel passes' durations
+  std::uint64_t copy_ns = 0;    // sum of the copies' durations
+  std::uint64_t host_ns = 0;    // from the start of execution to completion, host clock
+};
+
+namespace detail {
+class event_state;
+}
+
+class ZR_API event {
+ public:
+  event() = default;  // an event that is already complete, with an empty profile
+  // Blocks until the work is done; rethrows the error the work failed with (zr::Error).
+  void wait() const;
+  bool is_complete() const;
+  // Waits, then returns the profile.
+  const profile& get_profile() const;
+
+  explicit event(std::shared_ptr<detail::event_state> state);
+
+ private:
+  std::shared_ptr<detail::event_state> state_;
+};
+
+}  // namespace zr

@@ -1,0 +1,59 @@
+#pragma once
+// Reduction properties, as SYCL 2020 (initialize_to_identity) and sycl_ext_oneapi_reduction_properties
+// (deterministic) define them, plus a request for one strategy (for testing and tuning).
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "zereduce/export.hpp"
+
+namespace zr {
+
+// How a reduction is carried out (README, "Strategies"). Asking for one the device cannot run is an error.
+enum class strategy : std::uint8_t {
+  tree, subgroup, work_group, local_atomics, cpu_chunks, last_group, global_atomics
+};
+ZR_API std::string_view to_string(strategy s);
+
+namespace property::reduction {
+// The variable's value before the reduction is NOT combined into the result (SYCL 2020 4.9.2.2).
+struct initialize_to_identity {};
+// Same device, same launch configuration, same input: bitwise-identical result. Rules out floating-point
+// atomics and every step whose combine order depends on timing.
+struct deterministic {};
+// Use exactly this strategy (zr::UnsupportedError before any work when the device cannot).
+struct use_strategy {
+  zr::strategy value;
+};
+}  // namespace property::reduction
+
+class property_list {
+ public:
+  template <typename... Properties>
+  property_list(Properties... properties) {  // NOLINT: implicit, as sycl::property_list
+    (add(properties), ...);
+  }
+
+  // A copy with one more property.
+  template <typename Property>
+  property_list with(Property property) const {
+    property_list copy = *this;
+    copy.add(property);
+    return copy;
+  }
+
+  bool initialize_to_identity() const { return initialize_to_identity_; }
+  bool deterministic() const { return deterministic_; }
+  std::optional<zr::strategy> requested_strategy() const { return strategy_; }
+
+ private:
+  void add(property::reduction::initialize_to_identity) { initialize_to_identity_ = true; }
+  void add(property::reduction::deterministic) { deterministic_ = true; }
+  void add(property::reduction::use_strategy s) { strategy_ = s.value; }
+
+  bool initialize_to_identity_ = false;
+  bool deterministic_ = false;
+  std::optional<zr::strategy> strategy_;
+};
+
+}  // namespace zr

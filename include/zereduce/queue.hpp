@@ -1,0 +1,133 @@
+#pragma once
+// A queue runs reductions and copies on one device, in submission order, asynchronously: every call returns
+// an event at once. A queue may be used from several threads; work from all of them runs in the order the
+// calls were made.
+//
+// Memory: malloc_device/host/shared give unified-shared-memory style allocations of the queue's device
+// (on OpenCL devices without USM, device allocations are addresses only ze-reduce can resolve: never
+// dereference them on the host). Reductions read device, host or shared allocations of this queue's device
+// in place. Host spans are accepted too: the data is then copied to the device first, and that copy is
+// listed in the event's profile.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <type_traits>
+
+#include "zereduce/device.hpp"
+#include "zereduce/event.hpp"
+#include "zereduce/export.hpp"
+#include "zereduce/reduction.hpp"
+
+namespace zr {
+
+enum class memory_kind : std::uint8_t { unknown, host, device, shared };
+ZR_API std::string_view to_string(memory_kind k);
+
+namespace detail {
+class queue_impl;
+}
+
+class ZR_API queue {
+ public:
+  queue();  // on default_device()
+  explicit queue(const device& dev);
+
+  const device& get_device() const;
+
+  // ---- memory ----------------------------------------------------------------------------------------
+  // A size of zero gives nullptr (as SYCL's malloc_device): reductions and copies of zero elements accept it.
+  void* malloc_device_bytes(std::uint64_t bytes);
+  void* malloc_host_bytes(std::uint64_t bytes);
+  void* malloc_shared_bytes(std::uint64_t bytes);
+  template <typename T>
+  T* malloc_device(std::uint64_t count) { return static_cast<T*>(malloc_device_bytes(checked_bytes<T>(count))); }
+  template <typename T>
+  T* malloc_host(std::uint64_t count) { return static_cast<T*>(malloc_host_bytes(checked_bytes<T>(count))); }
+  template <typename T>
+  T* malloc_shared(std::uint64_t count) { return static_cast<T*>(malloc_shared_bytes(checked_bytes<T>(count))); }
+  // Frees an allocation of this queue's device (nullptr is ignored). Waits for the queue's work first.
+  void free(void* pointer) const;
+  // What kind of allocation `pointer` lies in, as this queue's device sees it (unknown: not ours).
+  memory_kind pointer_kind(const void* pointer) const;
+
+  // Copies between any two of: ordinary host memory, and this device's allocations.
+  event memcpy(void* destination, const void* source, std::uint64_t bytes);
+  template <typename T>
+  event copy(const T* source, T* destination, std::uint64_t count) {
+    return memcpy(destination, source, checked_bytes<T>(count));
+  }
+
+  // ---- reductions ------------------------------------------------------------------------------------
+  // Reduces input[0, n) into every reduction given, reading the input once when they are scalar reductions
+  // (several array reductions run one after another). `input` must be an allocation of this device.
+  template <typename T, typename... R>
+  event reduce(const T* input, std::uint64_t n, reduction_descriptor<R>... reductions) {
+    static_assert(sizeof...(R) > 0, "give at least one zr::reduction(...)");
+    static_assert((std::is_same_v<std::remove_cv_t<T>, R> && ...),
+                  "every reduction's type must be the input's element type");
+    const std::array<detail::reduction_spec, sizeof...(R)> specs{reductions.spec()...};
+    return submit(input, detail::element_type_of<T>(), n, false, specs);
+  }
+  // The same over host data (copied to the device as part of the work; the span must stay valid until
+  // the event completes).
+  template <typename T, typename... R>
+  event reduce(std::span<const T> host_input, reduction_descriptor<R>... reductions) {
+    static_assert(sizeof...(R) > 0, "give at least one zr::reduction(...)");
+    static_assert((std::is_same_v<T, R> && ...), "every reduction's type must be the input's element type");
+    const std::array<detail::reduction_spec, sizeof...(R)> specs{reductions.spec()...};
+    return submit(host_input.data(), detail::element_type_of<T>(), host_input.size(), true, specs);
+  }
+
+  // Blocking convenience: the reduction of input[0, n) with op, starting from op's identity.
+  template <typename T, typename BinaryOperation>
+  T reduce_value(const T* input, std::uint64_t n, BinaryOperation op, const property_list& props = {}) {
+    T result{};
+    reduce(input, n, reduction(&result, op, props.with(property::reduction::initialize_to_identity{}))).wait();
+    return result;
+  }
+  template <typename T, typename BinaryOperation>
+  T reduce_value(std::span<const T> host_input, BinaryOperation op, const property_list& props = {}) {
+    T result{};
+    reduce(host_input, reduction(&result, op, props.with(property::reduction::initialize_to_identity{}))).wait();
+    return result;
+  }
+
+  // Waits for everything submitted so far; rethrows the first error of work nobody waited for.
+  void wait();
+
+  const std::shared_ptr<detail::queue_impl>& impl() const { return impl_; }
+
+ private:
+  template <typename T>
+  static std::uint64_t checked_bytes(std::uint64_t count) {
+    if (count > UINT64_MAX / sizeof(T)) throw_size_overflow(count, sizeof(T));
+    return count * sizeof(T);
+  }
+  [[noreturn]] static void throw_size_overflow(std::uint64_t count, std::size_t element_size);
+  event submit(const void* input, element_type type, std::uint64_t n, bool host_input,
+               std::span<const detail::reduction_spec> specs);
+
+  std::shared_ptr<detail::queue_impl> impl_;
+};
+
+// Owning pointers for allocations of a queue: freed through the queue that made them.
+struct usm_deleter {
+  std::optional<queue> owner;
+  void operator()(void* pointer) const {
+    if (owner) owner->free(pointer);
+  }
+};
+template <typename T>
+using usm_ptr = std::unique_ptr<T[], usm_deleter>;
+
+template <typename T>
+usm_ptr<T> make_device_array(queue& q, std::uint64_t count) { return usm_ptr<T>(q.malloc_device<T>(count), {q}); }
+template <typename T>
+usm_ptr<T> make_host_array(queue& q, std::uint64_t count) { return usm_ptr<T>(q.malloc_host<T>(count), {q}); }
+template <typename T>
+usm_ptr<T> make_shared_array(queue& q, std::uint64_t count) { return usm_ptr<T>(q.malloc_shared<T>(count), {q}); }
+
+}  // namespace zr

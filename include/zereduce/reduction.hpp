@@ -1,0 +1,118 @@
+#pragma once
+// zr::reduction(...): what to reduce into, with which operation and properties, as SYCL 2020's
+// sycl::reduction. A reduction object is handed to queue::reduce together with the input.
+//
+//   reduction(T* var, op, props)             the initial *var is part of the result unless
+//   reduction(T* var, identity, op, props)   initialize_to_identity is given; identity initialises the
+//                                            temporaries (it must be an identity of op, as in SYCL)
+//   reduction(std::span<T, N> vars, ...)     array reduction: the input is rows of N values and vars[j]
+//                                            reduces column j, as N independent scalar reductions would
+//
+// `var` may point to memory from this library's malloc_device/host/shared or to ordinary host memory
+// (the result is then copied back when the reduction completes). It must stay valid until then.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <type_traits>
+
+#include "zereduce/properties.hpp"
+#include "zereduce/types.hpp"
+
+namespace zr {
+
+namespace detail {
+// The type-erased form the runtime receives.
+struct reduction_spec {
+  element_type type = element_type::i32;
+  op_kind op = op_kind::plus;
+  void* var = nullptr;
+  std::uint64_t columns = 1;  // > 1 only for array reductions
+  bool has_user_identity = false;
+  std::array<std::byte, 8> identity{};  // the identity's bytes (known or user-given)
+  property_list properties;
+};
+
+template <typename T>
+std::array<std::byte, 8> bytes_of(const T& value) {
+  std::array<std::byte, 8> bytes{};
+  std::memcpy(bytes.data(), &value, sizeof(T));
+  return bytes;
+}
+
+template <typename T, typename BinaryOperation>
+reduction_spec make_spec(T* var, std::uint64_t columns, const T* identity, const property_list& props) {
+  reduction_spec spec;
+  spec.type = element_type_of<T>();
+  spec.op = checked_op<T, BinaryOperation>();
+  spec.var = static_cast<void*>(const_cast<std::remove_cv_t<T>*>(var));
+  spec.columns = columns;
+  spec.properties = props;
+  if (identity) {
+    spec.has_user_identity = true;
+    spec.identity = bytes_of(*identity);
+  } else if constexpr (has_known_identity_v<BinaryOperation, T>) {
+    spec.identity = bytes_of(known_identity_v<BinaryOperation, T>);
+  }
+  return spec;
+}
+
+// Transparent function objects (zr::plus<>) have their identity looked up for the variable's type.
+template <typename BinaryOperation, typename T>
+using typed_op_t = std::conditional_t<std::is_void_v<typename op_of<std::remove_cv_t<BinaryOperation>>::operand>,
+                                      typename op_of<std::remove_cv_t<BinaryOperation>>::template rebind<T>,
+                                      std::remove_cv_t<BinaryOperation>>;
+}  // namespace detail
+
+// A reduction of T values into one variable (Columns == 1) or into an array of variables.
+template <typename T>
+class reduction_descriptor {
+ public:
+  using value_type = T;
+  explicit reduction_descriptor(detail::reduction_spec spec) : spec_(spec) {}
+  const detail::reduction_spec& spec() const { return spec_; }
+
+ private:
+  detail::reduction_spec spec_;
+};
+
+template <typename T, typename BinaryOperation>
+reduction_descriptor<T> reduction(T* var, BinaryOperation, const property_list& props = {}) {
+  static_assert(!std::is_const_v<T>, "the reduction variable receives the result: it cannot be const");
+  detail::checked_op<T, BinaryOperation>();
+  static_assert(has_known_identity_v<detail::typed_op_t<BinaryOperation, T>, T>,
+                "this operation has no known identity for this type: pass one, reduction(var, identity, op)");
+  return reduction_descriptor<T>(
+      detail::make_spec<T, detail::typed_op_t<BinaryOperation, T>>(var, 1, nullptr, props));
+}
+
+template <typename T, typename BinaryOperation>
+reduction_descriptor<T> reduction(T* var, const std::type_identity_t<T>& identity, BinaryOperation,
+                                  const property_list& props = {}) {
+  static_assert(!std::is_const_v<T>, "the reduction variable receives the result: it cannot be const");
+  detail::checked_op<T, BinaryOperation>();
+  return reduction_descriptor<T>(
+      detail::make_spec<T, detail::typed_op_t<BinaryOperation, T>>(var, 1, &identity, props));
+}
+
+template <typename T, std::size_t Extent, typename BinaryOperation>
+reduction_descriptor<T> reduction(std::span<T, Extent> vars, BinaryOperation, const property_list& props = {}) {
+  static_assert(!std::is_const_v<T>, "the reduction variables receive the results: they cannot be const");
+  detail::checked_op<T, BinaryOperation>();
+  static_assert(Extent != 0, "an array reduction needs at least one column");
+  return reduction_descriptor<T>(
+      detail::make_spec<T, detail::typed_op_t<BinaryOperation, T>>(vars.data(), vars.size(), nullptr, props));
+}
+
+template <typename T, std::size_t Extent, typename BinaryOperation>
+reduction_descriptor<T> reduction(std::span<T, Extent> vars, const std::type_identity_t<T>& identity,
+                                  BinaryOperation, const property_list& props = {}) {
+  static_assert(!std::is_const_v<T>, "the reduction variables receive the results: they cannot be const");
+  detail::checked_op<T, BinaryOperation>();
+  static_assert(Extent != 0, "an array reduction needs at least one column");
+  return reduction_descriptor<T>(
+      detail::make_spec<T, detail::typed_op_t<BinaryOperation, T>>(vars.data(), vars.size(), &identity, props));
+}
+
+}  // namespace zr

@@ -1,0 +1,52 @@
+#pragma once
+// What the public API needs from a backend, for one device: memory, copies, plans and runs. The two
+// implementations (level_zero_backend.cpp, opencl_backend.cpp) are thin adapters over runtime/level_zero and
+// runtime/opencl; everything backend-neutral (checks, temporaries, chunking, fusing) lives in the runner.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "capabilities.hpp"
+#include "plan.hpp"
+#include "profile.hpp"
+#include "zereduce/device.hpp"
+#include "zereduce/queue.hpp"
+
+namespace zr::api {
+
+// The allocation a pointer lies in, as the backend knows it.
+struct Allocation {
+  memory_kind kind = memory_kind::unknown;
+  const std::byte* base = nullptr;
+  std::uint64_t bytes = 0;
+};
+
+class BackendDevice {
+ public:
+  virtual ~BackendDevice() = default;
+
+  virtual zr::backend backend() const = 0;
+  virtual const std::string& name() const = 0;
+  virtual const std::string& driver_version() const = 0;
+  virtual std::string description() const = 0;
+  // Throws when the device reported properties no working device has (the message names them).
+  virtual const core::Capabilities& capabilities() const = 0;
+
+  virtual void* allocate(memory_kind kind, std::uint64_t bytes) = 0;
+  virtual void release(void* pointer) = 0;
+  // nullopt: not an allocation of this device (ordinary host memory, another device's, or garbage).
+  virtual std::optional<Allocation> find(const void* pointer) const = 0;
+  // Whether kernels may read and write an allocation of this kind in place.
+  virtual bool kernels_access(memory_kind kind) const = 0;
+  // Blocking copy between ordinary host memory and this device's allocations, in any direction.
+  virtual void copy(void* destination, const void* source, std::uint64_t bytes) = 0;
+
+  // The plan of one scalar reduction (a backend may refine the core's tuning with what its compiler says).
+  virtual core::Plan plan(const core::ReductionRequest& request) = 0;
+  // Runs a plan: `input` and every result are this device's allocations that kernels access in place.
+  virtual core::RunProfile run(const core::Plan& plan, const void* input, std::span<void* const> results) = 0;
+};
+
+}  // namespace zr::api

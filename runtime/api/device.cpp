@@ -1,0 +1,156 @@
+// zr::device, enumeration and the default-device rule.
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+#include "api/device_impl.hpp"
+#include "api/level_zero_backend.hpp"
+#include "api/opencl_backend.hpp"
+#include "api/probe.hpp"
+#include "level_zero/device.hpp"
+#include "log.hpp"
+#include "opencl/device.hpp"
+#include "opencl/selection.hpp"
+#include "strategy.hpp"
+#include "zereduce/errors.hpp"
+
+namespace zr {
+
+namespace detail {
+
+device_impl::device_impl(std::unique_ptr<api::BackendDevice> backend, device_kind kind)
+    : backend_(std::move(backend)), kind_(kind) {}
+
+const device_capabilities& device_impl::capabilities() const {
+  std::call_once(capabilities_once_, [this] {
+    const core::Capabilities& caps = backend_->capabilities();
+    capabilities_.compute_units = caps.compute_units;
+    capabilities_.max_work_group_size = caps.max_work_group_size;
+    capabilities_.local_memory_bytes = caps.local_memory_bytes;
+    capabilities_.max_allocation_bytes = caps.max_allocation_bytes;
+    capabilities_.global_memory_bytes = caps.global_memory_bytes;
+    capabilities_.sub_group_sizes = caps.subgroup_sizes;
+    capabilities_.work_group_collectives = caps.work_group_collectives;
+    capabilities_.int64_atomics = caps.int64_atomics;
+    capabilities_.fp16 = caps.fp16;
+    capabilities_.fp64 = caps.fp64;
+    capabilities_.f32_atomic_add = caps.f32_atomics.global_add;
+    capabilities_.f32_atomic_min_max = caps.f32_atomics.global_min_max;
+  });
+  return capabilities_;
+}
+
+bool device_impl::executes_kernels() const {
+  std::call_once(probe_once_, [this] { executes_ = api::probe_execution(*backend_); });
+  return executes_;
+}
+
+}  // namespace detail
+
+namespace {
+
+device_kind kind_of(core::DeviceType type) {
+  switch (type) {
+    case core::DeviceType::gpu: return device_kind::gpu;
+    case core::DeviceType::cpu: return device_kind::cpu;
+    case core::DeviceType::accelerator: return device_kind::accelerator;
+    default: return device_kind::other;
+  }
+}
+
+std::vector<device> enumerate() {
+  std::vector<device> found;
+  for (const auto& ze_device : level_zero::devices())
+    found.emplace_back(std::make_shared<detail::device_impl>(api::make_level_zero_backend(ze_device), device_kind::gpu));
+  std::vector<opencl::Device> cl_devices;
+  try {
+    cl_devices = opencl::devices_by_preference(opencl::list_devices());
+  } catch (const Error& error) {
+    logger().debug("api: OpenCL devices could not be listed: {}", error.what());
+  }
+  for (auto& cl_device : cl_devices) {
+    const device_kind kind = kind_of(cl_device.type);
+    found.emplace_back(std::make_shared<detail::device_impl>(api::make_opencl_backend(std::move(cl_device)), kind));
+  }
+  return found;
+}
+
+core::ReductionRequest request_for(element_type type, op_kind op, bool deterministic) {
+  core::ReductionRequest request;
+  request.type = static_cast<core::DataType>(type);
+  request.op = static_cast<core::Op>(op);
+  request.n = 1;
+  request.identity = core::Scalar{request.type, {}};
+  request.deterministic = deterministic;
+  return request;
+}
+
+}  // namespace
+
+device::device(std::shared_ptr<detail::device_impl> impl) : impl_(std::move(impl)) {}
+
+const std::string& device::name() const { return impl_->backend().name(); }
+zr::backend device::get_backend() const { return impl_->backend().backend(); }
+device_kind device::kind() const { return impl_->kind(); }
+const std::string& device::driver_version() const { return impl_->backend().driver_version(); }
+std::string device::description() const { return impl_->backend().description(); }
+const device_capabilities& device::capabilities() const { return impl_->capabilities(); }
+bool device::executes_kernels() const { return impl_->executes_kernels(); }
+
+std::optional<std::string> device::why_unsupported(element_type type, op_kind op) const {
+  const auto request = request_for(type, op, false);
+  try {
+    core::choose_strategy(impl_->backend().capabilities(), request);
+    return std::nullopt;
+  } catch (const Error& error) {
+    return std::string(error.what());
+  }
+}
+
+std::vector<strategy> device::strategies(element_type type, op_kind op, bool deterministic) const {
+  const auto request = request_for(type, op, deterministic);
+  const auto& caps = impl_->backend().capabilities();
+  std::vector<strategy> allowed;
+  try {
+    allowed.push_back(static_cast<strategy>(core::choose_strategy(caps, request).strategy));
+  } catch (const Error&) {
+    return allowed;
+  }
+  for (core::Strategy s : core::kAllStrategies)
+    if (!core::why_unavailable(s, caps, request) && static_cast<strategy>(s) != allowed.front())
+      allowed.push_back(static_cast<strategy>(s));
+  return allowed;
+}
+
+const std::vector<device>& get_devices() {
+  static const std::vector<device> devices = enumerate();
+  return devices;
+}
+
+device get_device(std::size_t index) {
+  const auto& devices = get_devices();
+  if (index >= devices.size())
+    throw InvalidArgumentError("device index " + std::to_string(index) + " is out of range: there " +
+                               (devices.size() == 1 ? "is 1 device" : "are " + std::to_string(devices.size()) + " devices") +
+                               " (ze_reduce --list shows them)");
+  return devices[index];
+}
+
+device default_device() {
+  if (const char* chosen = std::getenv("ZE_REDUCE_DEVICE"); chosen && *chosen) {
+    char* end = nullptr;
+    const unsigned long long index = std::strtoull(chosen, &end, 10);
+    if (*end != '\0')
+      throw InvalidArgumentError(std::string("ZE_REDUCE_DEVICE='") + chosen +
+                                 "' is not a device index (ze_reduce --list shows them)");
+    return get_device(static_cast<std::size_t>(index));
+  }
+  for (const device& candidate : get_devices())
+    if (candidate.executes_kernels()) return candidate;
+  throw UnsupportedError(
+      "no device runs kernels on this machine (Level Zero: " +
+      (level_zero::devices().empty() ? std::string(level_zero::unavailable_reason()) : "devices found, none executes") +
+      "); install an OpenCL driver such as pocl-opencl-icd, or name a device with ZE_REDUCE_DEVICE");
+}
+
+}  // namespace zr

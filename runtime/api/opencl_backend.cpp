@@ -1,0 +1,96 @@
+#include "api/opencl_backend.hpp"
+
+#include <mutex>
+
+#include "opencl/context.hpp"
+#include "opencl/executor.hpp"
+#include "opencl/memory.hpp"
+#include "opencl/pointer_run.hpp"
+#include "strategy.hpp"
+#include "tuning.hpp"
+
+namespace zr::api {
+
+namespace {
+
+opencl::AllocationKind allocation_kind(memory_kind kind) {
+  switch (kind) {
+    case memory_kind::host: return opencl::AllocationKind::host;
+    case memory_kind::shared: return opencl::AllocationKind::shared;
+    default: return opencl::AllocationKind::device;
+  }
+}
+
+memory_kind public_kind(opencl::AllocationKind kind) {
+  switch (kind) {
+    case opencl::AllocationKind::host: return memory_kind::host;
+    case opencl::AllocationKind::shared: return memory_kind::shared;
+    default: return memory_kind::device;
+  }
+}
+
+class OpenClBackend final : public BackendDevice {
+ public:
+  explicit OpenClBackend(opencl::Device device) : device_(std::move(device)) {}
+
+  zr::backend backend() const override { return zr::backend::opencl; }
+  const std::string& name() const override { return device_.name; }
+  const std::string& driver_version() const override { return device_.driver_version; }
+  std::string description() const override { return device_.description(); }
+  const core::Capabilities& capabilities() const override { return state().context.capabilities(); }
+
+  void* allocate(memory_kind kind, std::uint64_t bytes) override {
+    return state().allocations.allocate(allocation_kind(kind), bytes);
+  }
+  void release(void* pointer) override { state().allocations.release(pointer); }
+
+  std::optional<Allocation> find(const void* pointer) const override {
+    const auto resolved = state().allocations.resolve(pointer);
+    if (!resolved) return std::nullopt;
+    return Allocation{public_kind(resolved->kind), resolved->base, resolved->bytes};
+  }
+  bool kernels_access(memory_kind kind) const override { return kind != memory_kind::unknown; }
+
+  void copy(void* destination, const void* source, std::uint64_t bytes) override {
+    State& s = state();
+    opencl::copy_pointers(s.context, s.allocations, destination, source, bytes);
+  }
+
+  core::Plan plan(const core::ReductionRequest& request) override {
+    const auto& caps = capabilities();
+    return core::make_plan(caps, request, core::choose_strategy(caps, request), core::tuning_for(caps));
+  }
+
+  core::RunProfile run(const core::Plan& plan, const void* input, std::span<void* const> results) override {
+    State& s = state();
+    // Runs of one plan shape share scratch buffers: one run at a time per device.
+    std::lock_guard lock(s.run_mutex);
+    return opencl::run_on_pointers(s.executor, s.allocations, plan, input, results);
+  }
+
+ private:
+  // The context is made on first use: listing devices must not build contexts for all of them.
+  struct State {
+    explicit State(const opencl::Device& device) : context(device), executor(context), allocations(context) {}
+    opencl::Context context;
+    opencl::Executor executor;
+    opencl::Allocations allocations;
+    std::mutex run_mutex;
+  };
+  State& state() const {
+    std::call_once(once_, [this] { state_ = std::make_unique<State>(device_); });
+    return *state_;
+  }
+
+  opencl::Device device_;
+  mutable std::once_flag once_;
+  mutable std::unique_ptr<State> state_;
+};
+
+}  // namespace
+
+std::unique_ptr<BackendDevice> make_opencl_backend(opencl::Device device) {
+  return std::make_unique<OpenClBackend>(std::move(device));
+}
+
+}  // namespace zr::api

@@ -1,0 +1,42 @@
+#include "api/probe.hpp"
+
+#include <array>
+#include <cstdint>
+
+#include "api/scoped_allocation.hpp"
+#include "log.hpp"
+#include "zereduce/errors.hpp"
+
+namespace zr::api {
+
+bool probe_execution(BackendDevice& device) {
+  constexpr std::array<std::uint32_t, 4> input{1, 2, 3, 4};
+  constexpr std::uint32_t expected = 10;
+  constexpr std::uint32_t sentinel = 0xDEADBEEF;
+  try {
+    ScopedAllocation data(device, memory_kind::device, sizeof(input));
+    ScopedAllocation result(device, memory_kind::device, sizeof(std::uint32_t));
+    device.copy(data.get(), input.data(), sizeof(input));
+    device.copy(result.get(), &sentinel, sizeof(sentinel));
+    core::ReductionRequest request;
+    request.op = core::Op::plus;
+    request.type = core::DataType::u32;
+    request.n = input.size();
+    request.identity = core::Scalar::from<std::uint32_t>(core::DataType::u32, 0);
+    request.include_initial = false;
+    request.strategy = core::Strategy::tree;
+    const core::Plan plan = device.plan(request);
+    void* results[] = {result.get()};
+    device.run(plan, data.get(), results);
+    std::uint32_t value = 0;
+    device.copy(&value, result.get(), sizeof(value));
+    if (value != expected)
+      logger().debug("api: execution probe on '{}' read back {:#x} instead of {}", device.name(), value, expected);
+    return value == expected;
+  } catch (const Error& error) {
+    logger().debug("api: execution probe on '{}' failed: {}", device.name(), error.what());
+    return false;
+  }
+}
+
+}  // namespace zr::api

@@ -1,0 +1,91 @@
+// zr::queue: memory, copies and reductions, submitted to the queue's worker.
+#include <memory>
+#include <chrono>
+
+#include "api/device_impl.hpp"
+#include "api/queue_impl.hpp"
+#include "api/reduction_job.hpp"
+#include "zereduce/errors.hpp"
+#include "zereduce/queue.hpp"
+
+namespace zr {
+
+namespace {
+api::BackendDevice& backend_of(const detail::queue_impl& impl) { return impl.get_device().impl()->backend(); }
+}  // namespace
+
+queue::queue() : queue(default_device()) {}
+
+queue::queue(const device& dev) : impl_(std::make_shared<detail::queue_impl>(dev)) {
+  // Surfaces a device with nonsense properties now rather than at the first reduction.
+  dev.impl()->backend().capabilities();
+}
+
+const device& queue::get_device() const { return impl_->get_device(); }
+
+namespace {
+// As SYCL's USM malloc: nothing to allocate gives nullptr, which free() and zero-length work accept.
+void* allocate(const detail::queue_impl& impl, memory_kind kind, std::uint64_t bytes) {
+  return bytes == 0 ? nullptr : backend_of(impl).allocate(kind, bytes);
+}
+}  // namespace
+
+void* queue::malloc_device_bytes(std::uint64_t bytes) { return allocate(*impl_, memory_kind::device, bytes); }
+void* queue::malloc_host_bytes(std::uint64_t bytes) { return allocate(*impl_, memory_kind::host, bytes); }
+void* queue::malloc_shared_bytes(std::uint64_t bytes) { return allocate(*impl_, memory_kind::shared, bytes); }
+
+void queue::free(void* pointer) const {
+  if (!pointer) return;
+  impl_->wait();
+  backend_of(*impl_).release(pointer);
+}
+
+memory_kind queue::pointer_kind(const void* pointer) const {
+  if (!pointer) return memory_kind::unknown;
+  const auto allocation = backend_of(*impl_).find(pointer);
+  return allocation ? allocation->kind : memory_kind::unknown;
+}
+
+event queue::memcpy(void* destination, const void* source, std::uint64_t bytes) {
+  if (bytes > 0 && (!destination || !source))
+    throw InvalidArgumentError(std::string("memcpy: the ") + (destination ? "source" : "destination") +
+                               " is nullptr (" + std::to_string(bytes) + " bytes)");
+  api::BackendDevice& backend = backend_of(*impl_);
+  auto check_range = [&](const void* pointer, const char* what) {
+    const auto allocation = backend.find(pointer);
+    if (!allocation) return;
+    const auto offset = static_cast<std::uint64_t>(static_cast<const std::byte*>(pointer) - allocation->base);
+    if (bytes > allocation->bytes - offset)
+      throw InvalidArgumentError(std::string("memcpy: the ") + what + " range of " + std::to_string(bytes) +
+                                 " bytes at offset " + std::to_string(offset) + " runs past the end of its allocation of " +
+                                 std::to_string(allocation->bytes) + " bytes");
+  };
+  if (bytes > 0) {
+    check_range(source, "source");
+    check_range(destination, "destination");
+  }
+  return event(impl_->submit([&backend, destination, source, bytes](profile& out) {
+    const auto start = std::chrono::steady_clock::now().time_since_epoch();
+    backend.copy(destination, source, bytes);
+    const auto end = std::chrono::steady_clock::now().time_since_epoch();
+    out.passes.push_back({pass_profile::kind::copy, "memcpy", "",
+                          static_cast<std::uint64_t>(std::chrono::nanoseconds(start).count()),
+                          static_cast<std::uint64_t>(std::chrono::nanoseconds(end).count())});
+    out.copy_ns = out.passes.back().duration_ns();
+  }));
+}
+
+event queue::submit(const void* input, element_type type, std::uint64_t n, bool host_input,
+                    std::span<const detail::reduction_spec> specs) {
+  auto job = std::make_shared<api::ReductionJob>(backend_of(*impl_), input, type, n, host_input, specs);
+  return event(impl_->submit([job](profile& out) { job->execute(out); }));
+}
+
+void queue::wait() { impl_->wait(); }
+
+void queue::throw_size_overflow(std::uint64_t count, std::size_t element_size) {
+  throw InvalidArgumentError("an allocation of " + std::to_string(count) + " elements of " +
+                             std::to_string(element_size) + " bytes is more bytes than a 64-bit size can hold");
+}
+
+}  // namespace zr

@@ -1,0 +1,71 @@
+#include "api/queue_impl.hpp"
+
+#include <chrono>
+
+#include "zereduce/errors.hpp"
+
+namespace zr::detail {
+
+queue_impl::queue_impl(device dev) : device_(std::move(dev)), worker_([this] { run_worker(); }) {}
+
+queue_impl::~queue_impl() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  worker_.join();
+}
+
+std::shared_ptr<event_state> queue_impl::submit(Work work) {
+  auto state = std::make_shared<event_state>();
+  {
+    std::lock_guard lock(mutex_);
+    tasks_.push_back({std::move(work), state});
+    // Keep only what queue::wait may still have to report, so a queue nobody waits on does not grow.
+    if (since_last_wait_.size() >= 64)
+      std::erase_if(since_last_wait_, [](const auto& s) { return s->is_complete() && !s->unobserved_error(); });
+    since_last_wait_.push_back(state);
+  }
+  changed_.notify_all();
+  return state;
+}
+
+void queue_impl::wait() {
+  std::vector<std::shared_ptr<event_state>> submitted;
+  {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [this] { return tasks_.empty() && !busy_; });
+    submitted.swap(since_last_wait_);
+  }
+  for (const auto& state : submitted)
+    if (auto error = state->unobserved_error()) std::rethrow_exception(error);
+}
+
+void queue_impl::run_worker() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    changed_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
+    if (tasks_.empty()) return;  // stopping, and everything is done
+    Task task = std::move(tasks_.front());
+    tasks_.pop_front();
+    busy_ = true;
+    lock.unlock();
+    profile result;
+    std::exception_ptr error;
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      task.work(result);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    result.host_ns = static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+    task.state->complete(std::move(result), error);
+    lock.lock();
+    busy_ = false;
+    changed_.notify_all();
+  }
+}
+
+}  // namespace zr::detail

@@ -1,0 +1,239 @@
+#include "api/reduction_job.hpp"
+
+#include <chrono>
+#include <numeric>
+#include <sstream>
+
+#include "api/scoped_allocation.hpp"
+#include "strategy.hpp"
+#include "tuning.hpp"
+#include "zereduce/errors.hpp"
+
+namespace zr::api {
+
+namespace {
+
+std::uint64_t now_ns() {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
+
+std::string address(const void* pointer) {
+  std::ostringstream text;
+  text << pointer;
+  return text.str();
+}
+
+core::Scalar identity_of(const detail::reduction_spec& spec) {
+  core::Scalar identity{static_cast<core::DataType>(spec.type), {}};
+  std::copy(spec.identity.begin(), spec.identity.end(), identity.bytes.begin());
+  return identity;
+}
+
+core::ReductionRequest request_of(const detail::reduction_spec& spec, std::uint64_t n, bool first_chunk) {
+  core::ReductionRequest request;
+  request.op = static_cast<core::Op>(spec.op);
+  request.type = static_cast<core::DataType>(spec.type);
+  request.n = n;
+  request.identity = identity_of(spec);
+  request.include_initial = !first_chunk || !spec.properties.initialize_to_identity();
+  request.deterministic = spec.properties.deterministic();
+  if (auto s = spec.properties.requested_strategy()) request.strategy = static_cast<core::Strategy>(*s);
+  return request;
+}
+
+plan_summary summary_of(const core::Plan& plan) {
+  return {static_cast<strategy>(plan.strategy), plan.reason, core::describe(plan)};
+}
+
+void add_run(profile& out, const core::RunProfile& run) {
+  for (const auto& pass : run.passes) {
+    out.passes.push_back({pass_profile::kind::kernel, pass.label, pass.kernel, pass.start_ns, pass.end_ns});
+    out.kernel_ns += pass.duration_ns();
+  }
+  for (const auto& copy : run.copies) {
+    out.passes.push_back({pass_profile::kind::copy, copy.label, "", copy.start_ns, copy.end_ns});
+    out.copy_ns += copy.duration_ns();
+  }
+  out.timestamps_valid = out.timestamps_valid && run.timestamps_valid;
+}
+
+// A copy the runtime makes, timed on the host clock and listed in the profile.
+void timed_copy(BackendDevice& device, profile& out, std::string label, void* destination, const void* source,
+                std::uint64_t bytes) {
+  const std::uint64_t start = now_ns();
+  device.copy(destination, source, bytes);
+  const std::uint64_t end = now_ns();
+  out.passes.push_back({pass_profile::kind::copy, std::move(label), "", start, end});
+  out.copy_ns += end - start;
+}
+
+}  // namespace
+
+ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_type type, std::uint64_t n,
+                           bool host_input, std::span<const detail::reduction_spec> specs)
+    : device_(device),
+      input_(input),
+      type_(static_cast<core::DataType>(type)),
+      n_(n),
+      host_input_(host_input),
+      specs_(specs.begin(), specs.end()) {
+  const std::size_t element = core::size_of(type_);
+  if (n_ > UINT64_MAX / element)
+    throw InvalidArgumentError("n = " + std::to_string(n_) + " elements of " + std::string(core::name(type_)) +
+                               " is more bytes than a 64-bit size can hold");
+  std::uint64_t columns_lcm = 1;
+  Group scalars;
+  for (std::size_t i = 0; i < specs_.size(); ++i) {
+    const auto& spec = specs_[i];
+    const std::string which = "reduction " + std::to_string(i + 1) + " of " + std::to_string(specs_.size());
+    if (!spec.var) throw InvalidArgumentError(which + ": the reduction variable is nullptr");
+    if (spec.columns == 0) throw InvalidArgumentError(which + ": an array reduction needs at least one column");
+    if (n_ % spec.columns != 0)
+      throw InvalidArgumentError(which + ": an array reduction of " + std::to_string(spec.columns) +
+                                 " columns views the input as rows of " + std::to_string(spec.columns) +
+                                 " values, but n = " + std::to_string(n_) + " is not a multiple of it");
+    check_variable(spec);
+    // Validates the (op, type) on this device before any work: the message names the device and what it lacks.
+    auto scalar_request = request_of(spec, n_, true);
+    scalar_request.strategy.reset();
+    core::choose_strategy(device_.capabilities(), scalar_request);
+    if (spec.columns == 1) {
+      scalars.specs.push_back(i);
+    } else {
+      groups_.push_back({{i}, spec.columns});
+      columns_lcm = std::lcm(columns_lcm, spec.columns);
+      if (columns_lcm > (UINT64_MAX >> 1))
+        throw InvalidArgumentError("the array reductions' column counts have no common multiple that fits 64 bits");
+    }
+  }
+  if (!scalars.specs.empty()) groups_.insert(groups_.begin(), scalars);
+  for (const auto& group : groups_) check_strategies(group);
+  check_input();
+
+  const std::uint64_t max_bytes = device_.capabilities().max_allocation_bytes;
+  chunk_elements_ = max_bytes ? max_bytes / element : n_;
+  chunk_elements_ -= chunk_elements_ % columns_lcm;
+  if (chunk_elements_ == 0 && n_ > 0)
+    throw UnsupportedError("device '" + device_.name() + "' cannot allocate one row of " +
+                           std::to_string(columns_lcm) + " " + std::string(core::name(type_)) + " values");
+  // Planning now is what turns an unavailable strategy or a missing kernel into an error before any work.
+  for (const auto& group : groups_) plan_for(group, std::min(n_, chunk_elements_), true);
+}
+
+void ReductionJob::check_input() const {
+  if (n_ == 0) return;
+  const std::uint64_t bytes = n_ * core::size_of(type_);
+  if (!input_) throw InvalidArgumentError("the input is nullptr but n = " + std::to_string(n_));
+  if (host_input_) return;
+  const auto allocation = device_.find(input_);
+  if (!allocation)
+    throw InvalidArgumentError(
+        "the input at " + address(input_) + " is not memory of device '" + device_.name() +
+        "' (it is ordinary host memory or another device's allocation): allocate it with queue::malloc_device, "
+        "malloc_host or malloc_shared, or pass a std::span to have the data copied");
+  if (!device_.kernels_access(allocation->kind))
+    throw UnsupportedError("device '" + device_.name() + "' cannot read " + std::string(to_string(allocation->kind)) +
+                           " memory in kernels: use malloc_device, or pass a std::span");
+  const auto* start = static_cast<const std::byte*>(input_);
+  const std::uint64_t offset = static_cast<std::uint64_t>(start - allocation->base);
+  if (offset > allocation->bytes || bytes > allocation->bytes - offset)
+    throw InvalidArgumentError("the input range of n = " + std::to_string(n_) + " " + std::string(core::name(type_)) +
+                               " elements (" + std::to_string(bytes) + " bytes) at offset " + std::to_string(offset) +
+                               " runs past the end of its allocation of " + std::to_string(allocation->bytes) +
+                               " bytes on device '" + device_.name() + "'");
+}
+
+void ReductionJob::check_variable(const detail::reduction_spec& spec) const {
+  const auto allocation = device_.find(spec.var);
+  if (!allocation) return;  // ordinary host memory: the result is copied back into it
+  const std::uint64_t bytes = spec.columns * core::size_of(type_);
+  const auto* start = static_cast<const std::byte*>(spec.var);
+  const std::uint64_t offset = static_cast<std::uint64_t>(start - allocation->base);
+  if (offset > allocation->bytes || bytes > allocation->bytes - offset)
+    throw InvalidArgumentError("the reduction variable (" + std::to_string(spec.columns) + " x " +
+                               std::string(core::name(type_)) + ") at offset " + std::to_string(offset) +
+                               " runs past the end of its allocation of " + std::to_string(allocation->bytes) +
+                               " bytes on device '" + device_.name() + "'");
+}
+
+void ReductionJob::check_strategies(const Group& group) const {
+  if (group.columns == 1 && group.specs.size() == 1) return;  // the strategy choice checks a single reduction
+  for (std::size_t index : group.specs) {
+    const auto asked = specs_[index].properties.requested_strategy();
+    if (!asked) continue;
+    if (group.columns > 1)
+      throw UnsupportedError("array reductions run their own column plan; strategy '" + std::string(to_string(*asked)) +
+                             "' was asked for: reduce each column separately to use it");
+    if (*asked != strategy::tree)
+      throw UnsupportedError("several reductions over one input run in one fused pass (strategy 'tree'); strategy '" +
+                             std::string(to_string(*asked)) + "' was asked for: submit that reduction on its own");
+  }
+}
+
+core::Plan ReductionJob::plan_for(const Group& group, std::uint64_t n, bool first_chunk) const {
+  const auto& caps = device_.capabilities();
+  if (group.columns > 1) {
+    const auto request = request_of(specs_[group.specs.front()], n, first_chunk);
+    return core::make_column_plan(caps, request, group.columns, core::tuning_for(caps));
+  }
+  if (group.specs.size() == 1) return device_.plan(request_of(specs_[group.specs.front()], n, first_chunk));
+  std::vector<core::PlanResultSpec> results;
+  bool deterministic = false;
+  for (std::size_t index : group.specs) {
+    const auto request = request_of(specs_[index], n, first_chunk);
+    results.push_back({request.op, request.identity, request.include_initial});
+    deterministic = deterministic || request.deterministic;
+  }
+  (void)deterministic;  // the fused pass is a fixed-order tree: always deterministic
+  return core::make_fused_plan(caps, type_, n, results, core::tuning_for(caps));
+}
+
+void ReductionJob::execute(profile& out) {
+  const std::size_t element = core::size_of(type_);
+  std::vector<ScopedAllocation> temporaries;
+  std::vector<void*> targets(specs_.size());
+  std::vector<std::size_t> copied_back;
+  for (std::size_t i = 0; i < specs_.size(); ++i) {
+    const auto& spec = specs_[i];
+    const auto allocation = device_.find(spec.var);
+    if (allocation && device_.kernels_access(allocation->kind)) {
+      targets[i] = spec.var;
+      continue;
+    }
+    const std::uint64_t bytes = spec.columns * element;
+    temporaries.emplace_back(device_, memory_kind::device, bytes);
+    targets[i] = temporaries.back().get();
+    copied_back.push_back(i);
+    if (!spec.properties.initialize_to_identity())
+      timed_copy(device_, out, "copy initial value to the device", targets[i], spec.var, bytes);
+  }
+
+  const bool staged = host_input_ || n_ == 0;
+  ScopedAllocation staging;
+  if (staged) staging = ScopedAllocation(device_, memory_kind::device, std::min(n_, chunk_elements_) * element);
+
+  std::uint64_t first = 0;
+  do {
+    const std::uint64_t count = std::min(chunk_elements_, n_ - first);
+    const auto* source = static_cast<const std::byte*>(input_) + (input_ ? first * element : 0);
+    const void* chunk = source;
+    if (staged) {
+      if (count > 0) timed_copy(device_, out, "copy input to the device", staging.get(), source, count * element);
+      chunk = staging.get();
+    }
+    for (const auto& group : groups_) {
+      const core::Plan plan = plan_for(group, count, first == 0);
+      if (first == 0) out.plans.push_back(summary_of(plan));
+      std::vector<void*> results;
+      for (std::size_t index : group.specs) results.push_back(targets[index]);
+      add_run(out, device_.run(plan, chunk, results));
+    }
+    first += count;
+  } while (first < n_);
+
+  for (std::size_t index : copied_back)
+    timed_copy(device_, out, "copy result back", specs_[index].var, targets[index], specs_[index].columns * element);
+}
+
+}  // namespace zr::api

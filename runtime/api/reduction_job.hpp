@@ -1,0 +1,47 @@
+#pragma once
+// One queue::reduce call: checked and planned when it is submitted (so a bad request fails before any work,
+// with a message naming the problem), executed later on the queue's worker.
+//
+// Scalar reductions of one call share one read of the input (a fused plan when there are several); each
+// array reduction is a column plan of its own. Inputs larger than one device allocation, and host inputs,
+// are processed in chunks: each chunk's result is folded into the next as its initial value. Results whose
+// variable kernels cannot write in place (ordinary host memory) go through a device temporary.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "api/backend_device.hpp"
+#include "plan.hpp"
+#include "zereduce/reduction.hpp"
+
+namespace zr::api {
+
+class ReductionJob {
+ public:
+  ReductionJob(BackendDevice& device, const void* input, element_type type, std::uint64_t n, bool host_input,
+               std::span<const detail::reduction_spec> specs);
+
+  void execute(profile& out);
+
+ private:
+  // Reductions that run as one plan, and the indices of their specs.
+  struct Group {
+    std::vector<std::size_t> specs;
+    std::uint64_t columns = 1;
+  };
+  core::Plan plan_for(const Group& group, std::uint64_t n, bool first_chunk) const;
+  void check_input() const;
+  void check_variable(const detail::reduction_spec& spec) const;
+  void check_strategies(const Group& group) const;
+
+  BackendDevice& device_;
+  const void* input_;
+  core::DataType type_;
+  std::uint64_t n_;
+  bool host_input_;
+  std::vector<detail::reduction_spec> specs_;
+  std::vector<Group> groups_;
+  std::uint64_t chunk_elements_ = 0;
+};
+
+}  // namespace zr::api

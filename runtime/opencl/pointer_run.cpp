@@ -1,0 +1,153 @@
+#include "opencl/pointer_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+#include "opencl/error.hpp"
+#include "zereduce/errors.hpp"
+
+namespace zr::opencl {
+
+namespace {
+
+std::uint64_t now_ns() {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
+
+std::uint64_t base_address_alignment(const Context& context) {
+  cl_uint bits = 0;
+  check(clGetDeviceInfo(context.device().id, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof(bits), &bits, nullptr),
+        "clGetDeviceInfo(CL_DEVICE_MEM_BASE_ADDR_ALIGN)", context.device().name);
+  return bits >= 8 ? bits / 8 : 1;
+}
+
+// What a pointer became for one run, and what must happen once the run is done.
+struct Bound {
+  cl_mem mem = nullptr;
+  MemHandle owned;
+  std::function<void()> after;  // copy back or make host memory current
+};
+
+class Binder {
+ public:
+  Binder(Context& context, const Allocations& allocations, core::RunProfile& profile)
+      : context_(context), allocations_(allocations), profile_(profile), alignment_(base_address_alignment(context)) {}
+
+  Bound bind(const void* pointer, std::uint64_t bytes, bool written) {
+    const std::string& device = context_.device().name;
+    const auto resolved = allocations_.resolve(pointer);
+    if (!resolved) throw InvalidArgumentError("opencl: pointer is not an allocation of device '" + device + "'");
+    // A zero-byte range still needs a valid buffer argument; nothing is read from it.
+    const std::uint64_t size = bytes ? bytes : 1;
+    Bound bound;
+    cl_int code = CL_SUCCESS;
+    if (resolved->kind != AllocationKind::device) {
+      auto* host = const_cast<void*>(pointer);
+      if (resolved->offset + size > resolved->bytes) host = const_cast<std::byte*>(resolved->base);
+      bound.owned = MemHandle(clCreateBuffer(context_.handle(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, size, host, &code));
+      check(code, "clCreateBuffer(CL_MEM_USE_HOST_PTR)", device, std::to_string(size) + " bytes of host memory");
+      bound.mem = bound.owned.get();
+      if (written) {
+        // Mapping makes the host memory hold what the kernels wrote (a no-op where it is the same memory).
+        bound.after = [this, mem = bound.mem, size, device] {
+          cl_int map_code = CL_SUCCESS;
+          void* mapped = clEnqueueMapBuffer(context_.queue(), mem, CL_TRUE, CL_MAP_READ, 0, size, 0, nullptr, nullptr,
+                                            &map_code);
+          check(map_code, "clEnqueueMapBuffer", device, "reading a result back into host memory");
+          check(clEnqueueUnmapMemObject(context_.queue(), mem, mapped, 0, nullptr, nullptr), "clEnqueueUnmapMemObject",
+                device);
+          context_.finish();
+        };
+      }
+      return bound;
+    }
+    if (resolved->offset == 0) {
+      bound.mem = resolved->buffer;
+      return bound;
+    }
+    if (resolved->offset % alignment_ == 0 && resolved->offset + size <= resolved->bytes) {
+      const cl_buffer_region region{resolved->offset, size};
+      bound.owned = MemHandle(
+          clCreateSubBuffer(resolved->buffer, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &code));
+      check(code, "clCreateSubBuffer", device, "offset " + std::to_string(resolved->offset));
+      bound.mem = bound.owned.get();
+      return bound;
+    }
+    // The device cannot start a buffer at this offset: work on a copy.
+    bound.owned = MemHandle(clCreateBuffer(context_.handle(), CL_MEM_READ_WRITE, size, nullptr, &code));
+    check(code, "clCreateBuffer", device, "a temporary for an unaligned offset");
+    bound.mem = bound.owned.get();
+    const std::uint64_t start = now_ns();
+    check(clEnqueueCopyBuffer(context_.queue(), resolved->buffer, bound.mem, resolved->offset, 0,
+                              std::min(size, resolved->bytes - resolved->offset), 0, nullptr, nullptr),
+          "clEnqueueCopyBuffer", device, "to a temporary buffer for an unaligned offset");
+    context_.finish();
+    profile_.copies.push_back({"copy unaligned device range to a temporary buffer", "", start, now_ns()});
+    if (written) {
+      bound.after = [this, mem = bound.mem, dst = resolved->buffer, offset = resolved->offset, size, device] {
+        const std::uint64_t begin = now_ns();
+        check(clEnqueueCopyBuffer(context_.queue(), mem, dst, 0, offset, size, 0, nullptr, nullptr),
+              "clEnqueueCopyBuffer", device, "from a temporary buffer back to an unaligned offset");
+        context_.finish();
+        profile_.copies.push_back({"copy temporary result back to its unaligned place", "", begin, now_ns()});
+      };
+    }
+    return bound;
+  }
+
+ private:
+  Context& context_;
+  const Allocations& allocations_;
+  core::RunProfile& profile_;
+  std::uint64_t alignment_;
+};
+
+}  // namespace
+
+core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocations, const core::Plan& plan,
+                                 const void* input, std::span<void* const> results) {
+  core::RunProfile copies;
+  Binder binder(executor.context(), allocations, copies);
+  const std::size_t element = core::size_of(plan.request.type);
+  Bound bound_input = binder.bind(input, plan.request.n * element, false);
+  std::vector<Bound> bound_results;
+  std::vector<cl_mem> result_mems;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const std::uint64_t elements = i < plan.results.size() ? plan.results[i].elements : 1;
+    bound_results.push_back(binder.bind(results[i], elements * element, true));
+    result_mems.push_back(bound_results.back().mem);
+  }
+  core::RunProfile profile = executor.run(plan, bound_input.mem, result_mems);
+  for (auto& bound : bound_results)
+    if (bound.after) bound.after();
+  profile.copies = std::move(copies.copies);
+  return profile;
+}
+
+void copy_pointers(Context& context, const Allocations& allocations, void* destination, const void* source,
+                   std::uint64_t bytes) {
+  if (bytes == 0) return;
+  const auto from = allocations.resolve(source);
+  const auto to = allocations.resolve(destination);
+  const bool from_device = from && from->kind == AllocationKind::device;
+  const bool to_device = to && to->kind == AllocationKind::device;
+  const std::string& device = context.device().name;
+  if (from_device && to_device) {
+    check(clEnqueueCopyBuffer(context.queue(), from->buffer, to->buffer, from->offset, to->offset, bytes, 0, nullptr,
+                              nullptr),
+          "clEnqueueCopyBuffer", device);
+    context.finish();
+  } else if (from_device) {
+    context.read(from->buffer, {static_cast<std::byte*>(destination), bytes}, from->offset);
+  } else if (to_device) {
+    context.write(to->buffer, {static_cast<const std::byte*>(source), bytes}, to->offset);
+  } else {
+    std::memmove(destination, source, bytes);
+  }
+}
+
+}  // namespace zr::opencl

@@ -1,0 +1,25 @@
+#pragma once
+// Runs plans and copies on pointers (see memory.hpp) instead of buffer objects: each pointer becomes the
+// buffer of its allocation, a sub-buffer where the offset is aligned as the device requires, a buffer over
+// host memory (CL_MEM_USE_HOST_PTR: no copy on CPU devices), or, for device memory at an offset the device
+// cannot make a sub-buffer at, a temporary buffer copied in and out (listed in RunProfile::copies).
+#include <cstdint>
+#include <span>
+
+#include "opencl/executor.hpp"
+#include "opencl/memory.hpp"
+#include "plan.hpp"
+#include "profile.hpp"
+
+namespace zr::opencl {
+
+// Every pointer must lie in an allocation of `allocations` and have room for what the plan reads or writes
+// (the caller checks). Blocks until done.
+core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocations, const core::Plan& plan,
+                                 const void* input, std::span<void* const> results);
+
+// Blocking copy between allocations of `allocations` and ordinary host memory, in any direction.
+void copy_pointers(Context& context, const Allocations& allocations, void* destination, const void* source,
+                   std::uint64_t bytes);
+
+}  // namespace zr::opencl

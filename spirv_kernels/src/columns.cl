@@ -1,0 +1,39 @@
+// Variants "columns" and "columnsfinal": array reductions. The input is rows of `columns` values and column
+// c reduces on its own. Work-item g handles column g % columns for "lane" g / columns of `lanes`: it folds
+// rows lane, lane + lanes, ... (consecutive work-items read consecutive addresses) and writes its accumulator
+// to partials[g], so the partials are `lanes` rows of the same columns, reduced again by further passes.
+// "columnsfinal" folds the remaining rows of each column in row order, folds in the result's initial value
+// when asked to, and stores T. No local memory; work-items beyond lanes * columns do nothing.
+// columns:      (in T, rows, columns, partials ACC, lanes, identity)
+// columnsfinal: (partials ACC, rows, columns, result T, identity, include_initial)
+#include "zr_types.h"
+
+#ifdef ZR_COLUMNS_FINAL
+#define ZR_COLUMNS_KERNEL(OP, TN, T, ACC, ATN)                                                                 \
+  kernel void zr_columnsfinal_##OP##_##TN(global const ACC* restrict partials, ulong rows, ulong columns,      \
+                                         global T* result, ACC identity, uint include_initial) {               \
+    const ulong c = get_global_id(0);                                                                          \
+    if (c >= columns) return;                                                                                  \
+    ACC acc = identity;                                                                                        \
+    for (ulong row = 0; row < rows; ++row) acc = ZR_COMBINE(OP, ATN)(acc, partials[row * columns + c]);        \
+    if (include_initial) acc = ZR_COMBINE(OP, ATN)(ZR_LOAD_##TN(result, c), acc);                              \
+    ZR_STORE_##TN(result, c, acc);                                                                             \
+  }
+#else
+#define ZR_COLUMNS_KERNEL(OP, TN, T, ACC, ATN)                                                                 \
+  kernel void zr_columns_##OP##_##TN(global const T* restrict in, ulong rows, ulong columns,                   \
+                                     global ACC* restrict partials, ulong lanes, ACC identity) {               \
+    const ulong g = get_global_id(0);                                                                          \
+    if (g >= lanes * columns) return;                                                                          \
+    /* The lane by a loop-free division and no remainder: LLVM turns a / and % pair into a "freeze", which */  \
+    /* llvm-spirv-15 cannot translate. */                                                                      \
+    const ulong lane = g / columns;                                                                            \
+    const ulong c = g - lane * columns;                                                                        \
+    ACC acc = identity;                                                                                        \
+    for (ulong row = lane; row < rows; row += lanes)                                                           \
+      acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, row * columns + c));                                     \
+    partials[g] = acc;                                                                                         \
+  }
+#endif
+
+ZR_FOR_EACH_PAIR(ZR_COLUMNS_KERNEL)

@@ -1,0 +1,3 @@
+// Variant "columnsfinal": see columns.cl.
+#define ZR_COLUMNS_FINAL
+#include "columns.cl"

@@ -1,0 +1,62 @@
+#pragma once
+// Shared by the API tests: the queue on the default device (the test skips, saying why, when there is none)
+// and an independent host reference written with the public function objects.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "zereduce/zereduce.hpp"
+
+namespace zr::test {
+
+// One queue per test binary: building kernels for a device is the slow part, and a queue is meant to be
+// shared. nullopt when no device executes kernels here.
+inline std::optional<queue>& shared_queue() {
+  static std::optional<queue> q = []() -> std::optional<queue> {
+    try {
+      return queue(default_device());
+    } catch (const Error& error) {
+      std::fprintf(stderr, "no default device: %s\n", error.what());
+      return std::nullopt;
+    }
+  }();
+  return q;
+}
+
+#define ZR_REQUIRE_QUEUE(q)                                                                  \
+  if (!::zr::test::shared_queue()) GTEST_SKIP() << "no device executes kernels on this machine"; \
+  ::zr::queue& q = *::zr::test::shared_queue()
+
+// Folds op over values, starting from `initial` (the host reference: plain sequential code).
+template <typename T, typename Op>
+T host_fold(std::span<const T> values, T initial, Op op) {
+  T acc = initial;
+  for (const T& v : values) acc = op(acc, v);
+  return acc;
+}
+
+// Values for which every op gives an exact result in any order: small integers (sums stay far below 2^24),
+// and for multiplies only +-1 and +-2 spread thinly (products stay exact powers of two).
+template <typename T>
+std::vector<T> exact_values(std::size_t n, std::uint32_t seed, bool for_product = false) {
+  std::mt19937 rng(seed);
+  std::vector<T> values(n);
+  for (std::size_t i = 0; i < n; ++i) {  // by index: std::vector<bool> has no element references
+    if constexpr (std::is_same_v<T, bool>) {
+      values[i] = rng() % 8 != 0;
+    } else if (for_product) {
+      const std::uint32_t r = rng() % 64;
+      values[i] = static_cast<T>(r == 0 ? 2 : r == 1 ? -1 : 1);
+    } else {
+      values[i] = static_cast<T>(static_cast<int>(rng() % 129) - 64);
+    }
+  }
+  return values;
+}
+
+}  // namespace zr::test

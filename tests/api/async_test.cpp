@@ -1,0 +1,139 @@
+// Events, profiles, several reductions in flight, a queue shared by threads, and every kind of memory.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <thread>
+#include <vector>
+
+#include "api_test_support.hpp"
+
+namespace zr::test {
+namespace {
+
+TEST(Events, GivenManyReductionsInFlightWhenWaitedOutOfOrderThenEachResultIsRight) {
+  ZR_REQUIRE_QUEUE(q);
+  constexpr int kReductions = 16;
+  std::vector<std::vector<std::int64_t>> inputs;
+  for (int i = 0; i < kReductions; ++i) {
+    inputs.emplace_back(10'000 + i * 1000);
+    std::iota(inputs.back().begin(), inputs.back().end(), std::int64_t{i});
+  }
+  std::vector<std::int64_t> sums(kReductions, 0);
+  std::vector<event> events;
+  for (int i = 0; i < kReductions; ++i)
+    events.push_back(q.reduce(std::span<const std::int64_t>(inputs[i]), reduction(&sums[i], plus<>())));
+  for (int i = kReductions - 1; i >= 0; --i) {
+    events[i].wait();
+    EXPECT_TRUE(events[i].is_complete());
+    EXPECT_EQ(sums[i], std::accumulate(inputs[i].begin(), inputs[i].end(), std::int64_t{0})) << "reduction " << i;
+  }
+}
+
+TEST(Events, GivenACompletedReductionThenItsProfileListsKernelPassesAndCopies) {
+  ZR_REQUIRE_QUEUE(q);
+  const std::vector<float> values(1 << 16, 1.0f);
+  float sum = 0;
+  const event done = q.reduce(std::span<const float>(values), reduction(&sum, plus<>()));
+  const profile& p = done.get_profile();
+  EXPECT_EQ(sum, 65536.0f);
+  ASSERT_EQ(p.plans.size(), 1u);
+  EXPECT_FALSE(p.plans[0].reason.empty());
+  std::size_t kernels = 0, copies = 0;
+  for (const auto& pass : p.passes) {
+    if (pass.what == pass_profile::kind::kernel) {
+      ++kernels;
+      EXPECT_FALSE(pass.kernel.empty());
+      if (p.timestamps_valid) {
+        EXPECT_GE(pass.end_ns, pass.start_ns);
+      }
+    } else {
+      ++copies;
+    }
+  }
+  EXPECT_GE(kernels, 1u);
+  EXPECT_GE(copies, 2u) << "the host span is copied in and the result copied back";
+  EXPECT_GT(p.host_ns, 0u);
+  if (p.timestamps_valid) {
+    EXPECT_GT(p.kernel_ns, 0u);
+  }
+}
+
+TEST(Events, GivenOneQueueWhenFourThreadsReduceAtOnceThenEveryResultIsRight) {
+  ZR_REQUIRE_QUEUE(q);
+  std::vector<std::thread> threads;
+  std::vector<int> failures(4, 0);
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&q, &failures, t] {
+      std::vector<std::int32_t> values(5000 + t);
+      std::iota(values.begin(), values.end(), t);
+      for (int round = 0; round < 10; ++round) {
+        std::int32_t sum = 0;
+        std::int32_t max = 0;
+        q.reduce(std::span<const std::int32_t>(values), reduction(&sum, plus<>()), reduction(&max, maximum<>())).wait();
+        const auto expected = std::accumulate(values.begin(), values.end(), std::int32_t{0});
+        if (sum != expected || max != values.back()) ++failures[t];
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(failures, std::vector<int>(4, 0));
+}
+
+TEST(Memory, GivenEveryKindOfAllocationWhenReducedInPlaceThenResultsAgree) {
+  ZR_REQUIRE_QUEUE(q);
+  const std::size_t n = 12'345;
+  std::vector<std::uint16_t> values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<std::uint16_t>(i * 7919u);
+  const std::uint16_t expected = *std::max_element(values.begin(), values.end());
+  auto device_data = make_device_array<std::uint16_t>(q, n);
+  auto host_data = make_host_array<std::uint16_t>(q, n);
+  auto shared_data = make_shared_array<std::uint16_t>(q, n);
+  EXPECT_EQ(q.pointer_kind(device_data.get()), memory_kind::device);
+  EXPECT_EQ(q.pointer_kind(host_data.get()), memory_kind::host);
+  EXPECT_EQ(q.pointer_kind(shared_data.get()), memory_kind::shared);
+  EXPECT_EQ(q.pointer_kind(values.data()), memory_kind::unknown);
+  q.copy(values.data(), device_data.get(), n).wait();
+  std::copy(values.begin(), values.end(), host_data.get());
+  std::copy(values.begin(), values.end(), shared_data.get());
+  auto shared_result = make_shared_array<std::uint16_t>(q, 1);
+  for (const std::uint16_t* data : {device_data.get(), host_data.get(), shared_data.get()}) {
+    shared_result[0] = 0;
+    q.reduce(data, n, reduction(shared_result.get(), maximum<>())).wait();
+    EXPECT_EQ(shared_result[0], expected) << "input kind " << to_string(q.pointer_kind(data));
+  }
+  // An offset into an allocation: elements [3, n) only, at an offset no device aligns buffers to.
+  std::uint16_t tail_max = 0;
+  q.reduce(device_data.get() + 3, n - 3, reduction(&tail_max, maximum<>())).wait();
+  EXPECT_EQ(tail_max, *std::max_element(values.begin() + 3, values.end()));
+}
+
+TEST(Memory, GivenArrayVariableInsideADeviceAllocationAtAnOffsetWhenReducedThenOnlyThoseElementsChange) {
+  ZR_REQUIRE_QUEUE(q);
+  std::vector<std::int32_t> values(3 * 100);
+  std::iota(values.begin(), values.end(), 0);
+  auto vars = make_device_array<std::int32_t>(q, 5);
+  const std::int32_t initial[5] = {-1, 10, 20, 30, -2};
+  q.copy(initial, vars.get(), 5).wait();
+  q.reduce(std::span<const std::int32_t>(values), reduction(std::span<std::int32_t, 3>(vars.get() + 1, 3), plus<>()))
+      .wait();
+  std::int32_t result[5] = {};
+  q.copy(vars.get(), result, 5).wait();
+  EXPECT_EQ(result[0], -1);
+  EXPECT_EQ(result[4], -2);
+  for (int j = 0; j < 3; ++j) {
+    std::int32_t expected = initial[j + 1];
+    for (int r = 0; r < 100; ++r) expected += values[r * 3 + j];
+    EXPECT_EQ(result[j + 1], expected) << "column " << j;
+  }
+}
+
+TEST(Memory, GivenBlockingConvenienceWhenReducingThenValueStartsFromTheIdentity) {
+  ZR_REQUIRE_QUEUE(q);
+  const std::vector<double> values{1.5, -2.0, 8.25};
+  EXPECT_EQ(q.reduce_value(std::span<const double>(values), plus<>()), 7.75);
+  EXPECT_EQ(q.reduce_value(std::span<const double>(values), minimum<>()), -2.0);
+}
+
+}  // namespace
+}  // namespace zr::test

@@ -1,0 +1,150 @@
+// Misuse gets a clear error of the right type before any work, never a wrong answer.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "api_test_support.hpp"
+
+namespace zr::test {
+namespace {
+
+template <typename Exception, typename F>
+void expect_error(F&& call, const std::string& fragment) {
+  try {
+    call();
+    ADD_FAILURE() << "no error; expected one mentioning '" << fragment << "'";
+  } catch (const Exception& error) {
+    EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
+  } catch (const std::exception& error) {
+    ADD_FAILURE() << "wrong exception type: " << error.what();
+  }
+}
+
+TEST(Misuse, GivenNullInputWhenReducingThenInvalidArgumentNamesIt) {
+  ZR_REQUIRE_QUEUE(q);
+  int sum = 0;
+  expect_error<InvalidArgumentError>([&] { q.reduce(static_cast<const int*>(nullptr), 10, reduction(&sum, plus<>())); },
+                                     "input is nullptr");
+  // n == 0 reads nothing: a null input is fine and the result is the initial value.
+  sum = 42;
+  q.reduce(static_cast<const int*>(nullptr), 0, reduction(&sum, plus<>())).wait();
+  EXPECT_EQ(sum, 42);
+}
+
+TEST(Misuse, GivenNullVariableWhenReducingThenInvalidArgumentNamesIt) {
+  ZR_REQUIRE_QUEUE(q);
+  const std::vector<int> values(4, 1);
+  expect_error<InvalidArgumentError>(
+      [&] { q.reduce(std::span<const int>(values), reduction(static_cast<int*>(nullptr), plus<>())); },
+      "reduction variable is nullptr");
+}
+
+TEST(Misuse, GivenLengthBeyondTheAllocationWhenReducingThenInvalidArgumentGivesTheSizes) {
+  ZR_REQUIRE_QUEUE(q);
+  int* data = q.malloc_device<int>(100);
+  int sum = 0;
+  expect_error<InvalidArgumentError>([&] { q.reduce(data, 101, reduction(&sum, plus<>())); },
+                                     "runs past the end of its allocation of 400 bytes");
+  expect_error<InvalidArgumentError>([&] { q.reduce(data + 50, 51, reduction(&sum, plus<>())); }, "at offset 200");
+  q.free(data);
+}
+
+TEST(Misuse, GivenHostPointerAsDeviceMemoryWhenReducingThenInvalidArgumentSaysWhatToDo) {
+  ZR_REQUIRE_QUEUE(q);
+  const std::vector<int> host(16, 1);
+  int sum = 0;
+  expect_error<InvalidArgumentError>([&] { q.reduce(host.data(), host.size(), reduction(&sum, plus<>())); },
+                                     "is not memory of device");
+  expect_error<InvalidArgumentError>([&] { q.reduce(host.data(), host.size(), reduction(&sum, plus<>())); },
+                                     "pass a std::span");
+}
+
+TEST(Misuse, GivenSizeWhoseByteCountOverflowsWhenReducingOrAllocatingThenInvalidArgument) {
+  ZR_REQUIRE_QUEUE(q);
+  int* data = q.malloc_device<int>(4);
+  int sum = 0;
+  const std::uint64_t huge = std::numeric_limits<std::uint64_t>::max() / 2;
+  expect_error<InvalidArgumentError>([&] { q.reduce(data, huge, reduction(&sum, plus<>())); },
+                                     "more bytes than a 64-bit size can hold");
+  expect_error<InvalidArgumentError>([&] { (void)q.malloc_device<double>(huge); }, "more bytes than a 64-bit size");
+  q.free(data);
+}
+
+TEST(Misuse, GivenAllocationLargerThanTheDeviceAllowsWhenAllocatingThenErrorNamesTheDevice) {
+  ZR_REQUIRE_QUEUE(q);
+  const std::uint64_t limit = q.get_device().capabilities().max_allocation_bytes;
+  if (q.get_device().get_backend() != backend::opencl || limit == 0) GTEST_SKIP() << "OpenCL devices report the limit";
+  try {
+    (void)q.malloc_device_bytes(limit + 1);
+    ADD_FAILURE() << "no error";
+  } catch (const UnsupportedError& error) {
+    EXPECT_NE(std::string(error.what()).find(q.get_device().name()), std::string::npos) << error.what();
+  }
+}
+
+TEST(Misuse, GivenRowsThatDoNotDivideTheInputWhenArrayReducingThenInvalidArgument) {
+  ZR_REQUIRE_QUEUE(q);
+  const std::vector<int> values(10, 1);
+  std::array<int, 3> columns{};
+  expect_error<InvalidArgumentError>(
+      [&] { q.reduce(std::span<const int>(values), reduction(std::span<int, 3>(columns), plus<>())); },
+      "is not a multiple of it");
+}
+
+TEST(Misuse, GivenStrategyTheDeviceCannotRunWhenAskedForThenUnsupportedBeforeAnyWork) {
+  ZR_REQUIRE_QUEUE(q);
+  const std::vector<float> values(1000, 1.0f);
+  // Floating-point atomics are never deterministic: the combination is refused on every device.
+  float sum = 7.0f;
+  expect_error<UnsupportedError>(
+      [&] {
+        q.reduce(std::span<const float>(values),
+                 reduction(&sum, plus<>(),
+                           {property::reduction::deterministic{}, property::reduction::use_strategy{strategy::global_atomics}}));
+      },
+      "deterministic");
+  EXPECT_EQ(sum, 7.0f) << "the variable must be untouched";
+  const auto allowed = q.get_device().strategies(element_type::f32, op_kind::plus);
+  for (strategy s : {strategy::tree, strategy::subgroup, strategy::work_group, strategy::local_atomics,
+                     strategy::cpu_chunks, strategy::last_group, strategy::global_atomics}) {
+    const bool is_allowed = std::find(allowed.begin(), allowed.end(), s) != allowed.end();
+    float result = 0;
+    if (is_allowed) {
+      q.reduce(std::span<const float>(values), reduction(&result, plus<>(), property::reduction::use_strategy{s})).wait();
+      EXPECT_EQ(result, 1000.0f) << to_string(s);
+    } else {
+      EXPECT_THROW(
+          q.reduce(std::span<const float>(values), reduction(&result, plus<>(), property::reduction::use_strategy{s})),
+          UnsupportedError)
+          << to_string(s);
+    }
+  }
+}
+
+TEST(Misuse, GivenStrategyForSeveralReductionsWhenNotTreeThenUnsupported) {
+  ZR_REQUIRE_QUEUE(q);
+  const std::vector<int> values(10, 1);
+  int a = 0, b = 0;
+  expect_error<UnsupportedError>(
+      [&] {
+        q.reduce(std::span<const int>(values), reduction(&a, plus<>(), property::reduction::use_strategy{strategy::last_group}),
+                 reduction(&b, maximum<>()));
+      },
+      "one fused pass");
+}
+
+TEST(Misuse, GivenDeviceIndexOutOfRangeThenInvalidArgumentCountsTheDevices) {
+  expect_error<InvalidArgumentError>([] { (void)get_device(get_devices().size()); }, "out of range");
+}
+
+TEST(Misuse, GivenFreeOfAPointerNotAllocatedHereThenInvalidArgument) {
+  ZR_REQUIRE_QUEUE(q);
+  int local = 0;
+  expect_error<InvalidArgumentError>([&] { q.free(&local); }, "not the start of an allocation");
+}
+
+}  // namespace
+}  // namespace zr::test

@@ -1,0 +1,292 @@
+// SYCL 2020 reduction semantics through the public API, checked against a host fold on real data: every op
+// with every property combination on i32 and f32 (and bool's logical ops), user and known identities,
+// initial values, several reductions in one pass, array reductions.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <limits>
+#include <numeric>
+#include <tuple>
+
+#include "api_test_support.hpp"
+
+namespace zr::test {
+namespace {
+
+struct PropertyCase {
+  bool initialize_to_identity;
+  bool deterministic;
+};
+constexpr PropertyCase kPropertyCases[] = {{false, false}, {true, false}, {false, true}, {true, true}};
+
+property_list properties_of(PropertyCase c) {
+  property_list props;
+  if (c.initialize_to_identity) props = props.with(property::reduction::initialize_to_identity{});
+  if (c.deterministic) props = props.with(property::reduction::deterministic{});
+  return props;
+}
+
+// Reduces `values` with Op under every property combination, the variable in host memory and in device
+// memory, and compares with the host fold (initial value included unless initialize_to_identity).
+template <typename T, typename Op, typename HostOp = Op>
+void check_every_property(queue& q, const std::vector<T>& values, T initial, HostOp host_op = {}) {
+  const Op op{};
+  T* device_values = q.malloc_device<T>(values.size());
+  T* device_var = q.malloc_device<T>(1);
+  q.copy(values.data(), device_values, values.size()).wait();
+  for (const PropertyCase c : kPropertyCases) {
+    const T start = c.initialize_to_identity ? known_identity_v<Op, T> : initial;
+    const T expected = host_fold<T>(values, start, host_op);
+    SCOPED_TRACE(std::string("op ") + std::string(to_string(detail::op_of<Op>::kind)) + ", n " +
+                 std::to_string(values.size()) + ", initialize_to_identity " + std::to_string(c.initialize_to_identity) +
+                 ", deterministic " + std::to_string(c.deterministic));
+    T host_var = initial;
+    q.reduce(device_values, values.size(), reduction(&host_var, op, properties_of(c))).wait();
+    EXPECT_EQ(host_var, expected) << "variable in host memory";
+
+    q.copy(&initial, device_var, 1).wait();
+    q.reduce(device_values, values.size(), reduction(device_var, op, properties_of(c))).wait();
+    T read_back{};
+    q.copy(device_var, &read_back, 1).wait();
+    EXPECT_EQ(read_back, expected) << "variable in device memory";
+  }
+  q.free(device_values);
+  q.free(device_var);
+}
+
+class EveryPropertyCombination : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(EveryPropertyCombination, GivenIntegersWhenReducedWithEveryOpThenMatchesHostFold) {
+  ZR_REQUIRE_QUEUE(q);
+  const std::size_t n = GetParam();
+  const auto values = exact_values<std::int32_t>(n, 7);
+  const auto product_values = exact_values<std::int32_t>(n, 8, true);
+  check_every_property<std::int32_t, plus<std::int32_t>>(q, values, 1000);
+  // Integer products wrap modulo 2^32 on the device; the host computes them in unsigned arithmetic.
+  auto wrapping_product = [](std::int32_t a, std::int32_t b) {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) * static_cast<std::uint32_t>(b));
+  };
+  check_every_property<std::int32_t, multiplies<std::int32_t>>(q, product_values, -3, wrapping_product);
+  check_every_property<std::int32_t, minimum<std::int32_t>>(q, values, -1);
+  check_every_property<std::int32_t, maximum<std::int32_t>>(q, values, 2);
+  check_every_property<std::int32_t, bit_and<std::int32_t>>(q, values, 0x7ff0);
+  check_every_property<std::int32_t, bit_or<std::int32_t>>(q, values, 0x100);
+  check_every_property<std::int32_t, bit_xor<std::int32_t>>(q, values, 0x5a5a);
+}
+
+TEST_P(EveryPropertyCombination, GivenFloatsWhenReducedWithEveryOpThenMatchesHostFold) {
+  ZR_REQUIRE_QUEUE(q);
+  const std::size_t n = GetParam();
+  const auto values = exact_values<float>(n, 9);
+  const auto product_values = exact_values<float>(n, 10, true);
+  check_every_property<float, plus<float>>(q, values, 0.5f);
+  check_every_property<float, multiplies<float>>(q, product_values, -4.0f);
+  check_every_property<float, minimum<float>>(q, values, -100.0f);
+  check_every_property<float, maximum<float>>(q, values, 100.0f);
+}
+
+TEST_P(EveryPropertyCombination, GivenBoolsWhenReducedWithLogicalOpsThenMatchesHostFold) {
+  ZR_REQUIRE_QUEUE(q);
+  const std::size_t n = GetParam();
+  // bool data travels as bytes; a std::vector<bool> has none to point to.
+  const auto generated = exact_values<bool>(n, 11);
+  const auto values = std::make_unique<bool[]>(n ? n : 1);
+  std::copy(generated.begin(), generated.end(), values.get());
+  const std::vector<bool> copy(generated.begin(), generated.end());
+  bool* device_values = q.malloc_device<bool>(n ? n : 1);
+  q.copy(values.get(), device_values, n).wait();
+  for (const bool initial : {false, true}) {
+    bool all = initial;
+    bool any = initial;
+    q.reduce(device_values, n, reduction(&all, logical_and<>()), reduction(&any, logical_or<>())).wait();
+    bool expected_all = initial;
+    bool expected_any = initial;
+    for (bool v : copy) {
+      expected_all = expected_all && v;
+      expected_any = expected_any || v;
+    }
+    EXPECT_EQ(all, expected_all) << "initial " << initial;
+    EXPECT_EQ(any, expected_any) << "initial " << initial;
+  }
+  q.free(device_values);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, EveryPropertyCombination, ::testing::Values(0, 1, 33, 4097, 65537),
+                         ::testing::PrintToStringParamName());
+
+TEST(Identities, GivenUserIdentityWhenReducingThenSameResultAsKnownIdentity) {
+  ZR_REQUIRE_QUEUE(q);
+  const auto values = exact_values<std::int32_t>(1000, 12);
+  const std::span<const std::int32_t> host(values);
+  std::int32_t known = 5;
+  std::int32_t user = 5;
+  q.reduce(host, reduction(&known, maximum<>())).wait();
+  q.reduce(host, reduction(&user, std::numeric_limits<std::int32_t>::lowest(), maximum<>())).wait();
+  EXPECT_EQ(known, user);
+  EXPECT_EQ(known, host_fold(host, 5, maximum<std::int32_t>()));
+}
+
+TEST(Identities, GivenNegativeZeroUserIdentityWhenSummingNegativeZerosThenResultIsNegativeZero) {
+  // The user identity initialises the temporaries: with -0.0 (the true identity of IEEE addition) a sum of
+  // -0.0 values stays -0.0; with the known identity 0.0 it becomes +0.0.
+  ZR_REQUIRE_QUEUE(q);
+  const std::vector<float> zeros(257, -0.0f);
+  float with_user = 1.0f;
+  float with_known = 1.0f;
+  q.reduce(std::span<const float>(zeros), reduction(&with_user, -0.0f, plus<>(), property::reduction::initialize_to_identity{}))
+      .wait();
+  q.reduce(std::span<const float>(zeros), reduction(&with_known, plus<>(), property::reduction::initialize_to_identity{}))
+      .wait();
+  EXPECT_TRUE(std::signbit(with_user));
+  EXPECT_FALSE(std::signbit(with_known));
+}
+
+TEST(InitialValue, GivenNonIdentityInitialValueWhenInitializeToIdentityIsOffThenItIsIncluded) {
+  ZR_REQUIRE_QUEUE(q);
+  const std::vector<std::int64_t> values(100, 3);
+  std::int64_t included = 1'000'000;
+  std::int64_t replaced = 1'000'000;
+  q.reduce(std::span<const std::int64_t>(values), reduction(&included, plus<>())).wait();
+  q.reduce(std::span<const std::int64_t>(values), reduction(&replaced, plus<>(), property::reduction::initialize_to_identity{}))
+      .wait();
+  EXPECT_EQ(included, 1'000'300);
+  EXPECT_EQ(replaced, 300);
+}
+
+TEST(SeveralReductions, GivenSumAndMaxOf0To1023WhenReducedInOnePassThenSyclExampleResults) {
+  ZR_REQUIRE_QUEUE(q);
+  std::vector<int> values(1024);
+  std::iota(values.begin(), values.end(), 0);
+  int* data = q.malloc_device<int>(values.size());
+  q.copy(values.data(), data, values.size()).wait();
+  int sum = 0;
+  int max = 0;
+  const event done = q.reduce(data, values.size(), reduction(&sum, plus<>()), reduction(&max, maximum<>()));
+  done.wait();
+  EXPECT_EQ(sum, 523776);
+  EXPECT_EQ(max, 1023);
+  // One plan for both: the input is read once.
+  ASSERT_EQ(done.get_profile().plans.size(), 1u);
+  q.free(data);
+}
+
+TEST(SeveralReductions, GivenEveryIntegerOpAtOnceWhenReducedThenEachMatchesItsHostFold) {
+  ZR_REQUIRE_QUEUE(q);
+  for (std::size_t n : {0u, 1u, 255u, 4097u, 100'003u}) {
+    const auto values = exact_values<std::int16_t>(n, 13);
+    const std::span<const std::int16_t> host(values);
+    std::array<std::int16_t, 9> r{10, 1, 7, -7, -1, 0, 3, 0, 5};
+    q.reduce(host, reduction(&r[0], plus<>()), reduction(&r[1], multiplies<>()), reduction(&r[2], minimum<>()),
+             reduction(&r[3], maximum<>()), reduction(&r[4], bit_and<>()), reduction(&r[5], bit_or<>()),
+             reduction(&r[6], bit_xor<>()), reduction(&r[7], plus<>(), property::reduction::initialize_to_identity{}),
+             reduction(&r[8], maximum<>(), property::reduction::deterministic{}))
+        .wait();
+    SCOPED_TRACE("n " + std::to_string(n));
+    auto wrap = [](auto op) {
+      return [op](std::int16_t a, std::int16_t b) { return static_cast<std::int16_t>(op(a, b)); };
+    };
+    EXPECT_EQ(r[0], host_fold<std::int16_t>(host, 10, wrap(std::plus<int>())));
+    EXPECT_EQ(r[1], host_fold<std::int16_t>(host, 1, wrap(std::multiplies<int>())));
+    EXPECT_EQ(r[2], host_fold<std::int16_t>(host, 7, minimum<std::int16_t>()));
+    EXPECT_EQ(r[3], host_fold<std::int16_t>(host, -7, maximum<std::int16_t>()));
+    EXPECT_EQ(r[4], host_fold<std::int16_t>(host, -1, bit_and<std::int16_t>()));
+    EXPECT_EQ(r[5], host_fold<std::int16_t>(host, 0, bit_or<std::int16_t>()));
+    EXPECT_EQ(r[6], host_fold<std::int16_t>(host, 3, bit_xor<std::int16_t>()));
+    EXPECT_EQ(r[7], host_fold<std::int16_t>(host, 0, wrap(std::plus<int>())));
+    EXPECT_EQ(r[8], host_fold<std::int16_t>(host, 5, maximum<std::int16_t>()));
+  }
+}
+
+// Array reductions: the input is rows of N values; column j must equal a scalar reduction of column j.
+template <std::size_t N>
+void check_columns(queue& q, std::size_t rows) {
+  const auto values = exact_values<float>(rows * N, 14 + N);
+  std::array<float, N> sums{};
+  std::array<float, N> mins{};
+  for (std::size_t j = 0; j < N; ++j) {
+    sums[j] = static_cast<float>(j);
+    mins[j] = 1000.0f;
+  }
+  std::array<float, N> expected_sums = sums;
+  std::array<float, N> expected_mins = mins;
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t j = 0; j < N; ++j) {
+      expected_sums[j] += values[r * N + j];
+      expected_mins[j] = std::min(expected_mins[j], values[r * N + j]);
+    }
+  float* device_sums = q.malloc_device<float>(N);
+  q.copy(sums.data(), device_sums, N).wait();
+  const std::span<const float> host(values);
+  q.reduce(host, reduction(std::span<float, N>(mins), minimum<>())).wait();
+  q.reduce(host, reduction(std::span<float, N>(device_sums, N), plus<>())).wait();
+  q.copy(device_sums, sums.data(), N).wait();
+  q.free(device_sums);
+  for (std::size_t j = 0; j < N; ++j) {
+    EXPECT_EQ(sums[j], expected_sums[j]) << "N " << N << ", rows " << rows << ", column " << j;
+    EXPECT_EQ(mins[j], expected_mins[j]) << "N " << N << ", rows " << rows << ", column " << j;
+  }
+}
+
+TEST(ArrayReductions, GivenRowsOfNValuesWhenReducedThenEachColumnMatchesItsScalarReduction) {
+  ZR_REQUIRE_QUEUE(q);
+  for (std::size_t rows : {0u, 1u, 2u, 1000u, 20'011u}) {
+    check_columns<1>(q, rows);
+    check_columns<3>(q, rows);
+    check_columns<8>(q, rows);
+    check_columns<64>(q, rows);
+  }
+}
+
+TEST(ArrayReductions, GivenArrayAndScalarReductionsInOneCallThenBothAreRight) {
+  ZR_REQUIRE_QUEUE(q);
+  std::vector<std::uint32_t> values(3 * 500);
+  std::iota(values.begin(), values.end(), 1u);
+  std::array<std::uint32_t, 3> columns{};
+  std::uint32_t total = 0;
+  q.reduce(std::span<const std::uint32_t>(values), reduction(std::span<std::uint32_t, 3>(columns), plus<>()),
+           reduction(&total, plus<>()))
+      .wait();
+  EXPECT_EQ(total, 1500u * 1501u / 2u);
+  for (std::uint32_t j = 0; j < 3; ++j) {
+    std::uint32_t expected = 0;
+    for (std::uint32_t r = 0; r < 500; ++r) expected += values[r * 3 + j];
+    EXPECT_EQ(columns[j], expected) << "column " << j;
+  }
+}
+
+TEST(Deterministic, GivenOrderSensitiveFloatsWhenSummed20TimesThenEveryResultIsBitwiseIdentical) {
+  ZR_REQUIRE_QUEUE(q);
+  // Magnitudes from 1e-6 to 1e6 with both signs: the rounded sum depends on the order of the additions.
+  std::mt19937 rng(21);
+  std::uniform_real_distribution<float> exponent(-6.0f, 6.0f);
+  std::vector<float> values(1 << 20);
+  for (auto& v : values) v = std::pow(10.0f, exponent(rng)) * (rng() % 2 ? 1.0f : -1.0f);
+  float* data = q.malloc_device<float>(values.size());
+  q.copy(values.data(), data, values.size()).wait();
+  double reference = 0;
+  double magnitude = 0;
+  for (float v : values) {
+    reference += v;
+    magnitude += std::fabs(v);
+  }
+  std::uint32_t first_bits = 0;
+  for (int run = 0; run < 20; ++run) {
+    float sum = 0;
+    q.reduce(data, values.size(), reduction(&sum, plus<>(), property::reduction::deterministic{})).wait();
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &sum, sizeof bits);
+    if (run == 0) {
+      first_bits = bits;
+      // A sanity bound on the value itself (f32 accumulation of 2^20 terms, tree-shaped).
+      EXPECT_NEAR(sum, reference, magnitude * 1e-5);
+    }
+    EXPECT_EQ(bits, first_bits) << "run " << run;
+  }
+  q.free(data);
+}
+
+}  // namespace
+}  // namespace zr::test
