@@ -1,0 +1,23 @@
+#pragma once
+// Raw binary input: nothing but the elements, in host (little-endian) order, as `a.tofile(path)` writes them.
+#include <cstddef>
+#include <cstdint>
+#include <istream>
+#include <string_view>
+#include <vector>
+
+#include "data_types.hpp"
+
+namespace zr::cli {
+
+struct RawArray {
+  core::DataType type = core::DataType::f32;
+  std::uint64_t count = 0;
+  std::vector<std::byte> data;  // count * size_of(type) bytes
+};
+
+// Every byte left in the stream as elements of `type`. Throws zr::InvalidArgumentError when the byte count is not
+// a multiple of the element size (the message gives both sizes and the type).
+RawArray read_raw(std::istream& in, core::DataType type, std::string_view source_name);
+
+}  // namespace zr::cli
