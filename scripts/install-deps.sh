@@ -14,6 +14,8 @@ packages=(
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
   # libraries
   libspdlog-dev libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
+  # tests: NumPy reads and writes the .npy files ze_reduce takes; jsonschema checks the JSON reports
+  python3 python3-numpy python3-jsonschema
 )
 
 sudo_cmd=()

@@ -32,7 +32,7 @@ def write(folder):
             np.save(os.path.join(folder, name + ".npy"), array)
             with open(os.path.join(folder, name + "_v2.npy"), "wb") as f:
                 np.lib.format.write_array(f, array, version=(2, 0))
-            shape = ",".join(str(d) for d in array.shape)
+            shape = ",".join(str(d) for d in array.shape) or "-"  # "-": a 0-d array (a word for >> to read)
             manifest.write(f"{name} 1 {shape}\n{name}_v2 2 {shape}\n")
 
 
