@@ -25,6 +25,10 @@ struct plan_summary {
   zr::strategy strategy = zr::strategy::tree;
   std::string reason;       // why this strategy, one line
   std::string description;  // the passes and buffers (several lines)
+  // The most combines any one input value goes through on its way to the result (summed over the chunks of
+  // an input larger than one allocation): the m of the floating-point error bound that ze-reduce's host
+  // reference documents (runtime/core/host_reference.hpp), so a caller can check a sum or a product.
+  std::uint64_t combine_depth = 0;
 };
 
 struct profile {

@@ -4,7 +4,8 @@
 //
 //   reduction(T* var, op, props)             the initial *var is part of the result unless
 //   reduction(T* var, identity, op, props)   initialize_to_identity is given; identity initialises the
-//                                            temporaries (it must be an identity of op, as in SYCL)
+//                                            temporaries (it must be an identity of op, as in SYCL;
+//                                            another value is refused with InvalidArgumentError)
 //   reduction(std::span<T, N> vars, ...)     array reduction: the input is rows of N values and vars[j]
 //                                            reduces column j, as N independent scalar reductions would
 //

@@ -1,10 +1,13 @@
 #include "api/reduction_job.hpp"
 
 #include <chrono>
+#include <cstdlib>
+#include <optional>
 #include <numeric>
 #include <sstream>
 
 #include "api/scoped_allocation.hpp"
+#include "identity.hpp"
 #include "strategy.hpp"
 #include "tuning.hpp"
 #include "zereduce/errors.hpp"
@@ -42,8 +45,34 @@ core::ReductionRequest request_of(const detail::reduction_spec& spec, std::uint6
   return request;
 }
 
+// SYCL leaves a wrong identity undefined; ze-reduce refuses it rather than return a changed result.
+void check_user_identity(const std::string& which, const detail::reduction_spec& spec) {
+  const core::Scalar identity = identity_of(spec);
+  const auto op = static_cast<core::Op>(spec.op);
+  if (core::is_supported(op, identity.type) && !core::is_identity(op, identity))
+    throw InvalidArgumentError(which + ": " + identity.to_string() + " is not an identity of " +
+                               std::string(core::name(op)) + " on " + std::string(core::name(identity.type)) +
+                               " (an identity leaves every value unchanged; this one is " +
+                               core::known_identity(op, identity.type).to_string() +
+                               "): give that, or use reduction(var, op) without an identity");
+}
+
 plan_summary summary_of(const core::Plan& plan) {
-  return {static_cast<strategy>(plan.strategy), plan.reason, core::describe(plan)};
+  return {static_cast<strategy>(plan.strategy), plan.reason, core::describe(plan), core::combine_depth(plan)};
+}
+
+// Test-only fault injection, off unless ZE_REDUCE_FAULT_INJECTION names a strategy: every result of that
+// strategy gets its lowest bit flipped, so that the conformance suite can prove it notices a broken strategy
+// (tests/conformance). Read here and nowhere else.
+std::optional<core::Strategy> injected_fault() {
+  static const std::optional<core::Strategy> broken = []() -> std::optional<core::Strategy> {
+    const char* text = std::getenv("ZE_REDUCE_FAULT_INJECTION");
+    if (!text || !*text) return std::nullopt;
+    for (core::Strategy s : core::kAllStrategies)
+      if (core::name(s) == text) return s;
+    return std::nullopt;
+  }();
+  return broken;
 }
 
 void add_run(profile& out, const core::RunProfile& run) {
@@ -94,6 +123,7 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
                                  " columns views the input as rows of " + std::to_string(spec.columns) +
                                  " values, but n = " + std::to_string(n_) + " is not a multiple of it");
     check_variable(spec);
+    if (spec.has_user_identity) check_user_identity(which, spec);
     // Validates the (op, type) on this device before any work: the message names the device and what it lacks.
     auto scalar_request = request_of(spec, n_, true);
     scalar_request.strategy.reset();
@@ -225,12 +255,24 @@ void ReductionJob::execute(profile& out) {
     for (const auto& group : groups_) {
       const core::Plan plan = plan_for(group, count, first == 0);
       if (first == 0) out.plans.push_back(summary_of(plan));
+      // Each later chunk folds the result so far in as its initial value: its combines come on top.
+      else out.plans[static_cast<std::size_t>(&group - groups_.data())].combine_depth += core::combine_depth(plan);
       std::vector<void*> results;
       for (std::size_t index : group.specs) results.push_back(targets[index]);
       add_run(out, device_.run(plan, chunk, results));
     }
     first += count;
   } while (first < n_);
+
+  if (const auto broken = injected_fault())
+    for (std::size_t g = 0; g < groups_.size(); ++g)
+      if (static_cast<core::Strategy>(out.plans[g].strategy) == *broken)
+        for (std::size_t index : groups_[g].specs) {
+          std::byte first_byte{};
+          device_.copy(&first_byte, targets[index], 1);
+          first_byte ^= std::byte{1};
+          device_.copy(targets[index], &first_byte, 1);
+        }
 
   for (std::size_t index : copied_back)
     timed_copy(device_, out, "copy result back", specs_[index].var, targets[index], specs_[index].columns * element);

@@ -60,4 +60,11 @@ Scalar known_identity(Op op, DataType type) {
   throw std::logic_error("unknown type");
 }
 
+bool is_identity(Op op, const Scalar& value) {
+  const Scalar known = known_identity(op, value.type);
+  if (value.bitwise_equal(known)) return true;
+  if (value.type == DataType::boolean) return (value.bytes[0] != std::byte{0}) == (known.bytes[0] != std::byte{0});
+  return op == Op::plus && is_floating(value.type) && value.to_double() == 0.0;
+}
+
 }  // namespace zr::core

@@ -10,4 +10,9 @@ namespace zr::core {
 // Precondition: is_supported(op, type).
 Scalar known_identity(Op op, DataType type);
 
+// Whether `value` is an identity of `op` on its type: op(value, x) == x for every x. For ze-reduce's ops that
+// is the known identity only, except that -0 serves a floating sum as well as +0 and any non-zero bool byte
+// is true. A user identity that is not one would silently change the result, so the API refuses it.
+bool is_identity(Op op, const Scalar& value);
+
 }  // namespace zr::core

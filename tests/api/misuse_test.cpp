@@ -42,6 +42,24 @@ TEST(Misuse, GivenNullVariableWhenReducingThenInvalidArgumentNamesIt) {
       "reduction variable is nullptr");
 }
 
+TEST(Misuse, GivenUserIdentityThatIsNotOneWhenReducingThenInvalidArgumentNamesTheRightOne) {
+  ZR_REQUIRE_QUEUE(q);
+  const std::vector<float> values{1.5f, 2.0f, -4.0f};
+  float sum = 0.0f;
+  expect_error<InvalidArgumentError>(
+      [&] { q.reduce(std::span<const float>(values), reduction(&sum, 1.0f, plus<>())).wait(); },
+      "1 is not an identity of plus on f32");
+  EXPECT_EQ(sum, 0.0f) << "a refused reduction must not write its variable";
+  // -0 is an identity of a floating sum: accepted, and the result is the plain sum.
+  q.reduce(std::span<const float>(values), reduction(&sum, -0.0f, plus<>())).wait();
+  EXPECT_EQ(sum, -0.5f);
+  const std::vector<int> ints{3, 1, 2};
+  int smallest = 0;
+  expect_error<InvalidArgumentError>(
+      [&] { q.reduce(std::span<const int>(ints), reduction(&smallest, 0, minimum<>())).wait(); },
+      "this one is 2147483647");
+}
+
 TEST(Misuse, GivenLengthBeyondTheAllocationWhenReducingThenInvalidArgumentGivesTheSizes) {
   ZR_REQUIRE_QUEUE(q);
   int* data = q.malloc_device<int>(100);

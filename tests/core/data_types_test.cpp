@@ -55,6 +55,31 @@ TEST(KnownIdentity, GivenFloatingAndBoolOps_WhenIdentityAsked_ThenMatchesSycl202
   EXPECT_EQ(known_identity(Op::logical_or, DataType::boolean).as<std::uint8_t>(), 0);
 }
 
+TEST(IsIdentity, GivenEverySupportedPair_WhenKnownIdentityChecked_ThenAccepted) {
+  for (Op op : kAllOps)
+    for (DataType type : kAllDataTypes)
+      if (is_supported(op, type)) {
+        EXPECT_TRUE(is_identity(op, known_identity(op, type))) << name(op) << " " << name(type);
+      }
+}
+
+TEST(IsIdentity, GivenValuesThatChangeAResult_WhenChecked_ThenRefused) {
+  EXPECT_FALSE(is_identity(Op::plus, Scalar::from(DataType::f32, 1.0f)));
+  EXPECT_FALSE(is_identity(Op::multiplies, Scalar::from(DataType::i32, std::int32_t{0})));
+  EXPECT_FALSE(is_identity(Op::minimum, Scalar::from(DataType::f32, std::numeric_limits<float>::max())));
+  EXPECT_FALSE(is_identity(Op::maximum, Scalar::from(DataType::i8, std::int8_t{0})));
+  EXPECT_FALSE(is_identity(Op::bit_and, Scalar::from(DataType::u8, std::uint8_t{0x7f})));
+  EXPECT_FALSE(is_identity(Op::logical_and, Scalar::from(DataType::boolean, std::uint8_t{0})));
+  EXPECT_FALSE(is_identity(Op::plus, Scalar::from(DataType::f64, std::numeric_limits<double>::quiet_NaN())));
+}
+
+TEST(IsIdentity, GivenNegativeZeroOrAnyTrueByte_WhenChecked_ThenAccepted) {
+  EXPECT_TRUE(is_identity(Op::plus, Scalar::from(DataType::f32, -0.0f)));  // x + -0 == x for every x
+  EXPECT_TRUE(is_identity(Op::plus, Scalar::from(DataType::f64, -0.0)));
+  EXPECT_FALSE(is_identity(Op::multiplies, Scalar::from(DataType::f32, -1.0f)));
+  EXPECT_TRUE(is_identity(Op::logical_and, Scalar::from(DataType::boolean, std::uint8_t{7})));
+}
+
 TEST(KnownIdentity, GivenPairSyclDoesNotAllow_WhenIdentityAsked_ThenThrowsNamingThePair) {
   try {
     known_identity(Op::bit_and, DataType::f32);

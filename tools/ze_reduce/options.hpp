@@ -1,0 +1,52 @@
+#pragma once
+// Everything the command line can ask for, parsed and checked, with the names users type (the SYCL op names
+// and their short aliases, the element type names, counts such as 2^28 or 256M).
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "data_types.hpp"
+#include "zereduce/properties.hpp"
+
+namespace zr::cli {
+
+enum class Fill { pattern, random };
+
+struct Options {
+  // what to reduce
+  core::Op op = core::Op::plus;
+  std::optional<core::DataType> type;  // unset: f32, or the .npy file's dtype
+  std::uint64_t n = std::uint64_t{1} << 24;
+  bool n_given = false;
+  std::string input_path;  // empty: generated input; "-": standard input
+  Fill fill = Fill::pattern;
+  std::uint64_t seed = 1;
+  std::uint64_t columns = 1;
+  std::optional<std::string> identity;  // text, parsed for the element type
+  std::optional<std::string> initial;   // the reduction variable's value before; default: the identity
+  bool initialize_to_identity = false;
+  bool deterministic = false;
+  std::optional<zr::strategy> strategy;
+  // where and how often
+  std::optional<std::size_t> device_index;
+  std::uint64_t iterations = 5;
+  std::uint64_t warmup = 1;
+  bool verify = false;
+  bool bandwidth = false;
+  // what to print
+  bool list = false;
+  bool modules = false;
+  bool json = false;
+  int verbosity = 0;  // -1 quiet, 0 normal, 1 verbose
+};
+
+// Adds every option to `app`, writing into `options`; the values are converted by CLI11 callbacks, so a bad
+// value fails CLI11's parse with a message naming the option and what it accepts.
+void add_options(CLI::App& app, Options& options);
+
+// "plus" ... "logical_or" and the aliases sum, prod, min, max, and, or, xor, land, lor.
+std::optional<core::Op> parse_op_name(std::string_view text);
+
+}  // namespace zr::cli

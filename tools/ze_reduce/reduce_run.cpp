@@ -1,0 +1,159 @@
+#include "reduce_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "identity.hpp"
+#include "type_dispatch.hpp"
+
+namespace zr::cli {
+
+namespace {
+
+std::uint64_t elapsed_ns(std::chrono::steady_clock::time_point since) {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - since).count());
+}
+
+zr::property_list properties_of(const Options& options) {
+  zr::property_list props;
+  if (options.initialize_to_identity) props = props.with(zr::property::reduction::initialize_to_identity{});
+  if (options.deterministic) props = props.with(zr::property::reduction::deterministic{});
+  if (options.strategy) props = props.with(zr::property::reduction::use_strategy{*options.strategy});
+  return props;
+}
+
+// The input where the kernels read it: a device allocation holding a copy, or the host data itself when it is
+// larger than one device allocation (the library then copies it chunk by chunk in every run).
+template <typename T>
+struct DeviceInput {
+  zr::usm_ptr<T> copy;
+  const T* host = nullptr;
+  std::uint64_t n = 0;
+
+  zr::event reduce(zr::queue& queue, zr::reduction_descriptor<T> reduction) const {
+    if (copy || n == 0) return queue.reduce(static_cast<const T*>(copy.get()), n, reduction);
+    return queue.reduce(std::span<const T>(host, n), reduction);
+  }
+};
+
+template <typename T>
+DeviceInput<T> place_input(zr::queue& queue, const Workload& workload, std::uint64_t& upload_ns) {
+  DeviceInput<T> input;
+  input.host = reinterpret_cast<const T*>(workload.data.data());
+  input.n = workload.n;
+  const std::uint64_t bytes = workload.n * sizeof(T);
+  if (bytes == 0 || bytes > queue.get_device().capabilities().max_allocation_bytes) return input;
+  input.copy = zr::make_device_array<T>(queue, workload.n);
+  const auto start = std::chrono::steady_clock::now();
+  queue.copy(input.host, input.copy.get(), workload.n).wait();
+  upload_ns = elapsed_ns(start);
+  return input;
+}
+
+template <typename T>
+T value_of(const core::Scalar& scalar) {
+  return scalar.as<T>();
+}
+
+template <typename T, typename Op>
+RunOutcome run_typed(zr::queue& queue, const Options& options, const Workload& workload, Progress& progress) {
+  RunOutcome outcome;
+  const core::DataType type = workload.type;
+  // A plain value and a flag rather than std::optional<T>: GCC 12 warns falsely that the optional's value may be
+  // read uninitialised.
+  const bool has_user_identity = options.identity.has_value();
+  const T user_identity = has_user_identity ? value_of<T>(core::parse_scalar(type, *options.identity)) : T{};
+  const auto op = static_cast<core::Op>(zr::detail::op_of<Op>::kind);
+  outcome.identity = options.identity ? core::parse_scalar(type, *options.identity) : core::known_identity(op, type);
+  if (!core::is_identity(op, outcome.identity))
+    throw zr::InvalidArgumentError("--identity " + *options.identity + " is not an identity of " +
+                                   std::string(core::name(op)) + " on " + std::string(core::name(type)) +
+                                   " (it would change the result); its identity is " +
+                                   core::known_identity(op, type).to_string() + ", or leave --identity out");
+  const core::Scalar initial_scalar = options.initial ? core::parse_scalar(type, *options.initial) : outcome.identity;
+  if (!options.initialize_to_identity) outcome.initial = initial_scalar;
+  const T initial = value_of<T>(initial_scalar);
+
+  const DeviceInput<T> input = place_input<T>(queue, workload, outcome.upload_ns);
+  outcome.input_on_device = input.copy != nullptr || workload.n == 0;
+  const auto columns = options.columns;
+  const auto variables = std::make_unique<T[]>(columns);
+  const zr::property_list props = properties_of(options);
+  auto descriptor = [&]() {
+    const std::span<T> vars(variables.get(), columns);
+    if (columns == 1)
+      return has_user_identity ? zr::reduction(&vars[0], user_identity, Op{}, props) : zr::reduction(&vars[0], Op{}, props);
+    return has_user_identity ? zr::reduction(vars, user_identity, Op{}, props) : zr::reduction(vars, Op{}, props);
+  };
+
+  const std::uint64_t runs = options.warmup + options.iterations;
+  for (std::uint64_t run = 0; run < runs; ++run) {
+    const bool timed = run >= options.warmup;
+    progress.update((timed ? "run " + std::to_string(run - options.warmup + 1) + " of " +
+                                 std::to_string(options.iterations)
+                           : "warm-up " + std::to_string(run + 1) + " of " + std::to_string(options.warmup)) +
+                    " (" + std::to_string(workload.n) + " x " + std::string(core::name(type)) + ")");
+    std::fill(variables.get(), variables.get() + columns, initial);
+    const auto start = std::chrono::steady_clock::now();
+    const zr::event done = input.reduce(queue, descriptor());
+    const zr::profile& profile = done.get_profile();
+    const std::uint64_t wall = elapsed_ns(start);
+    if (!timed) continue;
+    outcome.timings.push_back({wall, profile.kernel_ns, profile.copy_ns, profile.timestamps_valid});
+    outcome.plans = profile.plans;
+    outcome.last_passes = profile.passes;
+  }
+  for (std::uint64_t c = 0; c < columns; ++c) outcome.results.push_back(core::Scalar::from<T>(type, variables[c]));
+  return outcome;
+}
+
+}  // namespace
+
+std::uint64_t median(std::vector<std::uint64_t> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const std::size_t middle = values.size() / 2;
+  return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+}
+
+RunOutcome run_reduction(zr::queue& queue, const Options& options, const Workload& workload, Progress& progress) {
+  std::optional<RunOutcome> outcome;
+  with_element_type(workload.type, [&]<typename T>() {
+    with_op<T>(options.op, [&]<typename Op>(Op) { outcome = run_typed<T, Op>(queue, options, workload, progress); });
+  });
+  if (!outcome)
+    throw InvalidArgumentError(std::string(core::name(options.op)) + " is not defined for " +
+                               std::string(core::name(workload.type)));
+  return std::move(*outcome);
+}
+
+std::optional<std::uint64_t> measure_read_probe_ns(zr::queue& queue, const Options& options, const Workload& workload,
+                                                   Progress& progress) {
+  const std::uint64_t bytes = workload.data.size();
+  if (bytes == 0 || bytes > queue.get_device().capabilities().max_allocation_bytes) return std::nullopt;
+  auto probe = [&]<typename Word>() -> std::optional<std::uint64_t> {
+    const std::uint64_t words = bytes / sizeof(Word);
+    auto data = zr::make_device_array<Word>(queue, words);
+    queue.copy(reinterpret_cast<const Word*>(workload.data.data()), data.get(), words).wait();
+    std::vector<std::uint64_t> kernel_ns;
+    for (std::uint64_t run = 0; run < options.warmup + options.iterations; ++run) {
+      progress.update("read probe, run " + std::to_string(run + 1));
+      Word result{};
+      const zr::profile& profile =
+          queue.reduce(static_cast<const Word*>(data.get()), words,
+                       zr::reduction(&result, zr::bit_or<Word>(), zr::property::reduction::initialize_to_identity{}))
+              .get_profile();
+      if (!profile.timestamps_valid) return std::nullopt;
+      if (run >= options.warmup) kernel_ns.push_back(profile.kernel_ns);
+    }
+    return median(kernel_ns);
+  };
+  return bytes % 4 == 0 ? probe.template operator()<std::uint32_t>() : probe.template operator()<std::uint8_t>();
+}
+
+}  // namespace zr::cli

@@ -1,0 +1,187 @@
+#include "report.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace zr::cli {
+
+namespace {
+
+constexpr const char* kSchema = "ze_reduce/run/1";
+
+struct Spread {
+  std::uint64_t median = 0, min = 0, max = 0;
+};
+
+template <typename Member>
+Spread spread_of(const RunOutcome& outcome, Member member) {
+  std::vector<std::uint64_t> values;
+  for (const auto& t : outcome.timings) values.push_back(t.*member);
+  if (values.empty()) return {};
+  return {median(values), *std::min_element(values.begin(), values.end()), *std::max_element(values.begin(), values.end())};
+}
+
+bool timestamps_valid(const RunOutcome& outcome) {
+  return std::all_of(outcome.timings.begin(), outcome.timings.end(), [](const auto& t) { return t.timestamps_valid; });
+}
+
+// Bytes of input per second, by the kernels' time when the device gives timestamps.
+std::optional<double> gb_per_s(std::uint64_t bytes, std::uint64_t ns) {
+  if (ns == 0) return std::nullopt;
+  return static_cast<double>(bytes) / static_cast<double>(ns);
+}
+
+std::string fill_name(Fill fill) { return fill == Fill::pattern ? "pattern" : "random"; }
+
+nlohmann::json spread_json(const Spread& s) { return {{"median", s.median}, {"min", s.min}, {"max", s.max}}; }
+
+nlohmann::json nullable(const std::optional<double>& value) { return value ? nlohmann::json(*value) : nlohmann::json(); }
+
+}  // namespace
+
+nlohmann::json to_json(const Report& r) {
+  const auto& o = r.options;
+  const auto& w = r.workload;
+  const auto& outcome = r.outcome;
+  nlohmann::json doc;
+  doc["schema"] = kSchema;
+  doc["version"] = std::string(zr::version());
+  doc["device"] = {{"index", r.device_index},
+                   {"name", r.device.name()},
+                   {"backend", std::string(to_string(r.device.get_backend()))},
+                   {"kind", std::string(to_string(r.device.kind()))},
+                   {"driver_version", r.device.driver_version()}};
+  doc["request"] = {{"op", std::string(core::name(o.op))},
+                    {"type", std::string(core::name(w.type))},
+                    {"n", w.n},
+                    {"bytes", w.data.size()},
+                    {"columns", o.columns},
+                    {"deterministic", o.deterministic},
+                    {"initialize_to_identity", o.initialize_to_identity},
+                    {"strategy", o.strategy ? nlohmann::json(std::string(to_string(*o.strategy))) : nlohmann::json()},
+                    {"identity", outcome.identity.to_string()},
+                    {"initial", outcome.initial ? nlohmann::json(outcome.initial->to_string()) : nlohmann::json()}};
+  nlohmann::json input = {{"source", w.source}};
+  input["format"] = w.format.empty() ? nlohmann::json() : nlohmann::json(w.format);
+  input["path"] = w.path.empty() ? nlohmann::json() : nlohmann::json(w.path);
+  input["fill"] = w.source == "generated" ? nlohmann::json(fill_name(o.fill)) : nlohmann::json();
+  input["seed"] = w.source == "generated" && o.fill == Fill::random ? nlohmann::json(o.seed) : nlohmann::json();
+  input["shape"] = w.format == "npy" ? nlohmann::json(w.shape) : nlohmann::json();
+  doc["input"] = input;
+  doc["plans"] = nlohmann::json::array();
+  for (const auto& plan : outcome.plans)
+    doc["plans"].push_back({{"strategy", std::string(to_string(plan.strategy))},
+                            {"reason", plan.reason},
+                            {"description", plan.description}});
+  doc["result"] = nlohmann::json::array();
+  for (const auto& value : outcome.results) doc["result"].push_back(value.to_string());
+  if (r.verification) {
+    nlohmann::json columns = nlohmann::json::array();
+    for (const auto& c : r.verification->columns)
+      columns.push_back({{"reference", c.reference.value.to_string()},
+                         {"tolerance", c.reference.tolerance},
+                         {"agrees", c.agrees},
+                         {"why", c.why}});
+    doc["verification"] = {{"passed", r.verification->passed()}, {"columns", columns}};
+  } else {
+    doc["verification"] = nullptr;
+  }
+  const bool valid = timestamps_valid(outcome);
+  const Spread kernel = spread_of(outcome, &IterationTiming::kernel_ns);
+  nlohmann::json passes = nlohmann::json::array();
+  for (const auto& p : outcome.last_passes)
+    passes.push_back({{"kind", p.what == zr::pass_profile::kind::kernel ? "kernel" : "copy"},
+                      {"label", p.label},
+                      {"kernel", p.kernel},
+                      {"duration_ns", p.duration_ns()}});
+  doc["timing"] = {{"iterations", o.iterations},
+                   {"warmup", o.warmup},
+                   {"timestamps_valid", valid},
+                   {"input_on_device", outcome.input_on_device},
+                   {"upload_ns", outcome.upload_ns},
+                   {"kernel_ns", spread_json(kernel)},
+                   {"wall_ns", spread_json(spread_of(outcome, &IterationTiming::wall_ns))},
+                   {"copy_ns", spread_json(spread_of(outcome, &IterationTiming::copy_ns))},
+                   {"passes", passes},
+                   {"gb_per_s", nullable(valid ? gb_per_s(w.data.size(), kernel.median) : std::nullopt)}};
+  if (r.probe_ns && valid && kernel.median > 0) {
+    const auto probe = gb_per_s(w.data.size(), *r.probe_ns);
+    doc["bandwidth"] = {{"probe", "bit_or over the same bytes"},
+                        {"probe_ns", *r.probe_ns},
+                        {"probe_gb_per_s", nullable(probe)},
+                        {"ratio", static_cast<double>(*r.probe_ns) / static_cast<double>(kernel.median)}};
+  } else {
+    doc["bandwidth"] = nullptr;
+  }
+  return doc;
+}
+
+void print_text(const Report& r, std::FILE* out) {
+  const auto& o = r.options;
+  const auto& w = r.workload;
+  const auto& outcome = r.outcome;
+  const auto results = [&] {
+    std::string text;
+    for (std::size_t i = 0; i < outcome.results.size(); ++i) {
+      if (i) text += ", ";
+      text += outcome.results[i].to_string();
+    }
+    return outcome.results.size() > 1 ? "[" + text + "]" : text;
+  }();
+  if (o.verbosity < 0) {
+    std::fprintf(out, "%s\n", results.c_str());
+    return;
+  }
+  std::fprintf(out, "device    [%zu] %s\n", r.device_index, r.device.description().c_str());
+  std::string input = w.source == "generated" ? "generated, --fill " + fill_name(o.fill) +
+                                                    (o.fill == Fill::random ? ", seed " + std::to_string(o.seed) : "")
+                                              : w.path + " (" + w.format + ")";
+  std::fprintf(out, "reduce    %s over %llu x %s%s (%s)\n", std::string(core::name(o.op)).c_str(),
+               static_cast<unsigned long long>(w.n), std::string(core::name(w.type)).c_str(),
+               o.columns > 1 ? (" as rows of " + std::to_string(o.columns)).c_str() : "", input.c_str());
+  for (const auto& plan : outcome.plans) {
+    std::fprintf(out, "strategy  %s: %s\n", std::string(to_string(plan.strategy)).c_str(), plan.reason.c_str());
+    if (o.verbosity > 0) std::fprintf(out, "%s", plan.description.c_str());
+  }
+  std::fprintf(out, "result    %s\n", results.c_str());
+  if (r.verification) {
+    for (std::size_t c = 0; c < r.verification->columns.size(); ++c) {
+      const auto& check = r.verification->columns[c];
+      const std::string column = r.verification->columns.size() > 1 ? "column " + std::to_string(c) + ": " : "";
+      char bound[64];
+      std::snprintf(bound, sizeof bound, "(verified, within the error bound %.3g)", check.reference.tolerance);
+      const std::string verdict = !check.agrees                        ? "MISMATCH: " + check.why
+                                  : check.reference.tolerance > 0 ? std::string(bound)
+                                                                  : std::string("(verified, exact)");
+      std::fprintf(out, "host      %s%s %s\n", column.c_str(), check.reference.value.to_string().c_str(),
+                   verdict.c_str());
+    }
+  }
+  if (outcome.timings.empty()) return;
+  const bool valid = timestamps_valid(outcome);
+  const Spread kernel = spread_of(outcome, &IterationTiming::kernel_ns);
+  const Spread wall = spread_of(outcome, &IterationTiming::wall_ns);
+  for (const auto& pass : outcome.last_passes)
+    std::fprintf(out, "  %-6s %-34s %-34s %12.1f us\n", pass.what == zr::pass_profile::kind::kernel ? "kernel" : "copy",
+                 pass.label.c_str(), pass.kernel.c_str(), pass.duration_ns() * 1e-3);
+  if (valid)
+    std::fprintf(out, "kernels   median %.1f us, min %.1f, max %.1f over %llu runs\n", kernel.median * 1e-3,
+                 kernel.min * 1e-3, kernel.max * 1e-3, static_cast<unsigned long long>(outcome.timings.size()));
+  else
+    std::fprintf(out, "kernels   no valid device timestamps on this device\n");
+  std::fprintf(out, "wall      median %.1f us, min %.1f, max %.1f (submit to completion%s)\n", wall.median * 1e-3,
+               wall.min * 1e-3, wall.max * 1e-3,
+               outcome.input_on_device ? "" : ", copying the input from the host each run: it exceeds one allocation");
+  if (valid && kernel.median > 0) {
+    std::fprintf(out, "speed     %.2f GB/s (input bytes / median kernel time)\n",
+                 static_cast<double>(w.data.size()) / static_cast<double>(kernel.median));
+    if (r.probe_ns)
+      std::fprintf(out, "bandwidth read probe %.2f GB/s; this reduction runs at %.3fx of it\n",
+                   static_cast<double>(w.data.size()) / static_cast<double>(*r.probe_ns),
+                   static_cast<double>(*r.probe_ns) / static_cast<double>(kernel.median));
+  }
+  if (o.bandwidth && !r.probe_ns)
+    std::fprintf(out, "bandwidth not measured: no valid timestamps, or the input does not fit one device allocation\n");
+}
+
+}  // namespace zr::cli

@@ -1,0 +1,31 @@
+#pragma once
+// What a run of ze_reduce prints: text for people, or one JSON document whose schema is
+// docs/ze_reduce.schema.json (described in docs/ze_reduce.md). Both come from the same Report.
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "options.hpp"
+#include "reduce_run.hpp"
+#include "verification.hpp"
+#include "workload.hpp"
+#include "zereduce/zereduce.hpp"
+
+namespace zr::cli {
+
+struct Report {
+  const Options& options;
+  const zr::device& device;
+  std::size_t device_index;
+  const Workload& workload;
+  const RunOutcome& outcome;
+  std::optional<Verification> verification;
+  std::optional<std::uint64_t> probe_ns;  // --bandwidth
+};
+
+nlohmann::json to_json(const Report& report);
+void print_text(const Report& report, std::FILE* out);
+
+}  // namespace zr::cli

@@ -1,0 +1,33 @@
+#include "verification.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace zr::cli {
+
+bool Verification::passed() const {
+  return std::all_of(columns.begin(), columns.end(), [](const ColumnCheck& c) { return c.agrees; });
+}
+
+Verification verify(core::Op op, std::uint64_t columns, const Workload& workload, const RunOutcome& outcome) {
+  Verification verification;
+  const std::size_t element = core::size_of(workload.type);
+  const std::uint64_t rows = columns ? workload.n / columns : 0;
+  std::vector<std::byte> column_data;
+  for (std::uint64_t c = 0; c < columns; ++c) {
+    std::span<const std::byte> data(workload.data);
+    if (columns > 1) {  // gather column c: the reference reduces a packed array
+      column_data.resize(rows * element);
+      for (std::uint64_t r = 0; r < rows; ++r)
+        std::memcpy(column_data.data() + r * element, workload.data.data() + (r * columns + c) * element, element);
+      data = column_data;
+    }
+    ColumnCheck check;
+    check.reference = core::host_reference(op, workload.type, data, rows, outcome.identity, outcome.initial);
+    check.agrees = core::agrees(check.reference, outcome.results.at(c), &check.why);
+    verification.columns.push_back(std::move(check));
+  }
+  return verification;
+}
+
+}  // namespace zr::cli

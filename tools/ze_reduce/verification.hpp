@@ -1,0 +1,27 @@
+#pragma once
+// --verify: each result against the host reference (runtime/core/host_reference.hpp), an independent
+// sequential implementation; exact for integers, bool, minimum and maximum, within the documented error bound
+// for floating sums and products.
+#include <string>
+#include <vector>
+
+#include "host_reference.hpp"
+#include "reduce_run.hpp"
+#include "workload.hpp"
+
+namespace zr::cli {
+
+struct ColumnCheck {
+  core::HostReference reference;
+  bool agrees = false;
+  std::string why;  // how far off, when it does not agree
+};
+
+struct Verification {
+  std::vector<ColumnCheck> columns;
+  bool passed() const;
+};
+
+Verification verify(core::Op op, std::uint64_t columns, const Workload& workload, const RunOutcome& outcome);
+
+}  // namespace zr::cli

@@ -1,0 +1,119 @@
+#include "workload.hpp"
+
+#include <unistd.h>
+
+#include <array>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+
+#include "generated_input.hpp"
+#include "npy.hpp"
+#include "raw_input.hpp"
+#include "zereduce/errors.hpp"
+
+namespace zr::cli {
+
+namespace {
+
+constexpr std::string_view kNpyMagic = "\x93NUMPY";
+
+std::string gib(std::uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(bytes) / (1ull << 30));
+  return text;
+}
+
+void check_fits(std::uint64_t n, core::DataType type, const MemoryLimits& limits, const std::string& what) {
+  const std::uint64_t element = core::size_of(type);
+  if (n > UINT64_MAX / element)
+    throw InvalidArgumentError(what + ": " + std::to_string(n) + " elements of " + std::string(core::name(type)) +
+                               " is more bytes than 64 bits can count; choose a smaller -n");
+  const std::uint64_t bytes = n * element;
+  if (limits.device_bytes && bytes > limits.device_bytes)
+    throw UnsupportedError(what + ": " + std::to_string(n) + " x " + std::string(core::name(type)) + " = " +
+                           gib(bytes) + " does not fit the memory of device '" + limits.device_name + "' (" +
+                           gib(limits.device_bytes) + "); choose a smaller -n or another device (--list)");
+  if (limits.host_bytes && bytes > limits.host_bytes / 10 * 9)
+    throw UnsupportedError(what + ": " + std::to_string(n) + " x " + std::string(core::name(type)) + " = " +
+                           gib(bytes) + " does not fit this host's memory (" + gib(limits.host_bytes) +
+                           "), which holds the input first; choose a smaller -n");
+}
+
+bool has_npy_magic(std::istream& in) {
+  std::array<char, 6> start{};
+  in.read(start.data(), start.size());
+  const auto got = static_cast<std::size_t>(in.gcount());
+  in.clear();
+  for (std::size_t i = got; i-- > 0;) in.putback(start[i]);
+  if (!in) {  // a stream that cannot take the bytes back (rare): say so rather than misread it
+    throw Error("cannot look at the first bytes of the input to tell .npy from raw binary");
+  }
+  return got == start.size() && std::string_view(start.data(), got) == kNpyMagic;
+}
+
+Workload from_stream(std::istream& in, const Options& options, const MemoryLimits& limits, Workload workload) {
+  const std::string& name = workload.path;
+  const bool npy_name = name.size() >= 4 && name.compare(name.size() - 4, 4, ".npy") == 0;
+  if (npy_name || has_npy_magic(in)) {
+    NpyArray array = read_npy(in, name);
+    if (options.type && *options.type != array.header.type)
+      throw InvalidArgumentError(name + ": the file holds " + std::string(core::name(array.header.type)) + " ('" +
+                                 array.header.descr + "') but --type says " + std::string(core::name(*options.type)) +
+                                 "; leave --type out for .npy files, or convert the file");
+    check_fits(array.header.count, array.header.type, limits, name);
+    workload.format = "npy";
+    workload.type = array.header.type;
+    workload.n = array.header.count;
+    workload.shape = array.header.shape;
+    workload.data = std::move(array.data);
+    return workload;
+  }
+  if (!options.type)
+    throw InvalidArgumentError(name + ": raw binary input needs its element type: add --type (i8 ... f64, bool), "
+                                      "or give a NumPy .npy file");
+  RawArray array = read_raw(in, *options.type, name);
+  check_fits(array.count, array.type, limits, name);
+  workload.format = "raw";
+  workload.type = array.type;
+  workload.n = array.count;
+  workload.data = std::move(array.data);
+  return workload;
+}
+
+}  // namespace
+
+std::uint64_t host_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
+}
+
+Workload load_workload(const Options& options, const MemoryLimits& limits) {
+  if (options.input_path.empty()) {
+    Workload workload;
+    workload.source = "generated";
+    workload.type = options.type.value_or(core::DataType::f32);
+    workload.n = options.n;
+    check_fits(workload.n, workload.type, limits, "-n " + std::to_string(workload.n));
+    workload.data = generate_input(workload.type, options.op, options.fill, options.seed, workload.n);
+    return workload;
+  }
+  if (options.n_given)
+    throw InvalidArgumentError("-n and --input both give the input: the file's elements are all reduced; leave -n out");
+  Workload workload;
+  if (options.input_path == "-") {
+    workload.source = "stdin";
+    workload.path = "standard input";
+    return from_stream(std::cin, options, limits, std::move(workload));
+  }
+  workload.source = "file";
+  workload.path = options.input_path;
+  std::ifstream file(options.input_path, std::ios::binary);
+  if (!file)
+    throw InvalidArgumentError(options.input_path + ": cannot open it (" + std::strerror(errno) +
+                               "); check the path given to --input");
+  return from_stream(file, options, limits, std::move(workload));
+}
+
+}  // namespace zr::cli
