@@ -164,7 +164,7 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--modules", o.modules, "list the embedded kernel modules and exit");
   app.add_flag("--json", o.json, "print one JSON document (schema: docs/ze_reduce.schema.json) instead of text");
   app.add_flag_function("-v,--verbose", [&o](std::int64_t) { o.verbosity = 1; },
-                        "also print the plan's passes and buffers and every pass of every iteration");
+                        "also print the plan's passes and buffers and the times of every timed run");
   app.add_flag_function("-q,--quiet", [&o](std::int64_t) { o.verbosity = -1; },
                         "print only the result (and errors); no progress line");
 }

@@ -72,7 +72,8 @@ nlohmann::json to_json(const Report& r) {
   for (const auto& plan : outcome.plans)
     doc["plans"].push_back({{"strategy", std::string(to_string(plan.strategy))},
                             {"reason", plan.reason},
-                            {"description", plan.description}});
+                            {"description", plan.description},
+                            {"combine_depth", plan.combine_depth}});
   doc["result"] = nlohmann::json::array();
   for (const auto& value : outcome.results) doc["result"].push_back(value.to_string());
   if (r.verification) {
@@ -164,6 +165,12 @@ void print_text(const Report& r, std::FILE* out) {
   for (const auto& pass : outcome.last_passes)
     std::fprintf(out, "  %-6s %-34s %-34s %12.1f us\n", pass.what == zr::pass_profile::kind::kernel ? "kernel" : "copy",
                  pass.label.c_str(), pass.kernel.c_str(), pass.duration_ns() * 1e-3);
+  if (o.verbosity > 0)
+    for (std::size_t i = 0; i < outcome.timings.size(); ++i) {
+      const auto& t = outcome.timings[i];
+      std::fprintf(out, "  run %-4zu kernels %.1f us, copies %.1f us, wall %.1f us\n", i + 1, t.kernel_ns * 1e-3,
+                   t.copy_ns * 1e-3, t.wall_ns * 1e-3);
+    }
   if (valid)
     std::fprintf(out, "kernels   median %.1f us, min %.1f, max %.1f over %llu runs\n", kernel.median * 1e-3,
                  kernel.min * 1e-3, kernel.max * 1e-3, static_cast<unsigned long long>(outcome.timings.size()));

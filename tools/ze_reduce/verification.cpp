@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 namespace zr::cli {
 
@@ -23,7 +24,10 @@ Verification verify(core::Op op, std::uint64_t columns, const Workload& workload
       data = column_data;
     }
     ColumnCheck check;
-    check.reference = core::host_reference(op, workload.type, data, rows, outcome.identity, outcome.initial);
+    // The plan's combine depth gives the tight error bound; 0 (no plan: n = 0) leaves the any-order bound.
+    const std::uint64_t depth = outcome.plans.empty() ? 0 : outcome.plans.front().combine_depth;
+    check.reference = core::host_reference(op, workload.type, data, rows, outcome.identity, outcome.initial,
+                                           depth ? std::optional<std::uint64_t>(depth) : std::nullopt);
     check.agrees = core::agrees(check.reference, outcome.results.at(c), &check.why);
     verification.columns.push_back(std::move(check));
   }

@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""ze_reduce end to end on the default device (PoCL in CI): files written here with known contents, results
+compared with an independent reference computed here (NumPy / Python), --json checked against
+docs/ze_reduce.schema.json, and every bad input of docs/ze_reduce.md checked for its exit code and message.
+
+Usage: ze_reduce_e2e.py ZE_REDUCE SCHEMA WORK_DIR [unittest arguments, e.g. a test class name]
+Exit code 77 (ctest: skipped) when numpy or jsonschema is missing.
+"""
+import json
+import math
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import unittest
+
+try:
+    import jsonschema
+    import numpy as np
+except ImportError as missing:
+    print(f"skipped: {missing} (apt-get install python3-numpy python3-jsonschema)")
+    sys.exit(77)
+
+ZE_REDUCE, SCHEMA_PATH, WORK = sys.argv[1:4]
+del sys.argv[1:4]
+with open(SCHEMA_PATH) as schema_file:
+    SCHEMA = json.load(schema_file)
+
+# The tests pick the device the way a user would: the default one, never Intel's no-hardware driver.
+CLEAN_ENV = {k: v for k, v in os.environ.items() if k not in ("ZE_REDUCE_DEVICE", "ZE_REDUCE_FAULT_INJECTION")}
+
+
+def path(name):
+    return os.path.join(WORK, name)
+
+
+def run(*args, stdin=None, env=None):
+    return subprocess.run([ZE_REDUCE, *map(str, args)], input=stdin, capture_output=True,
+                          env=env or CLEAN_ENV, timeout=300)
+
+
+def save(name, array):
+    np.save(path(name), array)
+    return path(name)
+
+
+class Case(unittest.TestCase):
+    def run_json(self, *args, **kwargs):
+        done = run(*args, "--json", **kwargs)
+        self.assertEqual(done.returncode, 0, done.stderr.decode())
+        document = json.loads(done.stdout)
+        jsonschema.validate(document, SCHEMA)
+        return document
+
+    def expect_error(self, args, code, *fragments, stdin=None):
+        done = run(*args, stdin=stdin)
+        message = done.stderr.decode()
+        self.assertEqual(done.returncode, code, f"ze_reduce {' '.join(map(str, args))}: {message}")
+        self.assertEqual(done.stdout, b"", "an error prints no result")
+        for fragment in fragments:
+            self.assertIn(fragment, message)
+        return message
+
+
+class GivenNpyFileWithKnownContents(Case):
+    def test_WhenMaximumAskedBySyclNameOrAlias_ThenKnownResultVerified(self):
+        values = np.array([3, -7, 12, 5, 0, -2**31, 2**31 - 1 - 5], dtype=np.int32)
+        file = save("known_i32.npy", values)
+        for op in ("maximum", "max"):
+            with self.subTest(op=op):
+                doc = self.run_json("--input", file, "-o", op, "--verify")
+                self.assertEqual(doc["result"], [str(int(values.max()))])
+                self.assertEqual(doc["request"]["op"], "maximum")
+                self.assertEqual(doc["request"]["type"], "i32")
+                self.assertEqual(doc["input"]["shape"], [len(values)])
+                self.assertTrue(doc["verification"]["passed"])
+
+    def test_WhenSummedAsFloat64_ThenWithinTheReportedBoundOfAnExactSum(self):
+        rng = np.random.default_rng(11)
+        values = rng.standard_normal(100_003)
+        doc = self.run_json("--input", save("normal_f64.npy", values), "-o", "sum", "--verify")
+        exact = math.fsum(values.tolist())
+        tolerance = doc["verification"]["columns"][0]["tolerance"]
+        self.assertLessEqual(abs(float(doc["result"][0]) - exact), tolerance)
+        self.assertLess(tolerance, 1e-6, "the bound from the plan's combine depth should be tight")
+
+    def test_WhenTwoDimensionalWithColumns_ThenNumPyAxisZeroResult(self):
+        values = np.arange(-30, 30, dtype=np.int16).reshape(12, 5) * 3
+        doc = self.run_json("--input", save("matrix_i16.npy", values), "-o", "min", "--columns", 5, "--verify")
+        self.assertEqual(doc["result"], [str(v) for v in values.min(axis=0)])
+
+    def test_WhenBoolAnded_ThenLogicalResult(self):
+        values = np.ones(1000, dtype=np.bool_)
+        file = save("bools.npy", values)
+        self.assertEqual(self.run_json("--input", file, "-o", "land")["result"], ["true"])
+        values[777] = False
+        save("bools.npy", values)
+        self.assertEqual(self.run_json("--input", file, "-o", "logical_and")["result"], ["false"])
+
+    def test_WhenReadFromStandardInput_ThenSameAsFromTheFile(self):
+        values = np.array([9, 250, 3, 17], dtype=np.uint8)
+        file = save("stdin_u8.npy", values)
+        with open(file, "rb") as data:
+            doc = self.run_json("--input", "-", "-o", "xor", stdin=data.read())
+        self.assertEqual(doc["result"], [str(np.bitwise_xor.reduce(values))])
+        self.assertEqual(doc["input"]["source"], "stdin")
+
+    def test_WhenInitialValueGiven_ThenCombinedUnlessInitialisedToIdentity(self):
+        file = save("small_i64.npy", np.array([4, 8, 15, 16, 23, 42], dtype=np.int64))
+        self.assertEqual(self.run_json("--input", file, "-o", "max", "--initial", 100)["result"], ["100"])
+        doc = self.run_json("--input", file, "-o", "max", "--initial", 100, "--init-to-identity")
+        self.assertEqual(doc["result"], ["42"])
+        self.assertEqual(self.run_json("--input", file, "--initial", 100)["result"], [str(108 + 100)])
+
+
+class GivenRawBinaryFile(Case):
+    def test_WhenReducedWithItsType_ThenKnownResult(self):
+        values = [1.5, -2.25, 1e30, -1e30, 0.125]
+        with open(path("floats.bin"), "wb") as out:
+            out.write(struct.pack(f"<{len(values)}f", *values))
+        doc = self.run_json("--input", path("floats.bin"), "-t", "f32", "-o", "plus", "--verify")
+        self.assertEqual(doc["input"]["format"], "raw")
+        self.assertTrue(doc["verification"]["passed"])
+
+
+class GivenGeneratedInput(Case):
+    def test_WhenEveryOpOnItsTypes_ThenHostVerificationPasses(self):
+        for op, types in (("plus", ("i8", "u16", "i32", "u64", "f16", "f32", "f64")),
+                          ("prod", ("i16", "u32", "f16", "f32", "f64")),
+                          ("min", ("i64", "f32")), ("max", ("u8", "f64")),
+                          ("and", ("u64",)), ("or", ("i8",)), ("xor", ("u32",)), ("land", ("bool",)),
+                          ("lor", ("bool",))):
+            for type_name in types:
+                for fill in ("pattern", "random"):
+                    with self.subTest(op=op, type=type_name, fill=fill):
+                        doc = self.run_json("-o", op, "-t", type_name, "-n", "100003", "--fill", fill,
+                                            "--seed", 5, "--verify", "-i", 1, "-w", 0)
+                        self.assertTrue(doc["verification"]["passed"], doc["verification"])
+
+    def test_WhenDeterministic_ThenRepeatsAreBitwiseEqual(self):
+        args = ("-t", "f32", "-n", "1M", "--fill", "random", "--seed", 3, "--deterministic", "-i", 3)
+        results = {tuple(self.run_json(*args)["result"]) for _ in range(3)}
+        self.assertEqual(len(results), 1, results)
+
+    def test_WhenQuiet_ThenOnlyTheResultAndNoProgressOffATerminal(self):
+        done = run("-t", "i32", "-n", "1000", "-q")
+        self.assertEqual(done.returncode, 0)
+        self.assertEqual(done.stderr, b"", "no progress line when standard error is not a terminal")
+        self.assertRegex(done.stdout.decode(), r"^-?\d+\n$")
+
+    def test_WhenTextOutput_ThenDeviceStrategyResultAndTimingsShown(self):
+        done = run("-n", "64K", "--verify", "--bandwidth", "-i", 3)
+        text = done.stdout.decode()
+        self.assertEqual(done.returncode, 0, done.stderr.decode())
+        for heading in ("device", "strategy", "result", "host", "kernel", "kernels", "wall", "speed", "bandwidth"):
+            self.assertRegex(text, rf"(?m)^\s*{heading}\s", heading)
+
+    @unittest.skipUnless(shutil.which("script"), "util-linux 'script' is needed to give ze_reduce a terminal")
+    def test_WhenLongRunOnATerminal_ThenProgressLineOnStandardError(self):
+        def on_a_terminal(*options):
+            command = " ".join([f"'{ZE_REDUCE}'", "-n", "2^22", "-i", "3000", "-w", "0", *options])
+            done = subprocess.run(["script", "-qec", command, "/dev/null"], capture_output=True, env=CLEAN_ENV,
+                                  timeout=300)
+            self.assertEqual(done.returncode, 0, done.stdout.decode(errors="replace"))
+            return done.stdout  # script merges the terminal's output streams
+
+        self.assertIn(b"ze_reduce: run ", on_a_terminal())
+        self.assertNotIn(b"ze_reduce: run ", on_a_terminal("-q"))
+
+
+class GivenJsonOutput(Case):
+    def test_WhenDevicesListed_ThenTheDocumentFollowsTheSchema(self):
+        doc = self.run_json("--list")
+        self.assertGreaterEqual(len(doc["devices"]), 1)
+        self.assertTrue(any(d.get("executes_kernels") for d in doc["devices"]))
+
+    def test_WhenADocumentIsBroken_ThenTheSchemaRejectsIt(self):
+        doc = self.run_json("-n", "10")
+        for broken in ({**doc, "result": "1"}, {**doc, "request": {**doc["request"], "op": "sum"}},
+                       {k: v for k, v in doc.items() if k != "timing"}):
+            with self.assertRaises(jsonschema.ValidationError):
+                jsonschema.validate(broken, SCHEMA)
+
+
+class GivenBadInput(Case):
+    def test_WhenRawSizeIsNotAWholeNumberOfElements_ThenUsageErrorSaysSo(self):
+        with open(path("ten_bytes.bin"), "wb") as out:
+            out.write(bytes(range(10)))
+        self.expect_error(("--input", path("ten_bytes.bin"), "-t", "i32"), 2,
+                          "10 bytes of raw input is not a whole number of i32 elements", "--type")
+
+    def test_WhenRawFileHasNoType_ThenUsageErrorAsksForIt(self):
+        with open(path("untyped.bin"), "wb") as out:
+            out.write(bytes(8))
+        self.expect_error(("--input", path("untyped.bin")), 2, "add --type")
+
+    def test_WhenNpyDtypeIsUnsupported_ThenUsageErrorNamesItAndTheFix(self):
+        self.expect_error(("--input", save("complex.npy", np.arange(4, dtype=np.complex64))), 2,
+                          "unsupported dtype '<c8'", "astype")
+        self.expect_error(("--input", save("big_endian.npy", np.arange(4, dtype=">i4"))), 2, "big-endian")
+
+    def test_WhenNpyIsFortranOrder_ThenUsageErrorSaysHowToResave(self):
+        array = np.asfortranarray(np.arange(6, dtype=np.float32).reshape(2, 3))
+        self.expect_error(("--input", save("fortran.npy", array)), 2, "Fortran", "ascontiguousarray")
+
+    def test_WhenNpyHeaderIsTruncated_ThenUsageErrorSaysTruncated(self):
+        with open(save("whole.npy", np.arange(100, dtype=np.int32)), "rb") as whole:
+            head = whole.read(40)
+        with open(path("truncated.npy"), "wb") as out:
+            out.write(head)
+        self.expect_error(("--input", path("truncated.npy")), 2, "truncated")
+
+    def test_WhenNpyDataIsShorterThanItsShape_ThenUsageErrorGivesTheSizes(self):
+        with open(save("whole.npy", np.arange(100, dtype=np.int32)), "rb") as whole:
+            data = whole.read()
+        with open(path("short.npy"), "wb") as out:
+            out.write(data[:-6])
+        self.expect_error(("--input", path("short.npy")), 2, "short.npy")
+
+    def test_WhenSizeDoesNotFitTheDevice_ThenDeviceErrorSaysChooseSmaller(self):
+        self.expect_error(("-n", "2^50"), 3, "does not fit the memory of device", "choose a smaller -n")
+
+    def test_WhenOpIsNotDefinedForTheType_ThenUsageErrorNamesThePair(self):
+        self.expect_error(("-o", "and", "-t", "f32"), 2, "bit_and is not defined for f32")
+        self.expect_error(("-o", "land", "-t", "i32"), 2, "logical_and is not defined for i32")
+        self.expect_error(("--input", save("flags.npy", np.zeros(3, dtype=np.bool_)), "-o", "sum"), 2,
+                          "plus is not defined for bool")
+
+    def test_WhenOptionValuesAreWrong_ThenUsageErrorListsTheChoices(self):
+        self.expect_error(("-o", "average"), 2, "is not an operation")
+        self.expect_error(("-t", "f128"), 2, "is not an element type")
+        self.expect_error(("-n", "12.5"), 2, "not a whole number of elements")
+        self.expect_error(("--strategy", "fastest"), 2, "is not a strategy")
+        self.expect_error(("--input", path("does-not-exist.npy")), 2, "cannot open it")
+        self.expect_error(("-d", "999"), 2, "out of range")
+        self.expect_error(("--identity", "1", "-o", "sum"), 2, "is not an identity of plus")
+        self.expect_error(("-n", "10", "--columns", "3"), 2, "not a multiple")
+
+    def test_WhenStrategyCannotRunOnTheDevice_ThenDeviceErrorSaysWhy(self):
+        devices = self.run_json("--list")["devices"]
+        default = next(d for d in devices if d.get("executes_kernels"))
+        allowed = set(default["strategies"]["plus f32"])
+        refused = [s for s in ("global_atomics", "subgroup", "work_group") if s not in allowed]
+        if not refused:
+            self.skipTest("the default device allows every strategy for plus f32")
+        self.expect_error(("-t", "f32", "--strategy", refused[0], "-d", default["index"]), 3,
+                          f"strategy {refused[0]} is not available")
+
+
+class GivenABrokenDevice(Case):
+    def test_WhenTheResultIsWrong_ThenVerificationFailsWithExitCodeOne(self):
+        # Test-only fault injection (runtime/api/reduction_job.cpp): flips the lowest bit of the result.
+        strategy = self.run_json("-t", "i32", "-n", "1000")["plans"][0]["strategy"]
+        done = run("-t", "i32", "-n", "1000", "--verify", env={**CLEAN_ENV, "ZE_REDUCE_FAULT_INJECTION": strategy})
+        self.assertEqual(done.returncode, 1, done.stderr.decode())
+        self.assertIn(b"MISMATCH", done.stdout)
+        self.assertIn(b"does not match the host reference", done.stderr)
+
+
+class GivenIntelDriverWithoutHardware(Case):
+    # Intel's compute runtime in its capture mode (DESIGN.md section 3): a real Tiger Lake profile whose
+    # kernels do not execute.
+    NOHW = {"NEOReadDebugKeys": "1", "SetCommandStreamReceiver": "1", "AUBDumpCaptureFileName": "/dev/null",
+            "ProductFamilyOverride": "tgllp", "HardwareInfoOverride": "1x6x16"}
+
+    def test_WhenItsDeviceIsChosen_ThenRefusedRatherThanAMeaninglessResult(self):
+        env = {**CLEAN_ENV, **self.NOHW}
+        listed = run("--list", "--json", env=env)
+        self.assertEqual(listed.returncode, 0, listed.stderr.decode())
+        silent = [d for d in json.loads(listed.stdout)["devices"] if d.get("executes_kernels") is False]
+        if not silent:
+            self.skipTest("Intel's compute runtime (intel-opencl-icd, level-zero) shows no device here")
+        for device in silent:
+            done = run("-d", device["index"], "-n", "1000", env=env)
+            self.assertEqual(done.returncode, 3, done.stderr.decode())
+            self.assertIn(b"does not execute kernels", done.stderr)
+        default = run("-n", "1000", "--json", env=env)
+        self.assertEqual(default.returncode, 0, default.stderr.decode())
+        self.assertNotIn(json.loads(default.stdout)["device"]["index"], [d["index"] for d in silent])
+
+
+if __name__ == "__main__":
+    os.makedirs(WORK, exist_ok=True)
+    unittest.main(verbosity=2)
