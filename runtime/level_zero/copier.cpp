@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "level_zero/fenced_queue.hpp"
+
 namespace zr::level_zero {
 
 namespace {
@@ -10,20 +12,9 @@ constexpr std::uint64_t kNoTimeout = std::numeric_limits<std::uint64_t>::max();
 }
 
 Copier::Copier(std::shared_ptr<const Device> device) : device_(std::move(device)) {
-  const auto& name = device_->name();
-  ze_command_queue_desc_t queue_desc{};
-  queue_desc.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC;
-  queue_desc.ordinal = device_->description().compute_queue_ordinal.value_or(0);
-  queue_desc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
-  queue_desc.priority = ZE_COMMAND_QUEUE_PRIORITY_NORMAL;
-  ze_command_queue_handle_t queue = nullptr;
-  ZR_ZE_CHECK(name, zeCommandQueueCreate, device_->context(), device_->handle(), &queue_desc, &queue);
-  queue_ = CommandQueue(queue);
-  ze_fence_desc_t fence_desc{};
-  fence_desc.stype = ZE_STRUCTURE_TYPE_FENCE_DESC;
-  ze_fence_handle_t fence = nullptr;
-  ZR_ZE_CHECK(name, zeFenceCreate, queue_.get(), &fence_desc, &fence);
-  fence_ = Fence(fence);
+  auto fenced = create_fenced_compute_queue(*device_);
+  queue_ = std::move(fenced.queue);
+  fence_ = std::move(fenced.fence);
 }
 
 void Copier::copy(void* destination, const void* source, std::uint64_t bytes) {

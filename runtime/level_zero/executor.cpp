@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "log.hpp"
+#include "level_zero/fenced_queue.hpp"
 #include "zereduce/errors.hpp"
 
 namespace zr::level_zero {
@@ -76,22 +77,9 @@ Executor::Executor(std::shared_ptr<const Device> device, std::size_t max_cached_
     : device_(std::move(device)), max_cached_shapes_(max_cached_shapes ? max_cached_shapes : 1) {
   const auto& caps = device_->capabilities();  // an unusable device throws its DevicePropertyError here
   (void)caps;
-  const auto& name = device_->name();
-  ze_command_queue_desc_t queue_desc{};
-  queue_desc.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC;
-  queue_desc.ordinal = *device_->description().compute_queue_ordinal;
-  queue_desc.index = 0;
-  queue_desc.flags = 0;
-  queue_desc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
-  queue_desc.priority = ZE_COMMAND_QUEUE_PRIORITY_NORMAL;
-  ze_command_queue_handle_t queue = nullptr;
-  ZR_ZE_CHECK(name, zeCommandQueueCreate, device_->context(), device_->handle(), &queue_desc, &queue);
-  queue_ = CommandQueue(queue);
-  ze_fence_desc_t fence_desc{};
-  fence_desc.stype = ZE_STRUCTURE_TYPE_FENCE_DESC;
-  ze_fence_handle_t fence = nullptr;
-  ZR_ZE_CHECK(name, zeFenceCreate, queue_.get(), &fence_desc, &fence);
-  fence_ = Fence(fence);
+  auto fenced = create_fenced_compute_queue(*device_);
+  queue_ = std::move(fenced.queue);
+  fence_ = std::move(fenced.fence);
 }
 
 Executor::~Executor() {
