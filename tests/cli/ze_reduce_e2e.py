@@ -279,6 +279,16 @@ class GivenIntelDriverWithoutHardware(Case):
         self.assertEqual(default.returncode, 0, default.stderr.decode())
         self.assertNotIn(json.loads(default.stdout)["device"]["index"], [d["index"] for d in silent])
 
+    def test_WhenAffinityMaskExcludesIt_ThenListDoesNotShowIt(self):
+        def backends(mask):
+            done = run("--list", "--json", env={**CLEAN_ENV, **self.NOHW, "ZE_AFFINITY_MASK": mask})
+            self.assertEqual(done.returncode, 0, done.stderr.decode())
+            return [d["backend"] for d in json.loads(done.stdout)["devices"]]
+
+        if "level_zero" not in backends("0"):
+            self.skipTest("Intel's Level Zero driver shows no device here")
+        self.assertNotIn("level_zero", backends("3"), "device 3 does not exist: the mask leaves no Level Zero device")
+
 
 if __name__ == "__main__":
     os.makedirs(WORK, exist_ok=True)
