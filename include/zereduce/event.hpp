@@ -27,7 +27,8 @@ struct plan_summary {
   std::string description;  // the passes and buffers (several lines)
   // The most combines any one input value goes through on its way to the result (summed over the chunks of
   // an input larger than one allocation): the m of the floating-point error bound that ze-reduce's host
-  // reference documents (runtime/core/host_reference.hpp), so a caller can check a sum or a product.
+  // reference documents (runtime/core/host_reference.hpp) for a floating sum, so that a caller can check one
+  // (a product's bound depends on n alone).
   std::uint64_t combine_depth = 0;
 };
 

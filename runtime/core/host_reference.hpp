@@ -7,8 +7,9 @@
 // an error bound that any evaluation order in the accumulator's precision satisfies:
 //   sum:     |computed - exact| <= gamma(m) * sum |x_i|  + m * min_normal   (+ half an ulp when rounding to f16)
 //   product: |computed - exact| <= gamma(m) * |exact|    + m * min_normal
-// with m the height of the combining tree (the most roundings one input goes through; folding in an identity
-// is exact): combine_depth(plan) for a plan, n + 1 (any order at all) when not given; gamma(m) = m*u / (1 - m*u) and u the unit roundoff of the accumulator (2^-24 for f32 and f16,
+// with m, for a sum, the height of the combining tree (the most roundings one input goes through; folding in
+// an identity is exact): combine_depth(plan) for a plan, n + 1 (any order at all) when not given; for a
+// product always n + 1, since every multiplication's rounding scales the whole product whatever the tree; gamma(m) = m*u / (1 - m*u) and u the unit roundoff of the accumulator (2^-24 for f32 and f16,
 // 2^-53 for f64) (Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed., sections 3.1 and 4.2).
 // The min_normal term allows for devices that flush subnormals to zero, which OpenCL permits for single
 // precision. When an input is infinite or NaN the result is fully determined and must match exactly.

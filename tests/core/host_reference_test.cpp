@@ -65,6 +65,33 @@ TEST(HostReference, GivenInfinitiesInSum_WhenReduced_ThenExact) {
   EXPECT_TRUE(std::isnan(both.value.as<float>()));
 }
 
+TEST(HostReference, GivenFiniteSumThatOverflows_WhenDeviceGivesInfinity_ThenItAgrees) {
+  const float max = std::numeric_limits<float>::max();
+  const auto ref = reduce(Op::plus, DataType::f32, std::vector<float>(4, max));
+  EXPECT_EQ(ref.value.as<float>(), std::numeric_limits<float>::infinity());
+  EXPECT_TRUE(agrees(ref, Scalar::from(DataType::f32, std::numeric_limits<float>::infinity())));
+  EXPECT_FALSE(agrees(ref, Scalar::from(DataType::f32, max)));
+}
+
+TEST(HostReference, GivenProductOfManyFactors_WhenGroupedAsAShallowTree_ThenTheBoundCoversEveryMultiplication) {
+  // 1 + e and 1 - e alternating: a pairwise tree (depth 13) rounds each of its 4096 multiplications, and each
+  // rounding scales the whole product, so the bound must count n multiplications, not the tree's depth.
+  std::vector<float> v;
+  for (int i = 0; i < 4097; ++i) v.push_back(i % 2 ? 1.0f - 0x1.0p-12f : 1.0f + 0x1.0p-12f);
+  std::vector<float> level = v;
+  while (level.size() > 1) {
+    std::vector<float> next;
+    for (std::size_t i = 0; i + 1 < level.size(); i += 2) next.push_back(level[i] * level[i + 1]);
+    if (level.size() % 2) next.push_back(level.back());
+    level = next;
+  }
+  const auto ref = host_reference(Op::multiplies, DataType::f32, std::as_bytes(std::span(v)), v.size(),
+                                  known_identity(Op::multiplies, DataType::f32), std::nullopt, 14);
+  std::string why;
+  EXPECT_TRUE(agrees(ref, Scalar::from(DataType::f32, level[0]), &why)) << why;
+  EXPECT_FALSE(agrees(ref, Scalar::from(DataType::f32, level[0] * 1.01f)));
+}
+
 TEST(HostReference, GivenBool_WhenLogicalOps_ThenNonZeroBytesAreTrue) {
   const std::vector<std::uint8_t> v{1, 2, 255};
   EXPECT_EQ(reduce(Op::logical_and, DataType::boolean, v).value.as<std::uint8_t>(), 1);
