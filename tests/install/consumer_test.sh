@@ -10,6 +10,7 @@ trap 'rm -rf "$work"' EXIT
 cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
 test -f "$work/prefix/include/zereduce/zereduce.hpp"
 test -x "$work/prefix/bin/ze_reduce"
+test -x "$work/prefix/bin/ze_reduce_conformance"
 
 echo "== find_package(zereduce)"
 cmake -S "$source_dir/consumer" -B "$work/cmake-build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
@@ -27,3 +28,4 @@ case "$libdir" in "$work/moved"/*) ;; *) echo "zereduce.pc is not relocatable: l
 g++ "$source_dir/consumer/main.cpp" -o "$work/pc-consumer" $flags -Wl,-rpath,"$libdir"
 "$work/pc-consumer"
 "$work/moved/bin/ze_reduce" --list >/dev/null
+"$work/moved/bin/ze_reduce_conformance" --list-devices >/dev/null

@@ -4,7 +4,7 @@
 #include <random>
 #include <type_traits>
 
-#include "type_dispatch.hpp"
+#include "common/type_dispatch.hpp"
 
 namespace zr::cli {
 
@@ -59,7 +59,8 @@ T random_value(core::Op op, std::mt19937_64& rng) {
 
 std::vector<std::byte> generate_input(core::DataType type, core::Op op, Fill fill, std::uint64_t seed, std::uint64_t n) {
   std::vector<std::byte> bytes(n * core::size_of(type));
-  with_element_type(type, [&]<typename T>() {
+  tools::visit_element_type(static_cast<element_type>(type), [&](auto type_tag) {
+    using T = typename decltype(type_tag)::type;
     std::mt19937_64 rng(seed);
     for (std::uint64_t i = 0; i < n; ++i) {
       const T value = fill == Fill::pattern ? pattern_value<T>(op, i) : random_value<T>(op, rng);

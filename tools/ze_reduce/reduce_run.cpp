@@ -8,7 +8,7 @@
 #include <string>
 
 #include "identity.hpp"
-#include "type_dispatch.hpp"
+#include "common/type_dispatch.hpp"
 
 namespace zr::cli {
 
@@ -122,14 +122,12 @@ std::uint64_t median(std::vector<std::uint64_t> values) {
 }
 
 RunOutcome run_reduction(zr::queue& queue, const Options& options, const Workload& workload, Progress& progress) {
-  std::optional<RunOutcome> outcome;
-  with_element_type(workload.type, [&]<typename T>() {
-    with_op<T>(options.op, [&]<typename Op>(Op) { outcome = run_typed<T, Op>(queue, options, workload, progress); });
-  });
-  if (!outcome)
-    throw InvalidArgumentError(std::string(core::name(options.op)) + " is not defined for " +
-                               std::string(core::name(workload.type)));
-  return std::move(*outcome);
+  return tools::visit_pair(static_cast<element_type>(workload.type), static_cast<op_kind>(options.op),
+                           [&](auto type_tag, auto op_tag) {
+                             using T = typename decltype(type_tag)::type;
+                             using Op = typename decltype(op_tag)::type;
+                             return run_typed<T, Op>(queue, options, workload, progress);
+                           });
 }
 
 std::optional<std::uint64_t> measure_read_probe_ns(zr::queue& queue, const Options& options, const Workload& workload,

@@ -1,0 +1,42 @@
+// The cases generated for the devices of this machine (PoCL here and in CI): every test name unique, every
+// (op, type) the API defines accounted for, the deterministic property never given a strategy the device
+// rules out for it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "case_generation.hpp"
+#include "test_naming.hpp"
+#include "common/type_dispatch.hpp"
+
+namespace zr::conformance {
+namespace {
+
+TEST(CaseGeneration, GivenEachDevice_WhenCasesAreGeneratedInBothModes_ThenNamesAreUniqueAndEveryPairIsCovered) {
+  std::vector<DeviceUnderTest> devices = select_devices({});
+  if (devices.empty()) GTEST_SKIP() << "no device on this machine: nothing to generate cases for";
+  for (std::size_t slot = 0; slot < devices.size(); ++slot) {
+    const DeviceUnderTest& dut = devices[slot];
+    for (SuiteMode mode : {SuiteMode::quick, SuiteMode::full}) {
+      std::set<std::string> names;
+      std::set<std::pair<element_type, op_kind>> pairs;
+      for (const ConformanceCase& c : generate_cases(dut, slot, mode, 1)) {
+        EXPECT_TRUE(names.insert(test_suite_name(dut, c) + "." + test_name(c)).second) << test_name(c);
+        pairs.insert({c.type, c.op});
+        if (c.expectation == Expectation::matches_reference || c.expectation == Expectation::validity_only) {
+          const auto allowed = dut.get().strategies(c.type, c.op, c.properties.deterministic);
+          EXPECT_NE(std::find(allowed.begin(), allowed.end(), c.strategy), allowed.end()) << describe(c);
+        }
+        if (!dut.executes_kernels()) {
+          EXPECT_NE(c.expectation, Expectation::matches_reference) << describe(c);
+        }
+      }
+      EXPECT_EQ(pairs.size(), 70u) << dut.tag() << ": 56 integer, 12 floating and 2 bool (op, type) pairs";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace zr::conformance

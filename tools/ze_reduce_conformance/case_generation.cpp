@@ -1,0 +1,177 @@
+#include "case_generation.hpp"
+
+#include <algorithm>
+#include <array>
+#include <initializer_list>
+#include <utility>
+
+#include "common/type_dispatch.hpp"
+
+namespace zr::conformance {
+using tools::pair_defined;
+
+namespace {
+
+constexpr std::array<element_type, 12> kTypes{element_type::i8,  element_type::i16, element_type::i32,
+                                              element_type::i64, element_type::u8,  element_type::u16,
+                                              element_type::u32, element_type::u64, element_type::f16,
+                                              element_type::f32, element_type::f64, element_type::boolean};
+constexpr std::array<op_kind, 9> kOps{op_kind::plus,    op_kind::multiplies, op_kind::minimum,
+                                      op_kind::maximum, op_kind::bit_and,    op_kind::bit_or,
+                                      op_kind::bit_xor, op_kind::logical_and, op_kind::logical_or};
+constexpr std::array<strategy, 7> kStrategies{strategy::tree,          strategy::subgroup,   strategy::work_group,
+                                              strategy::local_atomics, strategy::cpu_chunks, strategy::last_group,
+                                              strategy::global_atomics};
+
+bool is_floating(element_type t) { return t == element_type::f16 || t == element_type::f32 || t == element_type::f64; }
+
+struct SizedInput {
+  std::uint64_t n;
+  InputKind input;
+};
+
+// Which inputs run at which sizes. Not every input at every size: random input at every size (the large
+// ones only with it), the structured and special inputs at a spread of the edge sizes.
+std::vector<SizedInput> schedule(element_type type, SuiteMode mode) {
+  const bool full = mode == SuiteMode::full;
+  std::vector<SizedInput> out;
+  auto add = [&](InputKind kind, std::initializer_list<std::uint64_t> sizes) {
+    for (std::uint64_t n : sizes) out.push_back({n, kind});
+  };
+  if (full) {
+    for (std::uint64_t n : kFullSizes) out.push_back({n, InputKind::random});
+    add(InputKind::identity, {1, 33, 256, 4097, 65537});
+    add(InputKind::all_equal, {1, 32, 257, 4096, 65537});
+  } else {
+    add(InputKind::random, {0, 1, 2, 33, 257, 4097, 65537});
+    add(InputKind::identity, {33});
+    add(InputKind::all_equal, {257});
+  }
+  if (type == element_type::boolean) return out;
+  if (full) {
+    add(InputKind::ascending, {2, 31, 257, 4095, 65537});
+    add(InputKind::descending, {3, 33, 255, 4097, 65537});
+  } else {
+    add(InputKind::ascending, {257});
+    add(InputKind::descending, {4097});
+  }
+  if (!is_floating(type)) {
+    if (full) add(InputKind::integer_overflow, {3, 32, 255, 4096, 65537});
+    else add(InputKind::integer_overflow, {4097});
+    return out;
+  }
+  for (InputKind kind : {InputKind::signed_zeros, InputKind::subnormals, InputKind::infinities, InputKind::nan_first,
+                         InputKind::nan_middle, InputKind::nan_last}) {
+    if (full) add(kind, {1, 3, 33, 257, 4097});
+    else add(kind, {3, 257});
+  }
+  if (full) add(InputKind::order_sensitive, {33, 4097, 65537, (1u << 20) + 7});
+  else add(InputKind::order_sensitive, {4097});
+  return out;
+}
+
+// initialize_to_identity and deterministic, each on and off, in all four combinations (in both modes: the
+// modes differ in sizes and inputs).
+constexpr CaseProperties kPropertySets[] = {{false, false}, {true, false}, {false, true}, {true, true}};
+
+// Seeds depend on the type, size and input only (not on op or strategy), so cases share inputs; the base
+// seed (--seed) changes them all.
+std::uint64_t seed_for(std::uint64_t base, element_type type, std::uint64_t n, InputKind input) {
+  return base * 1000003u + static_cast<std::uint64_t>(type) * 7919u + n * 31u + static_cast<std::uint64_t>(input);
+}
+
+bool contains(const std::vector<strategy>& list, strategy s) { return std::find(list.begin(), list.end(), s) != list.end(); }
+
+ConformanceCase case_of(std::size_t slot, element_type type, op_kind op, strategy s) {
+  ConformanceCase c;
+  c.device_slot = slot;
+  c.type = type;
+  c.op = op;
+  c.strategy = s;
+  return c;
+}
+
+// The strategies the device allows for the pair, without and with the deterministic property.
+struct AllowedStrategies {
+  std::vector<strategy> plain, deterministic;
+  const std::vector<strategy>& with(bool is_deterministic) const { return is_deterministic ? deterministic : plain; }
+};
+
+// Cases that need no kernel to execute: refusals of what the device cannot do, and (on a device whose kernels
+// do not execute) every allowed strategy submitted once.
+void add_refusals_and_validity(std::vector<ConformanceCase>& out, const DeviceUnderTest& dut, std::size_t slot,
+                               element_type type, op_kind op, std::uint64_t base_seed) {
+  const std::uint64_t n = 4097;
+  auto add = [&](strategy s, bool deterministic, Expectation expectation) {
+    ConformanceCase c = case_of(slot, type, op, s);
+    c.properties.deterministic = deterministic;
+    c.n = n;
+    c.seed = seed_for(base_seed, type, n, InputKind::random);
+    c.expectation = expectation;
+    out.push_back(c);
+  };
+  if (dut.get().why_unsupported(type, op)) {
+    for (strategy s : kStrategies) add(s, false, Expectation::pair_refused);
+    return;
+  }
+  const AllowedStrategies allowed{dut.get().strategies(type, op, false), dut.get().strategies(type, op, true)};
+  for (strategy s : kStrategies)
+    for (bool deterministic : {false, true}) {
+      if (!contains(allowed.with(deterministic), s)) add(s, deterministic, Expectation::strategy_refused);
+      else if (!dut.executes_kernels()) add(s, deterministic, Expectation::validity_only);
+    }
+}
+
+// Cases whose results are compared with the host reference: for each (n, input) of the schedule, every op,
+// allowed strategy and property set (the input is shared by all of them, see dataset_cache.hpp).
+void add_result_checks(std::vector<ConformanceCase>& out, const DeviceUnderTest& dut, std::size_t slot,
+                       element_type type, SuiteMode mode, std::uint64_t base_seed) {
+  std::vector<std::pair<op_kind, AllowedStrategies>> runnable;
+  for (op_kind op : kOps)
+    if (pair_defined(type, op) && !dut.get().why_unsupported(type, op))
+      runnable.push_back({op, {dut.get().strategies(type, op, false), dut.get().strategies(type, op, true)}});
+  for (const SizedInput& sized : schedule(type, mode))
+    for (const auto& [op, allowed] : runnable)
+      for (strategy s : kStrategies)
+        for (const CaseProperties& props : kPropertySets) {
+          if (!contains(allowed.with(props.deterministic), s)) continue;
+          ConformanceCase c = case_of(slot, type, op, s);
+          c.properties = props;
+          c.n = sized.n;
+          c.input = sized.input;
+          c.seed = seed_for(base_seed, type, sized.n, sized.input);
+          out.push_back(c);
+        }
+}
+
+// The input above 2^31 elements: u8 plus, the device's first strategy, from a host span.
+void add_large_input(std::vector<ConformanceCase>& out, const DeviceUnderTest& dut, std::size_t slot,
+                     std::uint64_t base_seed) {
+  const element_type type = element_type::u8;
+  if (dut.get().why_unsupported(type, op_kind::plus)) return;
+  ConformanceCase c = case_of(slot, type, op_kind::plus, dut.get().strategies(type, op_kind::plus).front());
+  c.n = kLargeOneByteSize;
+  c.input = InputKind::random;
+  c.seed = seed_for(base_seed, type, c.n, c.input);
+  c.from_host_span = true;
+  out.push_back(c);
+}
+
+}  // namespace
+
+std::vector<ConformanceCase> generate_cases(const DeviceUnderTest& dut, std::size_t slot, SuiteMode mode,
+                                            std::uint64_t base_seed) {
+  std::vector<ConformanceCase> cases;
+  for (element_type type : kTypes) {
+    // One test suite per type: first the refusals and validity checks (cheap), then the result checks.
+    for (op_kind op : kOps)
+      if (pair_defined(type, op))  // not a device question: other pairs do not compile
+        add_refusals_and_validity(cases, dut, slot, type, op, base_seed);
+    if (!dut.executes_kernels()) continue;
+    add_result_checks(cases, dut, slot, type, mode, base_seed);
+    if (mode == SuiteMode::full && type == element_type::u8) add_large_input(cases, dut, slot, base_seed);
+  }
+  return cases;
+}
+
+}  // namespace zr::conformance

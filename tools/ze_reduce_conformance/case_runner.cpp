@@ -1,0 +1,152 @@
+#include "case_runner.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+
+#include "device_reduction.hpp"
+#include "reference_check.hpp"
+
+namespace zr::conformance {
+
+namespace {
+
+// Deterministic floating sums and products are run this many times and must agree bit for bit.
+constexpr int kDeterministicRuns = 5;
+
+std::string where(const DeviceUnderTest& dut, const ConformanceCase& c) {
+  return "device '" + dut.get().name() + "' (" + dut.tag() + "): " + describe(c);
+}
+
+void fail(CaseRecord& record, const DeviceUnderTest& dut, const std::string& what) {
+  const std::string message = where(dut, record.c) + ": " + what;
+  if (record.failure.empty()) record.failure = message;
+  ADD_FAILURE() << message;
+}
+
+std::string skip(CaseRecord& record, std::string reason) {
+  record.skip_reason = std::move(reason);
+  return record.skip_reason;
+}
+
+// MemAvailable of /proc/meminfo (free memory plus what the kernel can reclaim, such as the page cache), else
+// the free pages sysconf reports.
+std::uint64_t available_host_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  const std::string key = "MemAvailable:";
+  for (std::string line; std::getline(meminfo, line);)
+    if (line.starts_with(key)) return std::stoull(line.substr(key.size())) * 1024;  // "MemAvailable: 123 kB"
+  const long pages = sysconf(_SC_AVPHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page_size > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size) : 0;
+}
+
+// Why the input above 2^31 elements cannot run here, or empty. The host holds the input and the
+// reference reads it; the library copies it to the device in chunks of at most one allocation (on a CPU
+// device that memory is the host's too).
+std::string why_too_large(const DeviceUnderTest& dut, std::uint64_t bytes) {
+  const device_capabilities& caps = dut.get().capabilities();
+  const std::uint64_t chunk = caps.max_allocation_bytes ? std::min(bytes, caps.max_allocation_bytes) : bytes;
+  const std::uint64_t host_needed = bytes + (dut.get().kind() == device_kind::cpu ? chunk : 0) + (1ull << 30);
+  if (available_host_bytes() < host_needed)
+    return "needs " + std::to_string(host_needed >> 20) + " MiB of free host memory, " +
+           std::to_string(available_host_bytes() >> 20) + " MiB are free";
+  if (caps.global_memory_bytes && caps.global_memory_bytes < chunk)
+    return "the device has " + std::to_string(caps.global_memory_bytes >> 20) + " MiB of memory, a chunk needs " +
+           std::to_string(chunk >> 20) + " MiB";
+  return {};
+}
+
+void expect_refusal(CaseRecord& record, DeviceUnderTest& dut) {
+  ConformanceCase c = record.c;
+  c.from_host_span = true;  // refused before any work: nothing needs to reach the device
+  const std::vector<std::byte> input(c.n * 8);
+  const std::string listed = record.c.expectation == Expectation::pair_refused
+                                 ? "the device cannot run this (op, type): " +
+                                       dut.get().why_unsupported(c.type, c.op).value_or("(no reason given)")
+                                 : std::string("the device does not list this strategy for it");
+  try {
+    reduce_once(dut.get_queue(), c, input.data(), initial_value(c.type, c.op, c.seed));
+  } catch (const UnsupportedError& error) {
+    GTEST_SKIP() << skip(record, record.c.expectation == Expectation::pair_refused ? listed : error.what());
+  } catch (const Error& error) {
+    fail(record, dut, listed + ", and the library refused it with the wrong kind of error: " + error.what());
+    return;
+  }
+  fail(record, dut, listed + ", yet the library accepted it");
+}
+
+void expect_completion(CaseRecord& record, DeviceUnderTest& dut, RunContext& context) {
+  const ConformanceCase& c = record.c;
+  try {
+    const Dataset& data = context.datasets.get(dut, c);
+    const DeviceRun run = reduce_once(dut.get_queue(), c, data.device_input(), initial_value(c.type, c.op, c.seed));
+    if (run.strategy != c.strategy)
+      fail(record, dut, "ran strategy " + std::string(to_string(run.strategy)) + " instead of the one asked for");
+  } catch (const Error& error) {
+    fail(record, dut, std::string("the library threw: ") + error.what());
+  }
+}
+
+void expect_reference(CaseRecord& record, DeviceUnderTest& dut, RunContext& context) {
+  const ConformanceCase& c = record.c;
+  if (c.from_host_span) {
+    if (const std::string why = why_too_large(dut, c.n); !why.empty())
+      GTEST_SKIP() << skip(record, "input of " + std::to_string(c.n) + " elements: " + why);
+  }
+  const Dataset* data = nullptr;
+  try {
+    data = &context.datasets.get(dut, c);
+  } catch (const UnsupportedError& error) {
+    GTEST_SKIP() << skip(record, std::string("the device cannot hold the input: ") + error.what());
+  } catch (const Error& error) {
+    fail(record, dut, std::string("uploading the input failed: ") + error.what());
+    return;
+  }
+  const void* input = c.from_host_span ? static_cast<const void*>(data->host.data()) : data->device_input();
+  const core::Scalar initial = initial_value(c.type, c.op, c.seed);
+  DeviceRun first;
+  try {
+    first = reduce_once(dut.get_queue(), c, input, initial);
+  } catch (const UnsupportedError& error) {
+    GTEST_SKIP() << skip(record, "the device lists this strategy for the pair but refused it at this size: " +
+                                     std::string(error.what()));
+  } catch (const Error& error) {
+    fail(record, dut, std::string("the library threw: ") + error.what());
+    return;
+  }
+  if (first.strategy != c.strategy)
+    fail(record, dut, "ran strategy " + std::string(to_string(first.strategy)) + " instead of the one asked for");
+  if (auto why = disagreement(c, data->host, initial, first.result, first.combine_depth)) fail(record, dut, *why);
+
+  if (!c.properties.deterministic || !checked_within_bound(c.type, c.op)) return;
+  for (int run = 2; run <= kDeterministicRuns; ++run) {
+    try {
+      const DeviceRun again = reduce_once(dut.get_queue(), c, input, initial);
+      if (!again.result.bitwise_equal(first.result)) {
+        fail(record, dut, "deterministic, yet run " + std::to_string(run) + " gave " + again.result.to_string() +
+                              " where run 1 gave " + first.result.to_string());
+        return;
+      }
+    } catch (const Error& error) {
+      fail(record, dut, "run " + std::to_string(run) + " threw: " + error.what());
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+void run_case(RunContext& context, CaseRecord& record) {
+  DeviceUnderTest& dut = context.devices.at(record.c.device_slot);
+  switch (record.c.expectation) {
+    case Expectation::pair_refused:
+    case Expectation::strategy_refused: expect_refusal(record, dut); break;
+    case Expectation::validity_only: expect_completion(record, dut, context); break;
+    case Expectation::matches_reference: expect_reference(record, dut, context); break;
+  }
+}
+
+}  // namespace zr::conformance

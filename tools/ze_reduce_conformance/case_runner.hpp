@@ -1,0 +1,30 @@
+#pragma once
+// The body of every conformance test: runs one case through the public API and checks it against its
+// expectation, recording what happened for the report.
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "conformance_case.hpp"
+#include "dataset_cache.hpp"
+#include "device_selection.hpp"
+
+namespace zr::conformance {
+
+struct CaseRecord {
+  ConformanceCase c;
+  std::string suite;
+  std::string name;
+  std::string failure;      // the first failure's message (empty when none)
+  std::string skip_reason;  // why it was skipped (empty when it ran)
+};
+
+struct RunContext {
+  std::vector<DeviceUnderTest>& devices;
+  DatasetCache datasets;
+};
+
+// Reports failures with ADD_FAILURE and skips with GTEST_SKIP: call it from a test body only.
+void run_case(RunContext& context, CaseRecord& record);
+
+}  // namespace zr::conformance

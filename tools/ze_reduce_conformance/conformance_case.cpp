@@ -1,0 +1,51 @@
+#include "conformance_case.hpp"
+
+namespace zr::conformance {
+
+std::string_view name(InputKind kind) {
+  switch (kind) {
+    case InputKind::identity: return "identity";
+    case InputKind::all_equal: return "all_equal";
+    case InputKind::ascending: return "ascending";
+    case InputKind::descending: return "descending";
+    case InputKind::random: return "random";
+    case InputKind::integer_overflow: return "integer_overflow";
+    case InputKind::signed_zeros: return "signed_zeros";
+    case InputKind::subnormals: return "subnormals";
+    case InputKind::infinities: return "infinities";
+    case InputKind::nan_first: return "nan_first";
+    case InputKind::nan_middle: return "nan_middle";
+    case InputKind::nan_last: return "nan_last";
+    case InputKind::order_sensitive: return "order_sensitive";
+  }
+  return "unknown";
+}
+
+std::string_view camel_name(InputKind kind) {
+  switch (kind) {
+    case InputKind::identity: return "Identity";
+    case InputKind::all_equal: return "AllEqual";
+    case InputKind::ascending: return "Ascending";
+    case InputKind::descending: return "Descending";
+    case InputKind::random: return "Random";
+    case InputKind::integer_overflow: return "IntegerOverflow";
+    case InputKind::signed_zeros: return "SignedZeros";
+    case InputKind::subnormals: return "Subnormals";
+    case InputKind::infinities: return "Infinities";
+    case InputKind::nan_first: return "NaNFirst";
+    case InputKind::nan_middle: return "NaNMiddle";
+    case InputKind::nan_last: return "NaNLast";
+    case InputKind::order_sensitive: return "OrderSensitive";
+  }
+  return "Unknown";
+}
+
+std::string describe(const ConformanceCase& c) {
+  return "op " + std::string(to_string(c.op)) + ", type " + std::string(to_string(c.type)) + ", strategy " +
+         std::string(to_string(c.strategy)) + ", n " + std::to_string(c.n) + ", input " +
+         std::string(name(c.input)) + " (seed " + std::to_string(c.seed) + "), initialize_to_identity " +
+         (c.properties.initialize_to_identity ? "on" : "off") + ", deterministic " +
+         (c.properties.deterministic ? "on" : "off");
+}
+
+}  // namespace zr::conformance

@@ -1,0 +1,64 @@
+#pragma once
+// One conformance case as plain data: which device, (op, type), strategy, properties, size and input, and
+// what is expected of it. Cases are generated from the devices' capability tables (case_generation.hpp)
+// and each becomes one GoogleTest test (test_registration.hpp).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "zereduce/zereduce.hpp"
+
+namespace zr::conformance {
+
+// The inputs of issue 7. Which kinds run at which sizes is decided in case_generation.cpp.
+enum class InputKind : std::uint8_t {
+  identity,          // every element is the op's identity
+  all_equal,         // one value repeated
+  ascending,
+  descending,
+  random,            // seeded
+  integer_overflow,  // integers near their maximum: sums and products wrap many times
+  signed_zeros,      // +0.0 and -0.0 mixed (minimum must give -0.0, maximum +0.0)
+  subnormals,        // subnormal values of both signs
+  infinities,        // finite values with +inf and -inf
+  nan_first,         // finite values, a NaN at index 0
+  nan_middle,        // ... at index n / 2
+  nan_last,          // ... at index n - 1
+  order_sensitive,   // a sum or product whose rounded result depends on the evaluation order
+};
+std::string_view name(InputKind kind);         // "random", "nan_first", ...
+std::string_view camel_name(InputKind kind);   // "Random", "NaNFirst", ... (test names)
+
+enum class Expectation : std::uint8_t {
+  matches_reference,  // run it and compare with the host reference (and repeat when deterministic)
+  pair_refused,       // the device cannot run the (op, type) at all: it must refuse before any work
+  strategy_refused,   // the device does not allow this strategy here: it must refuse before any work
+  validity_only,      // the device does not execute kernels: the work must be accepted and complete
+};
+
+struct CaseProperties {
+  bool initialize_to_identity = false;
+  bool deterministic = false;
+};
+
+struct ConformanceCase {
+  std::size_t device_slot = 0;  // index into the selected devices (device_selection.hpp)
+  element_type type = element_type::i32;
+  op_kind op = op_kind::plus;
+  zr::strategy strategy = zr::strategy::tree;
+  CaseProperties properties;
+  std::uint64_t n = 0;
+  InputKind input = InputKind::random;
+  std::uint64_t seed = 0;
+  Expectation expectation = Expectation::matches_reference;
+  // Reduce from a host span (the library copies it to the device in chunks that fit one allocation) rather
+  // than from a device allocation the suite makes: only for the input larger than 2^31 elements.
+  bool from_host_span = false;
+};
+
+// "op plus, type i32, strategy tree, n 4097, input random (seed 17), initialize_to_identity off,
+// deterministic on": the words every failure message and the report use.
+std::string describe(const ConformanceCase& c);
+
+}  // namespace zr::conformance

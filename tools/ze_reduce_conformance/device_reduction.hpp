@@ -1,0 +1,24 @@
+#pragma once
+// One reduction of a case through the public API (zr::queue::reduce with zr::reduction and its properties),
+// with the result returned as bytes.
+#include <cstdint>
+#include <span>
+
+#include "conformance_case.hpp"
+#include "scalar.hpp"
+
+namespace zr::conformance {
+
+struct DeviceRun {
+  core::Scalar result;
+  // The most combines one input value went through (event profile), the m of the host reference's bound.
+  std::uint64_t combine_depth = 0;
+  zr::strategy strategy = zr::strategy::tree;  // what the library says it ran
+};
+
+// Reduces the case's n elements at `input` (a device allocation of q's device, or host data when
+// c.from_host_span) into a host variable holding `initial`, forcing c.strategy, with c's properties.
+// Waits for completion; rethrows what the library throws.
+DeviceRun reduce_once(queue& q, const ConformanceCase& c, const void* input, const core::Scalar& initial);
+
+}  // namespace zr::conformance

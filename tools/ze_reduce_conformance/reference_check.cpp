@@ -1,0 +1,74 @@
+#include "reference_check.hpp"
+
+#include <cmath>
+
+#include "host_reference.hpp"
+#include "common/type_dispatch.hpp"
+
+namespace zr::conformance {
+using tools::visit_pair;
+using tools::visit_element_type;
+
+namespace {
+
+core::DataType core_type(element_type type) { return static_cast<core::DataType>(type); }
+core::Op core_op(op_kind op) { return static_cast<core::Op>(op); }
+
+bool floating(element_type type) {
+  return type == element_type::f16 || type == element_type::f32 || type == element_type::f64;
+}
+
+}  // namespace
+
+bool checked_within_bound(element_type type, op_kind op) {
+  return floating(type) && (op == op_kind::plus || op == op_kind::multiplies);
+}
+
+core::Scalar known_identity(element_type type, op_kind op) {
+  return visit_pair(type, op, [&](auto type_tag, auto op_tag) {
+    using T = typename decltype(type_tag)::type;
+    using Op = typename decltype(op_tag)::type;
+    return core::Scalar::from(core_type(type), known_identity_v<Op, T>);
+  });
+}
+
+core::Scalar initial_value(element_type type, op_kind op, std::uint64_t seed) {
+  return visit_element_type(type, [&](auto type_tag) {
+    using T = typename decltype(type_tag)::type;
+    if constexpr (std::is_same_v<T, bool>) {
+      return core::Scalar::from<std::uint8_t>(core_type(type), seed % 2);
+    } else if constexpr (std::is_same_v<T, half>) {
+      return core::Scalar::from(core_type(type), half(op == op_kind::multiplies ? 1.25f : 0.75f));
+    } else if constexpr (std::is_floating_point_v<T>) {
+      return core::Scalar::from(core_type(type), static_cast<T>(op == op_kind::multiplies ? 1.25 : 0.75));
+    } else {
+      return core::Scalar::from(core_type(type), static_cast<T>(91));  // odd: a wrapped product stays non-zero
+    }
+  });
+}
+
+std::optional<std::string> disagreement(const ConformanceCase& c, std::span<const std::byte> input,
+                                        const core::Scalar& initial, const core::Scalar& actual,
+                                        std::uint64_t combine_depth) {
+  std::optional<core::Scalar> folded_initial;
+  if (!c.properties.initialize_to_identity) folded_initial = initial;
+  // m of the bound. Sums: the combine depth the library reports (each input's error grows only along its own
+  // path to the root). Products: every multiplication's rounding scales the whole result (Higham 3.1:
+  // prod fl = exact * (1 + theta_k), k the number of multiplications), so the tree's height is not enough
+  // whatever its shape: m = n + 1 (host_reference's "any order"). A reported depth of 0 also means any order.
+  std::optional<std::uint64_t> depth;
+  if (combine_depth > 0 && c.op != op_kind::multiplies) depth = combine_depth;
+  const core::HostReference reference = core::host_reference(core_op(c.op), core_type(c.type), input, c.n,
+                                                             known_identity(c.type, c.op), folded_initial, depth);
+  if (reference.value.bitwise_equal(actual)) return std::nullopt;
+  if (checked_within_bound(c.type, c.op) && std::isnan(reference.value.to_double()) &&
+      std::isnan(actual.to_double()))
+    return std::nullopt;
+  std::string why;
+  if (core::agrees(reference, actual, &why)) return std::nullopt;
+  if (!checked_within_bound(c.type, c.op)) return why;
+  return why + (depth ? " (bound for combine depth m = " + std::to_string(*depth) + ")"
+                      : " (bound for m = n + 1 roundings)");
+}
+
+}  // namespace zr::conformance
