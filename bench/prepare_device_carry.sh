@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# Copies the release benchmark binary and the Debian libraries it needs (not on the GPU machine) into
-# .devcarry/, which the device tool carries (it is git-ignored via .git/info/exclude).
+# Builds zr_reduce_bench here (its own build directory, Release) and copies it, libzereduce and the Debian
+# libraries it needs that the GPU machine lacks into .devcarry/, which the device tool carries (.devcarry/ is
+# git-ignored through .git/info/exclude). Usage: bash bench/prepare_device_carry.sh [build-dir]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=${1:-build/release}
-cmake --build "$build" --target zr_sum_bench
+build=${1:-build/bench}
+[ -f "$build/build.ninja" ] || cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DZR_WERROR=ON -DZR_BUILD_TESTS=OFF
+cmake --build "$build" --target zr_reduce_bench zr_tune_sweep
 rm -rf .devcarry && mkdir -p .devcarry/lib
-cp "$build/bench/zr_sum_bench" .devcarry/
-for lib in libspdlog.so.1.10 libfmt.so.9 libgomp.so.1 libOpenCL.so.1; do
+cp "$build/bench/zr_reduce_bench" "$build/bench/zr_tune_sweep" .devcarry/
+cp -L "$build/runtime/api/libzereduce.so.0" .devcarry/lib/
+for lib in libspdlog.so.1.10 libfmt.so.9 libgomp.so.1 libOpenCL.so.1 libze_loader.so.1 libtbb.so.12; do
   cp -L "/usr/lib/x86_64-linux-gnu/$lib" .devcarry/lib/
 done
-grep -qx '/.devcarry/' .git/info/exclude 2>/dev/null || echo '/.devcarry/' >> .git/info/exclude
+mkdir -p .git/info; grep -qx '/.devcarry/' .git/info/exclude 2>/dev/null || echo '/.devcarry/' >> .git/info/exclude
+if command -v nvcc >/dev/null; then nvcc -O3 -std=c++17 -arch=sm_90 -o .devcarry/cub_reduce bench/cub/cub_reduce.cu; fi
 du -sh .devcarry

@@ -1,21 +1,41 @@
 #!/usr/bin/env bash
-# Runs on the GPU machine (device tool, nvidia-h100-x1), from the repository root, with the benchmark binary
-# built here and its libraries carried in .devcarry/ (see bench/prepare_device_carry.sh). Registers NVIDIA's
-# OpenCL driver, builds the CUB peer with nvcc, then measures ours (NVIDIA OpenCL) and CUB in one run,
-# and ours on the host's PoCL against OpenMP.
+# Runs on the GPU machine (device tool, kind nvidia-h100-x1), from the repository root, with .devcarry/ made
+# here by bench/prepare_device_carry.sh and carried. Registers NVIDIA's OpenCL driver, runs ours, then the
+# CUDA peer (CUB + read kernel + floor; built by prepare_device_carry.sh, or here with nvcc while ours runs).
+# Everything lands in $OUT (or $BENCH_OUT): ours.json, ours.log, cub.jsonl, versions.txt. Then, here:
+#   /usr/bin/python3 bench/report.py --ours <dir>/ours.json --cub <dir>/cub.jsonl --versions <dir>/versions.txt \
+#       --notes-file bench/results/notes/h100.md --name h100
+# Environment: MIN_LOG2 MAX_LOG2 STEP MIN_TIME STRATEGIES_MAX_LOG2; SWEEP=1 first runs zr_tune_sweep.
 set -euo pipefail
-mkdir -p /etc/OpenCL/vendors
+out=${BENCH_OUT:-${OUT:-/tmp/bench_out}}
+mkdir -p "$out" /etc/OpenCL/vendors
 nv=$(ls /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 /usr/lib/libnvidia-opencl.so.1 2>/dev/null | head -1 || true)
 [ -n "$nv" ] && echo "$nv" > /etc/OpenCL/vendors/nvidia.icd
 export LD_LIBRARY_PATH="$PWD/.devcarry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-max_log2=${MAX_LOG2:-28}
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader || true
-nvcc -O3 -arch=sm_90 -o /tmp/cub_sum bench/cub/cub_sum.cu
-echo "== ours, NVIDIA OpenCL"
-.devcarry/zr_sum_bench --device-type gpu --max-log2 "$max_log2" --iterations 30
-echo "== CUB"
-/tmp/cub_sum "$max_log2" 30
-if [ "${WITH_CPU:-1}" = 1 ]; then
-  echo "== ours, PoCL on the host CPU, vs OpenMP"
-  .devcarry/zr_sum_bench --device-type cpu --max-log2 26 --iterations 10
+min_log2=${MIN_LOG2:-10} max_log2=${MAX_LOG2:-30} step=${STEP:-2}
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit --format=csv || true
+  nvcc --version | tail -2 || true
+  grep -m1 'model name' /proc/cpuinfo; nproc; uptime
+} > "$out/versions.txt" 2>&1
+cat "$out/versions.txt"
+# SWEEP=1: first the launch-shape sweep behind runtime/core/tuning.cpp (sweep.jsonl).
+if [ "${SWEEP:-0}" = 1 ]; then
+  .devcarry/zr_tune_sweep --device-type gpu > "$out/sweep.jsonl" 2>&1 || { tail -20 "$out/sweep.jsonl"; exit 1; }
+  grep BEST "$out/sweep.jsonl" || true
 fi
+# The CUDA peer: carried when prepare_device_carry.sh could build it, else built here while ours runs.
+cub=.devcarry/cub_reduce
+if [ ! -x "$cub" ]; then
+  cub=/tmp/cub_reduce
+  nvcc -O3 -std=c++17 -arch=sm_90 -o "$cub" bench/cub/cub_reduce.cu > "$out/nvcc.log" 2>&1 &
+fi
+.devcarry/zr_reduce_bench --device-type gpu --min-log2 "$min_log2" --max-log2 "$max_log2" --step "$step" \
+  --strategies-max-log2 "${STRATEGIES_MAX_LOG2:-28}" --min-time "${MIN_TIME:-0.1}" --max-iterations 200 --out "$out/ours.json" \
+  > "$out/ours.log" 2>&1 || { tail -40 "$out/ours.log"; exit 1; }
+grep -E "floor|2\^(24|28|30) .*(ours|probe)" "$out/ours.log" | head -60 || true
+wait || true
+[ -x "$cub" ] || { cat "$out/nvcc.log"; exit 1; }
+"$cub" "$min_log2" "$max_log2" "$step" "${MIN_TIME:-0.1}" > "$out/cub.jsonl"
+grep -E '"log2":(24|28|30),' "$out/cub.jsonl" | head -30 || true

@@ -16,6 +16,8 @@ packages=(
   libspdlog-dev libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
   # tests: NumPy reads and writes the .npy files ze_reduce takes; jsonschema checks the JSON reports
   python3 python3-numpy python3-jsonschema
+  # bench/: TBB is libstdc++'s backend for std::execution::par_unseq (a peer); matplotlib draws the plots
+  libtbb-dev python3-matplotlib
 )
 
 sudo_cmd=()

@@ -1,21 +1,73 @@
 #include "tuning.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 namespace zr::core {
 
-Tuning tuning_for(const Capabilities& caps) {
-  if (caps.type == DeviceType::cpu) {
-    // PoCL runs a work-group's items one after another; cpu_chunks launches one item per group. Measured on
-    // the H100 host's 16-core Xeon with PoCL 5 (f32 plus, 2^26): 64 chunks per core was best (G = 1024:
-    // 190 GB/s, on par with OpenMP in the same run; G = 256 about 20% slower), with chunks of at least 16K
-    // elements; on the 2-core CI machine every G from 2 to 256 reads at the memory limit.
-    return Tuning{.work_group_size = 64,
-                  .groups_per_compute_unit = 64,
-                  .min_elements_per_item = 1u << 14,
-                  .final_work_group_size = 16,
-                  .max_final_inputs = 1u << 16};
+namespace {
+bool name_contains(const std::string& name, std::string_view word) {
+  return std::search(name.begin(), name.end(), word.begin(), word.end(), [](char a, char b) {
+           return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+         }) != name.end();
+}
+}  // namespace
+
+DeviceClass device_class(const Capabilities& caps) {
+  if (caps.type == DeviceType::cpu) return DeviceClass::cpu;
+  if (caps.type == DeviceType::gpu && caps.backend == "opencl" && name_contains(caps.device_name, "nvidia"))
+    return DeviceClass::nvidia_gpu;
+  return DeviceClass::gpu;
+}
+
+std::string_view name(DeviceClass device_class) {
+  switch (device_class) {
+    case DeviceClass::cpu: return "cpu";
+    case DeviceClass::nvidia_gpu: return "nvidia_gpu";
+    case DeviceClass::gpu: break;
   }
-  // GPUs: 256-wide groups, 8 per compute unit, 16-byte loads (zr_grid.h): on the H100 (NVIDIA OpenCL) this
-  // reads f32/i32 at 1.00x CUB's throughput at 2^28 and 1.03-1.09x at 2^24 (bench/results/h100_sum_*.md).
+  return "gpu";
+}
+
+// The tables. Vector width is not a run-time knob: the kernels load 16 bytes per work-item per step, two
+// steps in flight (spirv_kernels/src/zr_grid.h), and cpu_chunks folds 16 lanes (cpu.cl); both were measured
+// in bench/ (scalar loads reached 0.75x CUB on the H100).
+Tuning tuning_for(const Capabilities& caps) {
+  switch (device_class(caps)) {
+    case DeviceClass::cpu:
+      // PoCL runs a work-group's items one after another; cpu_chunks launches one item per group. Measured on
+      // the H100 host's 16-core Xeon with PoCL 5 (f32 plus, 2^26): 64 chunks per core was best (G = 1024:
+      // 190 GB/s, on par with OpenMP in the same run; G = 256 about 20% slower), with chunks of at least 16K
+      // elements; on the 2-core CI machine every G from 2 to 256 read at the memory limit (both measured in
+      // the previous session). bench/results/pocl_2core.md (2026-11-23) shows these values against OpenMP:
+      // f32 and i32 at 1.07-1.55x at n >= 2^26 (f32 sum 2^28 0.91x); f64 below (0.61-1.00x), which is the
+      // cpu kernel's f64 code (it also trails our u32 kernel over the same bytes), not this shape.
+      return Tuning{.work_group_size = 64,
+                    .groups_per_compute_unit = 64,
+                    .min_elements_per_item = 1u << 14,
+                    .final_work_group_size = 16,
+                    .max_final_inputs = 1u << 16};
+    case DeviceClass::nvidia_gpu:
+      // NVIDIA through its OpenCL driver, measured on the H100 (132 SMs) on 2026-11-23 with
+      // bench/tune_sweep.cpp (work-group size {128..1024} x groups per SM {2..128} x elements per item
+      // {16..256}; f32 plus/max, f64 plus, i32 plus/min; 2^22..2^30) and checked with zr_reduce_bench against
+      // CUB in the same run (bench/results/h100.md). 512-wide groups; the best group count grows with n:
+      // about one resident wave (4 groups of 512 per SM) up to 2^26 (f32 plus 2^26: 528 groups 2.87 TB/s,
+      // 2048 groups 2.82, CUB 2.78-2.86), then more (2^30: 8192+ groups 3.12-3.15 TB/s vs 3.06 for one wave
+      // of 256 x 8, CUB 3.07-3.19). So: n / (512 x 16) groups for small n, at least one wave from 2^22, then
+      // n / (512 x 256), at most 128 per SM. The previous 256 x 8 x 16 read f32 at 0.98-0.99x CUB at 2^28.
+      return Tuning{.work_group_size = 512,
+                    .groups_per_compute_unit = 128,
+                    .min_elements_per_item = 16,
+                    .final_work_group_size = 256,
+                    .max_final_inputs = 1u << 15,
+                    .wave_groups_per_compute_unit = 4,
+                    .wave_elements_per_item = 256};
+    case DeviceClass::gpu:
+      break;
+  }
+  // Other GPUs (Intel through Level Zero or OpenCL; not measured on hardware here, compile-only): 256-wide
+  // groups, 8 per compute unit, the shape first measured on the H100 (1.00x CUB at 2^28 with 16-byte loads).
   return Tuning{.work_group_size = 256,
                 .groups_per_compute_unit = 8,
                 .min_elements_per_item = 16,

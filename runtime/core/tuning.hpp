@@ -2,17 +2,32 @@
 // Launch shapes per device class, kept apart from the strategy logic (like CUB's per-architecture policies).
 // Values come from measurements in bench/; each says which.
 #include <cstdint>
+#include <string_view>
 
 #include "capabilities.hpp"
 
 namespace zr::core {
 
+// The device classes that have their own table (tuning.cpp says which measurement chose each value).
+enum class DeviceClass {
+  cpu,         // CPU devices (PoCL): cpu_chunks
+  nvidia_gpu,  // NVIDIA GPUs through NVIDIA's OpenCL driver (measured on the H100)
+  gpu,         // every other GPU (Intel through Level Zero or OpenCL)
+};
+DeviceClass device_class(const Capabilities& caps);
+std::string_view name(DeviceClass device_class);
+
 struct Tuning {
-  std::uint64_t work_group_size;        // upper bound; clipped to the device's maximum
-  std::uint64_t groups_per_compute_unit;
-  std::uint64_t min_elements_per_item;  // below this, fewer groups are launched
-  std::uint64_t final_work_group_size;  // the one group of the final pass
-  std::uint64_t max_final_inputs;       // more partials than this get an intermediate pass
+  std::uint64_t work_group_size;          // upper bound; clipped to the device's maximum
+  std::uint64_t groups_per_compute_unit;  // the most groups launched: compute units x this
+  std::uint64_t min_elements_per_item;    // groups = n / (work_group_size x this), within [1, the most]
+                                          // (and see the wave fields below)
+  std::uint64_t final_work_group_size;    // the one group of the final pass
+  std::uint64_t max_final_inputs;         // more partials than this get an intermediate pass
+  // Optional (0: off): at least one wave of groups (compute units x this) once n gives each item
+  // min_elements_per_item, and beyond that one group per work_group_size x wave_elements_per_item elements.
+  std::uint64_t wave_groups_per_compute_unit = 0;
+  std::uint64_t wave_elements_per_item = 0;
 };
 
 Tuning tuning_for(const Capabilities& caps);
