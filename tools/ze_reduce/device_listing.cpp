@@ -4,6 +4,7 @@
 #include <string>
 
 #include "data_types.hpp"
+#include "common/capabilities_json.hpp"
 #include "kernel_catalog.hpp"
 #include "zereduce/zereduce.hpp"
 
@@ -115,18 +116,7 @@ nlohmann::json devices_json() {
                             {"description", d.description()}};
     try {
       const auto& c = d.capabilities();
-      entry["capabilities"] = {{"compute_units", c.compute_units},
-                               {"max_work_group_size", c.max_work_group_size},
-                               {"local_memory_bytes", c.local_memory_bytes},
-                               {"global_memory_bytes", c.global_memory_bytes},
-                               {"max_allocation_bytes", c.max_allocation_bytes},
-                               {"sub_group_sizes", c.sub_group_sizes},
-                               {"fp16", c.fp16},
-                               {"fp64", c.fp64},
-                               {"int64_atomics", c.int64_atomics},
-                               {"work_group_collectives", c.work_group_collectives},
-                               {"f32_atomic_add", c.f32_atomic_add},
-                               {"f32_atomic_min_max", c.f32_atomic_min_max}};
+      entry["capabilities"] = tools::capabilities_json(c);
       entry["executes_kernels"] = executes(d) == "yes";
       nlohmann::json strategies = nlohmann::json::object();
       for (auto dt : core::kAllDataTypes)

@@ -10,6 +10,8 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "common/capabilities_json.hpp"
+
 namespace zr::conformance {
 
 namespace {
@@ -36,20 +38,6 @@ std::unordered_map<std::string, Status> outcomes() {
   return found;
 }
 
-nlohmann::json capabilities_json(const device_capabilities& caps) {
-  return {{"compute_units", caps.compute_units},
-          {"max_work_group_size", caps.max_work_group_size},
-          {"local_memory_bytes", caps.local_memory_bytes},
-          {"max_allocation_bytes", caps.max_allocation_bytes},
-          {"global_memory_bytes", caps.global_memory_bytes},
-          {"sub_group_sizes", caps.sub_group_sizes},
-          {"work_group_collectives", caps.work_group_collectives},
-          {"int64_atomics", caps.int64_atomics},
-          {"fp16", caps.fp16},
-          {"fp64", caps.fp64},
-          {"f32_atomic_add", caps.f32_atomic_add},
-          {"f32_atomic_min_max", caps.f32_atomic_min_max}};
-}
 
 nlohmann::json device_json(const DeviceUnderTest& dut) {
   const device& dev = dut.get();
@@ -67,7 +55,7 @@ nlohmann::json device_json(const DeviceUnderTest& dut) {
                         : "a one-kernel probe found that kernels do not execute on this device (such as Intel's "
                           "driver without hardware): only validity checks ran (refusals before any work, "
                           "submissions accepted and completed); no result was checked"},
-          {"capabilities", capabilities_json(dev.capabilities())}};
+          {"capabilities", tools::capabilities_json(dev.capabilities())}};
 }
 
 nlohmann::json failure_json(const CaseRecord& record, const std::vector<DeviceUnderTest>& devices) {
