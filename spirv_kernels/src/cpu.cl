@@ -18,10 +18,11 @@
 // Lanes per state (W), per op and accumulator type. The same module is also compiled for GPUs, where it
 // must build without register spills (a work-item holds its states in registers at SIMD16/32 there), so W is
 // as wide as that allows (checked with ocloc for gen9, tgllp, dg2-g10, pvc): 16 (the widest OpenCL vector)
-// for 1- to 4-byte types and 8 for f64, i.e. 64 bytes per state for 4- and 8-byte types; but 8 for f32 and
-// 2 for f64 minimum/maximum, whose step needs more temporaries, and 2 for i64/u64, which PVC emulates
-// partly (all of these spilled on PVC one step wider). On a 16-core Xeon under PoCL, f32 plus at n = 2^26
-// ran about 1.4x faster with 16 lanes per state than with 8.
+// for 1- to 4-byte types; but 8 for f32 and 2 for f64 minimum/maximum, whose step needs more temporaries,
+// and 2 for i64/u64, which PVC emulates partly (all of these spilled on PVC one step wider). On a 16-core
+// Xeon under PoCL, f32 plus at n = 2^26 ran about 1.4x faster with 16 lanes per state than with 8. f64 plus
+// and multiplies take 4: with 8 (64 bytes per state) PoCL 3.1 on the 2-core EPYC CI-like machine read f64
+// sums at 0.70-0.80x its read probe (ze_reduce -t f64 -n 2^26 --bandwidth), with 4 at 1.03-1.18x.
 #define ZR_CPU_W(OP, ATN) ZR_CAT(ZR_CPU_W_OF_##OP, ATN)
 #define ZR_CPU_W_OF_plus ZR_CPU_W_
 #define ZR_CPU_W_OF_multiplies ZR_CPU_W_
@@ -42,7 +43,7 @@
 #define ZR_CPU_W_f32 16
 #define ZR_CPU_W_i64 2
 #define ZR_CPU_W_u64 2
-#define ZR_CPU_W_f64 8
+#define ZR_CPU_W_f64 4
 #define ZR_CPU_WMINMAX_i8 16
 #define ZR_CPU_WMINMAX_u8 16
 #define ZR_CPU_WMINMAX_i16 16
@@ -151,7 +152,7 @@ ZR_CPU_DEFINE_BOOL()
 #elif defined(ZR_CLASS_FP16)
 ZR_CPU_DEFINE_FLOATING(f32, float, float16, float8, int8, INT_MIN, INT_MAX, 0x7f800000)
 #elif defined(ZR_CLASS_FP64)
-ZR_CPU_DEFINE_FLOATING(f64, double, double8, double2, long2, LONG_MIN, LONG_MAX, 0x7ff0000000000000L)
+ZR_CPU_DEFINE_FLOATING(f64, double, double4, double2, long2, LONG_MIN, LONG_MAX, 0x7ff0000000000000L)
 #endif
 
 // ---- W elements as W accumulator values ------------------------------------------------------------------------
