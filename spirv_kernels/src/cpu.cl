@@ -18,11 +18,13 @@
 // Lanes per state (W), per op and accumulator type. The same module is also compiled for GPUs, where it
 // must build without register spills (a work-item holds its states in registers at SIMD16/32 there), so W is
 // as wide as that allows (checked with ocloc for gen9, tgllp, dg2-g10, pvc): 16 (the widest OpenCL vector)
-// for 1- to 4-byte types; but 8 for f32 and 2 for f64 minimum/maximum, whose step needs more temporaries,
-// and 2 for i64/u64, which PVC emulates partly (all of these spilled on PVC one step wider). On a 16-core
-// Xeon under PoCL, f32 plus at n = 2^26 ran about 1.4x faster with 16 lanes per state than with 8. f64 plus
-// and multiplies take 4: with 8 (64 bytes per state) PoCL 3.1 on the 2-core EPYC CI-like machine read f64
-// sums at 0.70-0.80x its read probe (ze_reduce -t f64 -n 2^26 --bandwidth), with 4 at 1.03-1.18x.
+// for 1- to 4-byte integer types; but 8 for f32 minimum/maximum and 2 for f64 minimum/maximum, whose step
+// needs more temporaries, and 2 for i64/u64, which PVC emulates partly (all of these spilled on PVC one step
+// wider). Floating sums and products take 32 bytes per state, 8 lanes of f32 and 4 of f64: on the 2-core
+// EPYC CI-like machine (PoCL 3.1) 64-byte states read f32 sums at 36-43 GB/s at n = 2^28 and 32-byte ones
+// at 54-60 (f64: 0.70-0.80x the read probe against 1.03-1.18x; ze_reduce -t f32|f64 -n 2^28 --bandwidth,
+// interleaved). On a 16-core Xeon under PoCL 5, f32 plus at n = 2^26 had run about 1.4x faster with 16
+// lanes than with 8: a per-CPU choice would need both widths as variants.
 #define ZR_CPU_W(OP, ATN) ZR_CAT(ZR_CPU_W_OF_##OP, ATN)
 #define ZR_CPU_W_OF_plus ZR_CPU_W_
 #define ZR_CPU_W_OF_multiplies ZR_CPU_W_
@@ -40,7 +42,7 @@
 #define ZR_CPU_W_u16 16
 #define ZR_CPU_W_i32 16
 #define ZR_CPU_W_u32 16
-#define ZR_CPU_W_f32 16
+#define ZR_CPU_W_f32 8
 #define ZR_CPU_W_i64 2
 #define ZR_CPU_W_u64 2
 #define ZR_CPU_W_f64 4
@@ -147,10 +149,10 @@ ZR_CPU_DEFINE_INTEGER(u8, uchar, uchar16, uchar16)
 ZR_CPU_DEFINE_INTEGER(u16, ushort, ushort16, ushort16)
 ZR_CPU_DEFINE_INTEGER(u32, uint, uint16, uint16)
 ZR_CPU_DEFINE_INTEGER(u64, ulong, ulong2, ulong2)
-ZR_CPU_DEFINE_FLOATING(f32, float, float16, float8, int8, INT_MIN, INT_MAX, 0x7f800000)
+ZR_CPU_DEFINE_FLOATING(f32, float, float8, float8, int8, INT_MIN, INT_MAX, 0x7f800000)
 ZR_CPU_DEFINE_BOOL()
 #elif defined(ZR_CLASS_FP16)
-ZR_CPU_DEFINE_FLOATING(f32, float, float16, float8, int8, INT_MIN, INT_MAX, 0x7f800000)
+ZR_CPU_DEFINE_FLOATING(f32, float, float8, float8, int8, INT_MIN, INT_MAX, 0x7f800000)
 #elif defined(ZR_CLASS_FP64)
 ZR_CPU_DEFINE_FLOATING(f64, double, double4, double2, long2, LONG_MIN, LONG_MAX, 0x7ff0000000000000L)
 #endif
