@@ -45,8 +45,10 @@ class BackendDevice {
 
   // The plan of one scalar reduction (a backend may refine the core's tuning with what its compiler says).
   virtual core::Plan plan(const core::ReductionRequest& request) = 0;
-  // Runs a plan: `input` and every result are this device's allocations that kernels access in place.
-  virtual core::RunProfile run(const core::Plan& plan, const void* input, std::span<void* const> results) = 0;
+  // Runs a plan: `input` is an allocation of this device that kernels access in place; each result is one too,
+  // or ordinary host memory that the run stages (core::ResultTarget). Blocks until the results are in place.
+  virtual core::RunProfile run(const core::Plan& plan, const void* input,
+                               std::span<const core::ResultTarget> results) = 0;
 };
 
 }  // namespace zr::api

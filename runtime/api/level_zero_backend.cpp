@@ -66,7 +66,8 @@ class LevelZeroBackend final : public BackendDevice {
 
   core::Plan plan(const core::ReductionRequest& request) override { return level_zero::plan_for(*device_, request); }
 
-  core::RunProfile run(const core::Plan& plan, const void* input, std::span<void* const> results) override {
+  core::RunProfile run(const core::Plan& plan, const void* input,
+                       std::span<const core::ResultTarget> results) override {
     return executor().run(plan, input, results);
   }
 

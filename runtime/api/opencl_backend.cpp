@@ -61,7 +61,8 @@ class OpenClBackend final : public BackendDevice {
     return core::make_plan(caps, request, core::choose_strategy(caps, request), core::tuning_for(caps));
   }
 
-  core::RunProfile run(const core::Plan& plan, const void* input, std::span<void* const> results) override {
+  core::RunProfile run(const core::Plan& plan, const void* input,
+                       std::span<const core::ResultTarget> results) override {
     State& s = state();
     // Runs of one plan shape share scratch buffers: one run at a time per device.
     std::lock_guard lock(s.run_mutex);

@@ -148,7 +148,7 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
     throw UnsupportedError("device '" + device_.name() + "' cannot allocate one row of " +
                            std::to_string(columns_lcm) + " " + std::string(core::name(type_)) + " values");
   // Planning now is what turns an unavailable strategy or a missing kernel into an error before any work.
-  for (const auto& group : groups_) plan_for(group, std::min(n_, chunk_elements_), true);
+  for (const auto& group : groups_) first_plans_.push_back(plan_for(group, std::min(n_, chunk_elements_), true));
 }
 
 void ReductionJob::check_input() const {
@@ -221,22 +221,10 @@ core::Plan ReductionJob::plan_for(const Group& group, std::uint64_t n, bool firs
 
 void ReductionJob::execute(profile& out) {
   const std::size_t element = core::size_of(type_);
-  std::vector<ScopedAllocation> temporaries;
-  std::vector<void*> targets(specs_.size());
-  std::vector<std::size_t> copied_back;
+  std::vector<core::ResultTarget> targets(specs_.size());
   for (std::size_t i = 0; i < specs_.size(); ++i) {
-    const auto& spec = specs_[i];
-    const auto allocation = device_.find(spec.var);
-    if (allocation && device_.kernels_access(allocation->kind)) {
-      targets[i] = spec.var;
-      continue;
-    }
-    const std::uint64_t bytes = spec.columns * element;
-    temporaries.emplace_back(device_, memory_kind::device, bytes);
-    targets[i] = temporaries.back().get();
-    copied_back.push_back(i);
-    if (!spec.properties.initialize_to_identity())
-      timed_copy(device_, out, "copy initial value to the device", targets[i], spec.var, bytes);
+    const auto allocation = device_.find(specs_[i].var);
+    targets[i] = {specs_[i].var, !(allocation && device_.kernels_access(allocation->kind))};
   }
 
   const bool staged = host_input_ || n_ == 0;
@@ -252,12 +240,13 @@ void ReductionJob::execute(profile& out) {
       if (count > 0) timed_copy(device_, out, "copy input to the device", staging.get(), source, count * element);
       chunk = staging.get();
     }
-    for (const auto& group : groups_) {
-      const core::Plan plan = plan_for(group, count, first == 0);
+    for (std::size_t g = 0; g < groups_.size(); ++g) {
+      const Group& group = groups_[g];
+      const core::Plan plan = first == 0 ? first_plans_[g] : plan_for(group, count, false);
       if (first == 0) out.plans.push_back(summary_of(plan));
       // Each later chunk folds the result so far in as its initial value: its combines come on top.
-      else out.plans[static_cast<std::size_t>(&group - groups_.data())].combine_depth += core::combine_depth(plan);
-      std::vector<void*> results;
+      else out.plans[g].combine_depth += core::combine_depth(plan);
+      std::vector<core::ResultTarget> results;
       for (std::size_t index : group.specs) results.push_back(targets[index]);
       add_run(out, device_.run(plan, chunk, results));
     }
@@ -267,15 +256,18 @@ void ReductionJob::execute(profile& out) {
   if (const auto broken = injected_fault())
     for (std::size_t g = 0; g < groups_.size(); ++g)
       if (static_cast<core::Strategy>(out.plans[g].strategy) == *broken)
-        for (std::size_t index : groups_[g].specs) {
-          std::byte first_byte{};
-          device_.copy(&first_byte, targets[index], 1);
-          first_byte ^= std::byte{1};
-          device_.copy(targets[index], &first_byte, 1);
-        }
+        for (std::size_t index : groups_[g].specs) flip_lowest_bit(targets[index]);
+}
 
-  for (std::size_t index : copied_back)
-    timed_copy(device_, out, "copy result back", specs_[index].var, targets[index], specs_[index].columns * element);
+void ReductionJob::flip_lowest_bit(const core::ResultTarget& target) {
+  if (target.host_memory) {
+    *static_cast<std::byte*>(target.pointer) ^= std::byte{1};
+    return;
+  }
+  std::byte first_byte{};
+  device_.copy(&first_byte, target.pointer, 1);
+  first_byte ^= std::byte{1};
+  device_.copy(target.pointer, &first_byte, 1);
 }
 
 }  // namespace zr::api

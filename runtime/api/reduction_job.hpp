@@ -5,7 +5,7 @@
 // Scalar reductions of one call share one read of the input (a fused plan when there are several); each
 // array reduction is a column plan of its own. Inputs larger than one device allocation, and host inputs,
 // are processed in chunks: each chunk's result is folded into the next as its initial value. Results whose
-// variable kernels cannot write in place (ordinary host memory) go through a device temporary.
+// variable kernels cannot write in place (ordinary host memory) are staged by the backend within each run.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -33,6 +33,7 @@ class ReductionJob {
   void check_input() const;
   void check_variable(const detail::reduction_spec& spec) const;
   void check_strategies(const Group& group) const;
+  void flip_lowest_bit(const core::ResultTarget& target);  // ZE_REDUCE_FAULT_INJECTION (tests only)
 
   BackendDevice& device_;
   const void* input_;
@@ -41,6 +42,7 @@ class ReductionJob {
   bool host_input_;
   std::vector<detail::reduction_spec> specs_;
   std::vector<Group> groups_;
+  std::vector<core::Plan> first_plans_;  // made when checking the request; the first chunk runs them
   std::uint64_t chunk_elements_ = 0;
 };
 

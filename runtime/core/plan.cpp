@@ -114,6 +114,15 @@ void append_final_passes(Plan& plan, const Capabilities& caps, const Tuning& tun
 }
 }  // namespace
 
+std::uint64_t result_bytes(const Plan& plan, std::size_t index) {
+  const std::uint64_t elements = index < plan.results.size() ? plan.results[index].elements : 1;
+  return elements * size_of(plan.request.type);
+}
+
+bool reads_initial_value(const Plan& plan, std::size_t index) {
+  return index < plan.results.size() ? plan.results[index].include_initial : plan.request.include_initial;
+}
+
 Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const StrategyChoice& choice) {
   return make_plan(caps, request, choice, tuning_for(caps));
 }

@@ -81,6 +81,21 @@ struct Plan {
   std::vector<KernelPass> passes;
 };
 
+// Result `index` of a plan: its size in bytes, and whether the kernels read its initial value first. A plan
+// without a results list (made by hand in tests) has one scalar result as its request says.
+std::uint64_t result_bytes(const Plan& plan, std::size_t index);
+bool reads_initial_value(const Plan& plan, std::size_t index);
+
+// Where a run leaves one of a plan's results. Kernels write only memory the device can access; a result in
+// ordinary host memory (host_memory) is staged by the executor through a device buffer of its own, in the
+// same submission as the kernels: its initial value copied in first when the plan reads it, the result
+// copied out last. A small reduction into a host variable then costs one synchronisation, as a kernel and a
+// read would, instead of three.
+struct ResultTarget {
+  void* pointer = nullptr;
+  bool host_memory = false;
+};
+
 // Builds the plan for a strategy already known to be available (see choose_strategy). Throws
 // UnsupportedError if a kernel the plan needs is not embedded.
 Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const StrategyChoice& choice);

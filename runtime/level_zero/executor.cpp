@@ -18,19 +18,29 @@ struct Executor::Prepared {
   EventPool pool;
   std::vector<Event> events;  // one kernel-timestamp event per pass
   CommandList list;
-  // What the list holds now.
+  // What the list holds now (a result in host memory is recorded through its staging, whatever its address).
   bool recorded = false;
   const void* input = nullptr;
-  std::vector<void*> results;
-  bool to_host = false;
-  // For run_to_host: the result on the device, and a host slot it is copied from and back to.
-  Memory device_result;
-  Memory host_slot;
+  std::vector<core::ResultTarget> results;
+  // Per result kept in host memory: the device buffer the kernels write, and the USM host slot the list
+  // copies it to (and the initial value from); empty for results in USM memory.
+  struct Staging {
+    Memory device;
+    Memory host;
+    std::uint64_t bytes = 0;
+  };
+  std::vector<Staging> staging;
 };
 
 namespace {
 
 constexpr std::uint64_t kNoTimeout = UINT64_MAX;
+
+bool same_targets(std::span<const core::ResultTarget> recorded, std::span<const core::ResultTarget> wanted) {
+  return std::equal(recorded.begin(), recorded.end(), wanted.begin(), wanted.end(), [](const auto& a, const auto& b) {
+    return a.host_memory == b.host_memory && (a.host_memory || a.pointer == b.pointer);
+  });
+}
 
 // Everything that makes two plans the same shape: scratch sizes and fills, and each pass's kernel, ND-range
 // and by-value arguments. Two plans with equal keys record identical command lists (for the same buffers).
@@ -221,26 +231,36 @@ Executor::Prepared& Executor::prepare(const core::Plan& plan) {
   return *cache_.front();
 }
 
-void Executor::record(Prepared& prepared, const core::Plan& plan, const void* input, std::span<void* const> results,
-                      bool to_host) {
+void Executor::record(Prepared& prepared, const core::Plan& plan, const void* input,
+                      std::span<const core::ResultTarget> results) {
   const auto& name = device_->name();
   const auto list = prepared.list.get();
-  const std::size_t result_size = core::size_of(plan.request.type);
-  if (to_host && !prepared.device_result) {
-    prepared.device_result = device_->allocate_device(result_size);
-    prepared.host_slot = device_->allocate_host(result_size);
-  }
   prepared.recorded = false;
+  prepared.staging.resize(results.size());
+  std::vector<void*> result_pointers;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (!results[i].host_memory) {
+      result_pointers.push_back(results[i].pointer);
+      continue;
+    }
+    auto& staging = prepared.staging[i];
+    const std::uint64_t bytes = core::result_bytes(plan, i);
+    if (staging.bytes < bytes) {
+      staging.device = device_->allocate_device(bytes);
+      staging.host = device_->allocate_host(bytes);
+      staging.bytes = bytes;
+    }
+    result_pointers.push_back(staging.device.get());
+  }
   ZR_ZE_CHECK(name, zeCommandListReset, list);
 
   bool barrier_needed = false;
-  if (to_host && plan.request.include_initial) {
-    ZR_ZE_CHECK(name, zeCommandListAppendMemoryCopy, list, prepared.device_result.get(), prepared.host_slot.get(),
-                result_size, nullptr, 0, nullptr);
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (!results[i].host_memory || !core::reads_initial_value(plan, i)) continue;
+    ZR_ZE_CHECK(name, zeCommandListAppendMemoryCopy, list, prepared.staging[i].device.get(),
+                prepared.staging[i].host.get(), core::result_bytes(plan, i), nullptr, 0, nullptr);
     barrier_needed = true;
   }
-  std::vector<void*> result_pointers(results.begin(), results.end());
-  if (to_host) result_pointers = {prepared.device_result.get()};
 
   {
     // Kernels are shared per device: their arguments are set and captured by the append under one lock.
@@ -283,16 +303,18 @@ void Executor::record(Prepared& prepared, const core::Plan& plan, const void* in
     }
   }
 
-  if (to_host) {
-    if (barrier_needed) ZR_ZE_CHECK(name, zeCommandListAppendBarrier, list, nullptr, 0, nullptr);
-    ZR_ZE_CHECK(name, zeCommandListAppendMemoryCopy, list, prepared.host_slot.get(), prepared.device_result.get(),
-                result_size, nullptr, 0, nullptr);
+  bool copied_back = false;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (!results[i].host_memory) continue;
+    if (barrier_needed && !copied_back) ZR_ZE_CHECK(name, zeCommandListAppendBarrier, list, nullptr, 0, nullptr);
+    copied_back = true;
+    ZR_ZE_CHECK(name, zeCommandListAppendMemoryCopy, list, prepared.staging[i].host.get(),
+                prepared.staging[i].device.get(), core::result_bytes(plan, i), nullptr, 0, nullptr);
   }
   ZR_ZE_CHECK(name, zeCommandListClose, list);
   prepared.recorded = true;
   prepared.input = input;
   prepared.results.assign(results.begin(), results.end());
-  prepared.to_host = to_host;
   ++stats_.recordings;
 }
 
@@ -342,6 +364,12 @@ core::RunProfile Executor::run(const core::Plan& plan, const void* input, void* 
 }
 
 core::RunProfile Executor::run(const core::Plan& plan, const void* input, std::span<void* const> results) {
+  std::vector<core::ResultTarget> targets;
+  for (void* result : results) targets.push_back({result, false});
+  return run(plan, input, std::span<const core::ResultTarget>(targets));
+}
+
+core::RunProfile Executor::run(const core::Plan& plan, const void* input, std::span<const core::ResultTarget> results) {
   std::lock_guard lock(mutex_);
   check_plan(plan);
   if (plan.request.n > 0) check_buffer(input, "the input");
@@ -349,13 +377,22 @@ core::RunProfile Executor::run(const core::Plan& plan, const void* input, std::s
   if (results.size() != expected_results)
     throw InvalidArgumentError("the plan writes " + std::to_string(expected_results) + " result(s) but " +
                                std::to_string(results.size()) + " were given");
-  for (void* result : results) check_buffer(result, "a result");
+  for (const auto& result : results) {
+    if (!result.pointer) throw InvalidArgumentError("a result is a null pointer");
+    if (!result.host_memory) check_buffer(result.pointer, "a result");
+  }
   Prepared& prepared = prepare(plan);
   try {
-    if (!prepared.recorded || prepared.to_host || prepared.input != input ||
-        !std::equal(results.begin(), results.end(), prepared.results.begin(), prepared.results.end()))
-      record(prepared, plan, input, results, false);
-    return submit_and_wait(prepared, plan);
+    if (!prepared.recorded || prepared.input != input || !same_targets(prepared.results, results))
+      record(prepared, plan, input, results);
+    for (std::size_t i = 0; i < results.size(); ++i)
+      if (results[i].host_memory && core::reads_initial_value(plan, i))
+        std::memcpy(prepared.staging[i].host.get(), results[i].pointer, core::result_bytes(plan, i));
+    core::RunProfile profile = submit_and_wait(prepared, plan);
+    for (std::size_t i = 0; i < results.size(); ++i)
+      if (results[i].host_memory)
+        std::memcpy(results[i].pointer, prepared.staging[i].host.get(), core::result_bytes(plan, i));
+    return profile;
   } catch (...) {
     // Whatever the failure left behind (a half-recorded list, counters a kernel did not restore) is dropped.
     cache_.pop_front();
@@ -364,26 +401,14 @@ core::RunProfile Executor::run(const core::Plan& plan, const void* input, std::s
 }
 
 HostResult Executor::run_to_host(const core::Plan& plan, const void* input, const core::Scalar& initial) {
-  std::lock_guard lock(mutex_);
   if (initial.type != plan.request.type)
     throw InvalidArgumentError("the initial value is a " + std::string(core::name(initial.type)) +
                                " but the plan reduces " + std::string(core::name(plan.request.type)));
-  check_plan(plan);
-  if (plan.request.n > 0) check_buffer(input, "the input");
-  Prepared& prepared = prepare(plan);
-  try {
-    if (!prepared.recorded || !prepared.to_host || prepared.input != input)
-      record(prepared, plan, input, {}, true);
-    std::memcpy(prepared.host_slot.get(), initial.data(), initial.size());
-    HostResult out;
-    out.profile = submit_and_wait(prepared, plan);
-    out.value.type = plan.request.type;
-    std::memcpy(out.value.bytes.data(), prepared.host_slot.get(), initial.size());
-    return out;
-  } catch (...) {
-    cache_.pop_front();
-    throw;
-  }
+  HostResult out;
+  out.value = initial;
+  const core::ResultTarget target[] = {{out.value.bytes.data(), true}};
+  out.profile = run(plan, input, target);
+  return out;
 }
 
 }  // namespace zr::level_zero

@@ -53,6 +53,9 @@ class Executor {
   core::RunProfile run(const core::Plan& plan, const void* input, void* device_result);
   // The same for plans with several results (plan.results, in order), each USM memory of the context.
   core::RunProfile run(const core::Plan& plan, const void* input, std::span<void* const> results);
+  // The same where results may be ordinary host memory (core::ResultTarget): such a result is staged through
+  // the shape's own device buffer and host slot, copied in and out within the same command list.
+  core::RunProfile run(const core::Plan& plan, const void* input, std::span<const core::ResultTarget> results);
 
   // The same, with the result read back to the host; `initial` (of plan.request.type) is the value folded in
   // when plan.request.include_initial.
@@ -65,8 +68,8 @@ class Executor {
  private:
   struct Prepared;
   Prepared& prepare(const core::Plan& plan);
-  void record(Prepared& prepared, const core::Plan& plan, const void* input, std::span<void* const> results,
-              bool to_host);
+  void record(Prepared& prepared, const core::Plan& plan, const void* input,
+              std::span<const core::ResultTarget> results);
   core::RunProfile submit_and_wait(Prepared& prepared, const core::Plan& plan);
   void execute_and_wait(ze_command_list_handle_t list);
   void check_plan(const core::Plan& plan) const;

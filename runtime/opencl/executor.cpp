@@ -44,6 +44,29 @@ const std::vector<Buffer>& Executor::scratch_for(const core::Plan& plan) {
   return buffers;
 }
 
+cl_mem Executor::result_staging(std::size_t index, std::uint64_t bytes) {
+  std::lock_guard lock(scratch_mutex_);
+  if (result_staging_.size() <= index) result_staging_.resize(index + 1);
+  Buffer& buffer = result_staging_[index];
+  // Rounded up so that array reductions of slowly growing widths do not reallocate every time.
+  if (buffer.bytes() < bytes) buffer = context_.create_buffer(std::max<std::uint64_t>(bytes, 64));
+  return buffer.get();
+}
+
+bool read_event_times(cl_event event, core::PassTiming& timing) {
+  cl_ulong start = 0, end = 0;
+  const cl_int start_code = clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof(start), &start, nullptr);
+  const cl_int end_code = clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof(end), &end, nullptr);
+  if (start_code != CL_SUCCESS || end_code != CL_SUCCESS || end < start) {
+    logger().debug("opencl: no valid timestamps for '{}' {} ({}, {})", timing.label, timing.kernel,
+                   error_name(start_code), error_name(end_code));
+    return false;
+  }
+  timing.start_ns = start;
+  timing.end_ns = end;
+  return true;
+}
+
 Submission Executor::enqueue(const core::Plan& plan, cl_mem input, cl_mem result) {
   const cl_mem results[] = {result};
   return enqueue(plan, input, results);
@@ -139,19 +162,7 @@ core::RunProfile Executor::wait(const Submission& submission) const {
   profile.timestamps_valid = context_.executes_kernels().value_or(true);
   for (const auto& pass : submission.passes) {
     core::PassTiming timing{pass.label, pass.kernel, 0, 0};
-    cl_ulong start = 0, end = 0;
-    const cl_int start_code =
-        clGetEventProfilingInfo(pass.event.get(), CL_PROFILING_COMMAND_START, sizeof(start), &start, nullptr);
-    const cl_int end_code =
-        clGetEventProfilingInfo(pass.event.get(), CL_PROFILING_COMMAND_END, sizeof(end), &end, nullptr);
-    if (start_code != CL_SUCCESS || end_code != CL_SUCCESS || end < start) {
-      profile.timestamps_valid = false;
-      logger().debug("opencl: no valid timestamps for {} on '{}' ({}, {})", pass.kernel, device, error_name(start_code),
-                     error_name(end_code));
-    } else {
-      timing.start_ns = start;
-      timing.end_ns = end;
-    }
+    if (!read_event_times(pass.event.get(), timing)) profile.timestamps_valid = false;
     profile.passes.push_back(std::move(timing));
   }
   return profile;

@@ -61,6 +61,11 @@ class Executor {
   // How many scratch buffer sets are cached (one per distinct list of initial fills).
   std::size_t cached_scratch_sets() const;
 
+  // A device buffer of at least `bytes` for result `index` of a run whose result lives in host memory (see
+  // core::ResultTarget): kept and grown, so small reductions into host variables allocate nothing. Runs that
+  // use them must not overlap (the caller serialises them).
+  cl_mem result_staging(std::size_t index, std::uint64_t bytes);
+
  private:
   using ScratchKey = std::vector<std::vector<std::byte>>;  // each buffer's initial fill (empty: none)
   const std::vector<Buffer>& scratch_for(const core::Plan& plan);
@@ -68,6 +73,11 @@ class Executor {
   Context& context_;
   mutable std::mutex scratch_mutex_;
   std::map<ScratchKey, std::vector<Buffer>> scratch_;
+  std::vector<Buffer> result_staging_;
 };
+
+// The device-clock start and end of a completed command of a profiling queue; false where the driver has
+// none (the timing is then left as it was).
+bool read_event_times(cl_event event, core::PassTiming& timing);
 
 }  // namespace zr::opencl

@@ -108,22 +108,80 @@ class Binder {
 
 }  // namespace
 
+namespace {
+
+// A result kept in host memory: its staging buffer, and the copy commands around the kernels.
+struct StagedResult {
+  std::size_t index;
+  cl_mem staging;
+  void* host;
+  std::uint64_t bytes;
+};
+
+// Enqueues a copy between host memory and a staging buffer; the command's event times it in the profile.
+void enqueue_host_copy(Context& context, const StagedResult& staged, bool to_device, bool blocking,
+                       std::vector<EventHandle>& events) {
+  const std::string& device = context.device().name;
+  cl_event event = nullptr;
+  if (to_device)
+    check(clEnqueueWriteBuffer(context.queue(), staged.staging, CL_FALSE, 0, staged.bytes, staged.host, 0, nullptr,
+                               &event),
+          "clEnqueueWriteBuffer", device, "initial value of result " + std::to_string(staged.index));
+  else
+    check(clEnqueueReadBuffer(context.queue(), staged.staging, blocking ? CL_TRUE : CL_FALSE, 0, staged.bytes,
+                              staged.host, 0, nullptr, &event),
+          "clEnqueueReadBuffer", device, "result " + std::to_string(staged.index));
+  events.emplace_back(event);
+}
+
+}  // namespace
+
 core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocations, const core::Plan& plan,
-                                 const void* input, std::span<void* const> results) {
+                                 const void* input, std::span<const core::ResultTarget> results) {
+  Context& context = executor.context();
   core::RunProfile copies;
-  Binder binder(executor.context(), allocations, copies);
+  Binder binder(context, allocations, copies);
   const std::size_t element = core::size_of(plan.request.type);
   Bound bound_input = binder.bind(input, plan.request.n * element, false);
   std::vector<Bound> bound_results;
+  std::vector<StagedResult> staged;
   std::vector<cl_mem> result_mems;
   for (std::size_t i = 0; i < results.size(); ++i) {
-    const std::uint64_t elements = i < plan.results.size() ? plan.results[i].elements : 1;
-    bound_results.push_back(binder.bind(results[i], elements * element, true));
+    const std::uint64_t bytes = core::result_bytes(plan, i);
+    if (results[i].host_memory) {
+      staged.push_back({i, executor.result_staging(i, bytes), results[i].pointer, bytes});
+      result_mems.push_back(staged.back().staging);
+      continue;
+    }
+    bound_results.push_back(binder.bind(results[i].pointer, bytes, true));
     result_mems.push_back(bound_results.back().mem);
   }
-  core::RunProfile profile = executor.run(plan, bound_input.mem, result_mems);
+
+  // Initial values in, the kernels, results out, all on the in-order queue; the last read is the one wait.
+  std::vector<EventHandle> uploads, downloads;
+  for (const auto& s : staged)
+    if (core::reads_initial_value(plan, s.index)) enqueue_host_copy(context, s, true, false, uploads);
+  const Submission submission = executor.enqueue(plan, bound_input.mem, result_mems);
+  try {
+    for (std::size_t k = 0; k < staged.size(); ++k)
+      enqueue_host_copy(context, staged[k], false, k + 1 == staged.size(), downloads);
+  } catch (const Error&) {
+    (void)executor.wait(submission);  // a failed kernel is the error to report, not the read behind it
+    throw;
+  }
+
+  core::RunProfile profile = executor.wait(submission);
   for (auto& bound : bound_results)
     if (bound.after) bound.after();
+  auto add_copies = [&](const std::vector<EventHandle>& events, const char* label) {
+    for (const auto& event : events) {
+      core::PassTiming timing{label, "", 0, 0};
+      read_event_times(event.get(), timing);
+      copies.copies.push_back(std::move(timing));
+    }
+  };
+  add_copies(uploads, "copy initial value to the device");
+  add_copies(downloads, "copy result back");
   profile.copies = std::move(copies.copies);
   return profile;
 }

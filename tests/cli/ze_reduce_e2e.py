@@ -159,7 +159,7 @@ class GivenGeneratedInput(Case):
     @unittest.skipUnless(shutil.which("script"), "util-linux 'script' is needed to give ze_reduce a terminal")
     def test_WhenLongRunOnATerminal_ThenProgressLineOnStandardError(self):
         def on_a_terminal(*options):
-            command = " ".join([f"'{ZE_REDUCE}'", "-n", "2^22", "-i", "3000", "-w", "0", *options])
+            command = " ".join([f"'{ZE_REDUCE}'", "-n", "2^24", "-i", "3000", "-w", "0", *options])
             done = subprocess.run(["script", "-qec", command, "/dev/null"], capture_output=True, env=CLEAN_ENV,
                                   timeout=300)
             self.assertEqual(done.returncode, 0, done.stdout.decode(errors="replace"))
