@@ -1,7 +1,8 @@
 #pragma once
 // A queue runs reductions and copies on one device, in submission order, asynchronously: every call returns
 // an event at once. A queue may be used from several threads; work from all of them runs in the order the
-// calls were made.
+// calls were made. Small work (up to 256 KiB of input) submitted while the queue is idle runs on the calling
+// thread, so its event is complete on return: handing it to the queue's worker would cost more than the work.
 //
 // Memory: malloc_device/host/shared give unified-shared-memory style allocations of the queue's device
 // (on OpenCL devices without USM, device allocations are addresses only ze-reduce can resolve: never

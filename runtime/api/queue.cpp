@@ -5,6 +5,7 @@
 #include "api/device_impl.hpp"
 #include "api/queue_impl.hpp"
 #include "api/reduction_job.hpp"
+#include "data_types.hpp"
 #include "zereduce/errors.hpp"
 #include "zereduce/queue.hpp"
 
@@ -72,13 +73,14 @@ event queue::memcpy(void* destination, const void* source, std::uint64_t bytes) 
                           static_cast<std::uint64_t>(std::chrono::nanoseconds(start).count()),
                           static_cast<std::uint64_t>(std::chrono::nanoseconds(end).count())});
     out.copy_ns = out.passes.back().duration_ns();
-  }));
+  }, bytes <= detail::queue_impl::kInlineBytes));
 }
 
 event queue::submit(const void* input, element_type type, std::uint64_t n, bool host_input,
                     std::span<const detail::reduction_spec> specs) {
   auto job = std::make_shared<api::ReductionJob>(backend_of(*impl_), input, type, n, host_input, specs);
-  return event(impl_->submit([job](profile& out) { job->execute(out); }));
+  const bool small = n <= detail::queue_impl::kInlineBytes / core::size_of(static_cast<core::DataType>(type));
+  return event(impl_->submit([job](profile& out) { job->execute(out); }, small));
 }
 
 void queue::wait() { impl_->wait(); }

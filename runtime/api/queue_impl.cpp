@@ -17,16 +17,25 @@ queue_impl::~queue_impl() {
   worker_.join();
 }
 
-std::shared_ptr<event_state> queue_impl::submit(Work work) {
+std::shared_ptr<event_state> queue_impl::submit(Work work, bool small) {
   auto state = std::make_shared<event_state>();
-  {
-    std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
+  // Keep only what queue::wait may still have to report, so a queue nobody waits on does not grow.
+  if (since_last_wait_.size() >= 64)
+    std::erase_if(since_last_wait_, [](const auto& s) { return s->is_complete() && !s->unobserved_error(); });
+  since_last_wait_.push_back(state);
+  if (small && tasks_.empty() && !busy_) {
+    // Nothing is ahead of it, and while busy_ holds, later submissions queue behind it: the order is kept.
+    busy_ = true;
+    lock.unlock();
+    Task task{std::move(work), state};
+    run_task(task);
+    lock.lock();
+    busy_ = false;
+  } else {
     tasks_.push_back({std::move(work), state});
-    // Keep only what queue::wait may still have to report, so a queue nobody waits on does not grow.
-    if (since_last_wait_.size() >= 64)
-      std::erase_if(since_last_wait_, [](const auto& s) { return s->is_complete() && !s->unobserved_error(); });
-    since_last_wait_.push_back(state);
   }
+  lock.unlock();
   changed_.notify_all();
   return state;
 }
@@ -42,26 +51,31 @@ void queue_impl::wait() {
     if (auto error = state->unobserved_error()) std::rethrow_exception(error);
 }
 
+void queue_impl::run_task(Task& task) {
+  profile result;
+  std::exception_ptr error;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    task.work(result);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  result.host_ns = static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+  task.state->complete(std::move(result), error);
+}
+
 void queue_impl::run_worker() {
   std::unique_lock lock(mutex_);
   for (;;) {
-    changed_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
+    // A task running on a submitting thread (busy_) finishes before the next one starts.
+    changed_.wait(lock, [this] { return !busy_ && (stopping_ || !tasks_.empty()); });
     if (tasks_.empty()) return;  // stopping, and everything is done
     Task task = std::move(tasks_.front());
     tasks_.pop_front();
     busy_ = true;
     lock.unlock();
-    profile result;
-    std::exception_ptr error;
-    const auto start = std::chrono::steady_clock::now();
-    try {
-      task.work(result);
-    } catch (...) {
-      error = std::current_exception();
-    }
-    result.host_ns = static_cast<std::uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
-    task.state->complete(std::move(result), error);
+    run_task(task);
     lock.lock();
     busy_ = false;
     changed_.notify_all();

@@ -80,6 +80,36 @@ TEST(Events, GivenOneQueueWhenFourThreadsReduceAtOnceThenEveryResultIsRight) {
   EXPECT_EQ(failures, std::vector<int>(4, 0));
 }
 
+TEST(Events, GivenAnIdleQueueWhenASmallReductionIsSubmittedThenItsEventIsCompleteOnReturn) {
+  ZR_REQUIRE_QUEUE(q);
+  std::vector<std::int32_t> values(1000);
+  std::iota(values.begin(), values.end(), -300);
+  std::int32_t* data = q.malloc_device<std::int32_t>(values.size());
+  q.copy(values.data(), data, values.size()).wait();
+  q.wait();
+  std::int32_t sum = 5;
+  const event done = q.reduce(data, values.size(), reduction(&sum, plus<>()));
+  EXPECT_TRUE(done.is_complete()) << "small work on an idle queue runs on the calling thread";
+  EXPECT_EQ(sum, std::accumulate(values.begin(), values.end(), std::int32_t{5}));
+  q.free(data);
+}
+
+TEST(Events, GivenALargeReductionQueuedWhenASmallOneFoldsInTheSameVariableThenTheSmallOneRunsSecond) {
+  ZR_REQUIRE_QUEUE(q);
+  // The large one goes to the worker; the small one must queue behind it, not run at once on this thread.
+  const std::vector<std::int64_t> large(1 << 22, 3);
+  const std::vector<std::int64_t> small(100, 2);
+  for (int round = 0; round < 5; ++round) {
+    std::int64_t total = -1;
+    const event first = q.reduce(std::span<const std::int64_t>(large),
+                                 reduction(&total, plus<>(), property::reduction::initialize_to_identity{}));
+    const event second = q.reduce(std::span<const std::int64_t>(small), reduction(&total, plus<>()));
+    second.wait();
+    EXPECT_TRUE(first.is_complete());
+    EXPECT_EQ(total, 3 * (std::int64_t{1} << 22) + 200) << "round " << round;
+  }
+}
+
 TEST(Memory, GivenEveryKindOfAllocationWhenReducedInPlaceThenResultsAgree) {
   ZR_REQUIRE_QUEUE(q);
   const std::size_t n = 12'345;
