@@ -153,9 +153,25 @@ Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const 
   const BufferArg input{BufferArg::Which::input, 0};
   const BufferArg result{BufferArg::Which::result, 0};
 
+  // The first pass's launch: cpu_chunks runs one work-item per group, the others tuned work-groups.
+  const Shape shape = choice.strategy == Strategy::cpu_chunks
+                          ? grid_shape(caps, tuning, n, 1)
+                          : grid_shape(caps, tuning, n, group_size(caps, tuning, choice.strategy, acc_size));
+
+  // One group's worth of input: the strategy would launch a single work-group and then reduce its one partial
+  // (a second launch, or the group counting itself in global memory). The final kernel alone reads the
+  // input instead: one launch, nothing else, the same fixed-order tree. It reads the accumulator type, so
+  // only where that is the element type; and not where a strategy was asked for by name (it runs its own).
+  if (!request.strategy && shape.groups == 1 && acc_type == type && n <= tuning.max_final_inputs) {
+    plan.strategy = Strategy::tree;
+    plan.reason = "n = " + std::to_string(n) + " is one work-group's share: the final pass alone reads the input (" +
+                  std::string(name(choice.strategy)) + " would launch a single group too)";
+    append_final_passes(plan, caps, tuning, op, type, identity, input, n, 0, request.include_initial);
+    return plan;
+  }
+
   if (choice.strategy == Strategy::last_group || choice.strategy == Strategy::global_atomics) {
-    const std::uint64_t wg = group_size(caps, tuning, choice.strategy, acc_size);
-    const Shape shape = grid_shape(caps, tuning, n, wg);
+    const std::uint64_t wg = shape.local_size;
     KernelPass pass = kernel_pass(variant, op, type, "single pass");
     pass.local_size = shape.local_size;
     pass.global_size = shape.groups * shape.local_size;
@@ -175,12 +191,6 @@ Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const 
   }
 
   // Partials, then intermediate passes while there are too many for one group, then the final pass.
-  Shape shape;
-  if (choice.strategy == Strategy::cpu_chunks) {
-    shape = grid_shape(caps, tuning, n, 1);
-  } else {
-    shape = grid_shape(caps, tuning, n, group_size(caps, tuning, choice.strategy, acc_size));
-  }
   // cpu_chunks writes one partial per work-item, the others one per work-group.
   std::uint64_t partial_count = choice.strategy == Strategy::cpu_chunks ? shape.groups * shape.local_size : shape.groups;
   KernelPass first = kernel_pass(variant, op, type, "partials");

@@ -97,6 +97,36 @@ TEST(Plan, GivenCpuDevice_WhenPlanned_ThenOneItemPerGroupAndAFinalPass) {
   EXPECT_EQ(plan.passes.size(), 2u);
 }
 
+TEST(Plan, GivenOneWorkGroupsShareOfInput_WhenNoStrategyIsNamed_ThenTheFinalPassAloneReadsIt) {
+  for (const auto& caps : {test::pocl_like_cpu(), test::nvidia_like_gpu(), test::pvc_like_gpu()}) {
+    SCOPED_TRACE(caps.device_name);
+    const Tuning tuning = tuning_for(caps);
+    // The largest n whose default plan launches one group: one cpu_chunks item, or one tuned work-group.
+    const std::uint64_t one_group = caps.type == DeviceType::cpu
+                                        ? tuning.min_elements_per_item
+                                        : std::min(tuning.work_group_size, caps.max_work_group_size) *
+                                              tuning.min_elements_per_item;
+    for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{1000}, one_group}) {
+      SCOPED_TRACE("n = " + std::to_string(n));
+      const ReductionRequest r = request(Op::plus, DataType::f32, n);
+      const Plan plan = make_plan(caps, r, choose_strategy(caps, r));
+      check_plan_invariants(plan, caps);
+      ASSERT_EQ(plan.passes.size(), 1u) << describe(plan);
+      EXPECT_EQ(plan.passes[0].entry_point, "zr_final_plus_f32");
+      EXPECT_EQ(plan.strategy, Strategy::tree);
+      EXPECT_TRUE(plan.scratch.empty());
+    }
+    // Beyond one group, a strategy asked for by name, or an accumulator wider than the element: as before.
+    const ReductionRequest larger = request(Op::plus, DataType::f32, one_group + 1);
+    EXPECT_NE(make_plan(caps, larger, choose_strategy(caps, larger)).passes[0].entry_point, "zr_final_plus_f32");
+    ReductionRequest named = request(Op::plus, DataType::f32, 1000);
+    named.strategy = choose_strategy(caps, request(Op::plus, DataType::f32, 1ull << 26)).strategy;
+    EXPECT_NE(make_plan(caps, named, choose_strategy(caps, named)).passes[0].entry_point, "zr_final_plus_f32");
+    const ReductionRequest half = request(Op::plus, DataType::f16, 1000);
+    EXPECT_NE(make_plan(caps, half, choose_strategy(caps, half)).passes[0].entry_point, "zr_final_plus_f16");
+  }
+}
+
 TEST(Plan, GivenHalf_WhenPlanned_ThenPartialsAreFloatAndIntermediatePassesUseF32Kernels) {
   auto caps = test::pocl_like_cpu();
   Tuning tiny = tuning_for(caps);
