@@ -1,21 +1,12 @@
 #include "level_zero/copier.hpp"
 
 #include <cstdint>
-#include <limits>
 
-#include "level_zero/fenced_queue.hpp"
+#include "level_zero/result.hpp"
 
 namespace zr::level_zero {
 
-namespace {
-constexpr std::uint64_t kNoTimeout = std::numeric_limits<std::uint64_t>::max();
-}
-
-Copier::Copier(std::shared_ptr<const Device> device) : device_(std::move(device)) {
-  auto fenced = create_fenced_compute_queue(*device_);
-  queue_ = std::move(fenced.queue);
-  fence_ = std::move(fenced.fence);
-}
+Copier::Copier(std::shared_ptr<const Device> device) : device_(std::move(device)), queue_(*device_) {}
 
 void Copier::copy(void* destination, const void* source, std::uint64_t bytes) {
   if (bytes == 0) return;
@@ -29,10 +20,12 @@ void Copier::copy(void* destination, const void* source, std::uint64_t bytes) {
   CommandList list(raw);
   ZR_ZE_CHECK(name, zeCommandListAppendMemoryCopy, list.get(), destination, source, bytes, nullptr, 0, nullptr);
   ZR_ZE_CHECK(name, zeCommandListClose, list.get());
-  ze_command_list_handle_t handle = list.get();
-  ZR_ZE_CHECK(name, zeCommandQueueExecuteCommandLists, queue_.get(), 1, &handle, fence_.get());
-  ZR_ZE_CHECK(name, zeFenceHostSynchronize, fence_.get(), kNoTimeout);
-  ZR_ZE_CHECK(name, zeFenceReset, fence_.get());
+  try {
+    queue_.run(list.get(), "a copy of " + std::to_string(bytes) + " bytes");
+  } catch (...) {
+    if (queue_.hung()) abandoned_.push_back(std::move(list));
+    throw;
+  }
 }
 
 }  // namespace zr::level_zero

@@ -6,7 +6,10 @@
 #include <memory>
 #include <mutex>
 
+#include <vector>
+
 #include "level_zero/device.hpp"
+#include "level_zero/fenced_queue.hpp"
 #include "level_zero/handles.hpp"
 
 namespace zr::level_zero {
@@ -21,8 +24,8 @@ class Copier {
 
  private:
   std::shared_ptr<const Device> device_;
-  CommandQueue queue_;
-  Fence fence_;
+  FencedQueue queue_;
+  std::vector<CommandList> abandoned_;  // lists a hung device may still run
   std::mutex mutex_;
 };
 

@@ -34,7 +34,11 @@ struct Executor::Prepared {
 
 namespace {
 
-constexpr std::uint64_t kNoTimeout = UINT64_MAX;
+// An unusable device throws its DevicePropertyError here, before any queue is made for it.
+const Device& usable(const Device& device) {
+  (void)device.capabilities();
+  return device;
+}
 
 bool same_targets(std::span<const core::ResultTarget> recorded, std::span<const core::ResultTarget> wanted) {
   return std::equal(recorded.begin(), recorded.end(), wanted.begin(), wanted.end(), [](const auto& a, const auto& b) {
@@ -84,13 +88,9 @@ std::string shape_key(const core::Plan& plan) {
 }  // namespace
 
 Executor::Executor(std::shared_ptr<const Device> device, std::size_t max_cached_shapes)
-    : device_(std::move(device)), max_cached_shapes_(max_cached_shapes ? max_cached_shapes : 1) {
-  const auto& caps = device_->capabilities();  // an unusable device throws its DevicePropertyError here
-  (void)caps;
-  auto fenced = create_fenced_compute_queue(*device_);
-  queue_ = std::move(fenced.queue);
-  fence_ = std::move(fenced.fence);
-}
+    : device_(std::move(device)),
+      max_cached_shapes_(max_cached_shapes ? max_cached_shapes : 1),
+      queue_(usable(*device_)) {}
 
 Executor::~Executor() {
   // Nothing is in flight between calls (every run waits for its fence); the cache goes before the queue.
@@ -151,11 +151,9 @@ void Executor::check_buffer(const void* pointer, const char* what) const {
                                device_->name() + "'");
 }
 
-void Executor::execute_and_wait(ze_command_list_handle_t list) {
-  const auto& name = device_->name();
-  ZR_ZE_CHECK(name, zeCommandQueueExecuteCommandLists, queue_.get(), 1, &list, fence_.get());
-  ZR_ZE_CHECK(name, zeFenceHostSynchronize, fence_.get(), kNoTimeout);
-  ZR_ZE_CHECK(name, zeFenceReset, fence_.get());
+void Executor::drop_front_after_failure() {
+  if (queue_.hung()) abandoned_.splice(abandoned_.begin(), cache_, cache_.begin());
+  else cache_.pop_front();
 }
 
 Executor::Prepared& Executor::prepare(const core::Plan& plan) {
@@ -194,7 +192,15 @@ Executor::Prepared& Executor::prepare(const core::Plan& plan) {
       ++stats_.scratch_fills;
     }
     ZR_ZE_CHECK(name, zeCommandListClose, fills.get());
-    execute_and_wait(fills.get());
+    try {
+      queue_.run(fills.get(), "the initial fill of scratch buffers");
+    } catch (...) {
+      if (queue_.hung()) {  // the fill may still run: its list and the buffers it writes stay alive
+        abandoned_.push_front(std::move(prepared));
+        abandoned_fills_.push_back(std::move(fills));
+      }
+      throw;
+    }
   }
 
   if (!plan.passes.empty()) {
@@ -321,7 +327,7 @@ void Executor::record(Prepared& prepared, const core::Plan& plan, const void* in
 core::RunProfile Executor::submit_and_wait(Prepared& prepared, const core::Plan& plan) {
   const auto& name = device_->name();
   for (const auto& event : prepared.events) ZR_ZE_CHECK(name, zeEventHostReset, event.get());
-  execute_and_wait(prepared.list.get());
+  queue_.run(prepared.list.get(), "a reduction (" + std::to_string(plan.passes.size()) + " kernel passes)");
   ++stats_.submissions;
 
   core::RunProfile profile;
@@ -394,8 +400,7 @@ core::RunProfile Executor::run(const core::Plan& plan, const void* input, std::s
         std::memcpy(results[i].pointer, prepared.staging[i].host.get(), core::result_bytes(plan, i));
     return profile;
   } catch (...) {
-    // Whatever the failure left behind (a half-recorded list, counters a kernel did not restore) is dropped.
-    cache_.pop_front();
+    drop_front_after_failure();
     throw;
   }
 }

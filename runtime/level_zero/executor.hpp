@@ -15,8 +15,10 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "level_zero/device.hpp"
+#include "level_zero/fenced_queue.hpp"
 #include "level_zero/handles.hpp"
 #include "plan.hpp"
 #include "profile.hpp"
@@ -71,15 +73,18 @@ class Executor {
   void record(Prepared& prepared, const core::Plan& plan, const void* input,
               std::span<const core::ResultTarget> results);
   core::RunProfile submit_and_wait(Prepared& prepared, const core::Plan& plan);
-  void execute_and_wait(ze_command_list_handle_t list);
+  // Drops the most recently used shape after a failure: whatever it left (a half-recorded list, counters a
+  // kernel did not restore) goes, but a hung device may still run it, so then it is kept, unused.
+  void drop_front_after_failure();
   void check_plan(const core::Plan& plan) const;
   void check_buffer(const void* pointer, const char* what) const;
 
   std::shared_ptr<const Device> device_;
   std::size_t max_cached_shapes_;
-  CommandQueue queue_;
-  Fence fence_;
+  FencedQueue queue_;
   std::list<std::unique_ptr<Prepared>> cache_;  // most recently used first
+  std::list<std::unique_ptr<Prepared>> abandoned_;  // what a hung device may still be running
+  std::vector<CommandList> abandoned_fills_;
   ExecutorStats stats_;
   mutable std::mutex mutex_;
 };
