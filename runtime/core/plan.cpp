@@ -158,11 +158,13 @@ Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const 
                           ? grid_shape(caps, tuning, n, 1)
                           : grid_shape(caps, tuning, n, group_size(caps, tuning, choice.strategy, acc_size));
 
-  // One group's worth of input: the strategy would launch a single work-group and then reduce its one partial
-  // (a second launch, or the group counting itself in global memory). The final kernel alone reads the
-  // input instead: one launch, nothing else, the same fixed-order tree. It reads the accumulator type, so
-  // only where that is the element type; and not where a strategy was asked for by name (it runs its own).
-  if (!request.strategy && shape.groups == 1 && acc_type == type && n <= tuning.max_final_inputs) {
+  // A small input that the strategy would give a single work-group and then reduce its one partial (a
+  // second launch, or the group counting itself in global memory): the final kernel alone reads the input
+  // instead, one launch and the same fixed-order tree (up to the tuning's final_only_max_elements). It reads
+  // the accumulator type, so only where that is the element type; and not where a strategy was asked for by
+  // name (that one runs its own kernels).
+  if (!request.strategy && shape.groups == 1 && acc_type == type && n <= tuning.final_only_max_elements &&
+      n <= tuning.max_final_inputs) {
     plan.strategy = Strategy::tree;
     plan.reason = "n = " + std::to_string(n) + " is one work-group's share: the final pass alone reads the input (" +
                   std::string(name(choice.strategy)) + " would launch a single group too)";

@@ -46,7 +46,11 @@ Tuning tuning_for(const Capabilities& caps) {
                     .groups_per_compute_unit = 64,
                     .min_elements_per_item = 1u << 14,
                     .final_work_group_size = 16,
-                    .max_final_inputs = 1u << 16};
+                    .max_final_inputs = 1u << 16,
+                    // Measured with ze_reduce (wall median of 1000, 2 interleaved rounds, 2-core EPYC, PoCL
+                    // 3.1): at 2^10 the final pass alone took 46-73 us against 62-97 us for cpu_chunks + final;
+                    // at 2^14 its 16 scalar lanes lose (f32 max 104-155 us against 78-99).
+                    .final_only_max_elements = 1u << 12};
     case DeviceClass::nvidia_gpu:
       // NVIDIA through its OpenCL driver, measured on the H100 (132 SMs) on 2026-11-23 with
       // bench/tune_sweep.cpp (work-group size {128..1024} x groups per SM {2..128} x elements per item
@@ -61,6 +65,8 @@ Tuning tuning_for(const Capabilities& caps) {
                     .min_elements_per_item = 16,
                     .final_work_group_size = 256,
                     .max_final_inputs = 1u << 15,
+                    // One 512-wide group's share: last_group would launch that one group and count it.
+                    .final_only_max_elements = 512 * 16,
                     .wave_groups_per_compute_unit = 4,
                     .wave_elements_per_item = 256};
     case DeviceClass::gpu:
@@ -72,7 +78,8 @@ Tuning tuning_for(const Capabilities& caps) {
                 .groups_per_compute_unit = 8,
                 .min_elements_per_item = 16,
                 .final_work_group_size = 256,
-                .max_final_inputs = 1u << 14};
+                .max_final_inputs = 1u << 14,
+                .final_only_max_elements = 256 * 16};  // one group's share, as on the H100
 }
 
 Tuning refine(Tuning tuning, const KernelHints& hints) {

@@ -24,6 +24,9 @@ struct Tuning {
                                           // (and see the wave fields below)
   std::uint64_t final_work_group_size;    // the one group of the final pass
   std::uint64_t max_final_inputs;         // more partials than this get an intermediate pass
+  // Up to this many elements (where the default strategy would launch one group anyway) the final pass alone
+  // reads the input: one launch instead of two. 0: never.
+  std::uint64_t final_only_max_elements = 0;
   // Optional (0: off): at least one wave of groups (compute units x this) once n gives each item
   // min_elements_per_item, and beyond that one group per work_group_size x wave_elements_per_item elements.
   std::uint64_t wave_groups_per_compute_unit = 0;

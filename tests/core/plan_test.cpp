@@ -101,11 +101,8 @@ TEST(Plan, GivenOneWorkGroupsShareOfInput_WhenNoStrategyIsNamed_ThenTheFinalPass
   for (const auto& caps : {test::pocl_like_cpu(), test::nvidia_like_gpu(), test::pvc_like_gpu()}) {
     SCOPED_TRACE(caps.device_name);
     const Tuning tuning = tuning_for(caps);
-    // The largest n whose default plan launches one group: one cpu_chunks item, or one tuned work-group.
-    const std::uint64_t one_group = caps.type == DeviceType::cpu
-                                        ? tuning.min_elements_per_item
-                                        : std::min(tuning.work_group_size, caps.max_work_group_size) *
-                                              tuning.min_elements_per_item;
+    const std::uint64_t one_group = tuning.final_only_max_elements;
+    ASSERT_GT(one_group, 1000u);
     for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{1000}, one_group}) {
       SCOPED_TRACE("n = " + std::to_string(n));
       const ReductionRequest r = request(Op::plus, DataType::f32, n);
