@@ -408,7 +408,9 @@ class Bench {
   void latency_op(const std::string& op, Op fn, T* data, std::uint64_t n, int log2) {
     // As an application writes it: a blocking reduction into a host variable. The profile splits it into the
     // queue's worker (host_ns: from the worker taking the task to its completion), the kernels and the copies.
-    std::vector<double> wall, worker, kernels, copies, device_result;
+    // The floor is timed in the same loop, right after each reduction, so that the ratio holds while the
+    // machine's speed drifts (on a shared 2-core host the floor moved 27-50 us within one run).
+    std::vector<double> wall, worker, kernels, copies, device_result, floor_read, floor_finish;
     const zr::property_list props{zr::property::reduction::initialize_to_identity{}};
     for (int i = 0; i < 210; ++i) {
       T value{};
@@ -416,12 +418,16 @@ class Bench {
       auto e = q_.reduce(data, n, zr::reduction(&value, fn, props));
       e.wait();
       const double w = seconds_since(start);
+      const double read = peer_ ? peer_->empty_kernel_and_read() : 0.0;
+      const double finish = peer_ ? peer_->empty_kernel_and_finish() : 0.0;
       if (i >= 10) {
         const auto& p = e.get_profile();
         wall.push_back(w);
         worker.push_back(p.host_ns * 1e-9);
         kernels.push_back(p.kernel_ns * 1e-9);
         copies.push_back(p.copy_ns * 1e-9);
+        floor_read.push_back(read);
+        floor_finish.push_back(finish);
       }
     }
     // The same into device memory (no result copy, no temporary): what the API costs around the kernels.
@@ -435,6 +441,10 @@ class Bench {
     json row{{"kind", "latency"},       {"type", type_name(T{})},  {"op", op},
              {"log2", log2},            {"wall_s", median(wall)},  {"host_s", median(worker)},
              {"kernel_s", median(kernels)}, {"copy_s", median(copies)}, {"device_result_wall_s", median(device_result)}};
+    if (peer_) {
+      row["cl_empty_kernel_read4_s"] = median(floor_read);
+      row["cl_empty_kernel_finish_s"] = median(floor_finish);
+    }
     out_["latency"].push_back(row);
     std::printf("latency %-3s %-3s 2^%-2d blocking reduce into a host variable %8.1f us (worker %.1f, kernels %.1f, "
                 "copies %.1f); into device memory %8.1f us\n",

@@ -47,6 +47,7 @@ class queue_impl {
   std::condition_variable changed_;
   std::deque<Task> tasks_;
   bool busy_ = false;
+  int waiting_ = 0;  // threads in wait()
   bool stopping_ = false;
   std::vector<std::shared_ptr<event_state>> since_last_wait_;
   std::thread worker_;
