@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "opencl/error.hpp"
@@ -106,10 +107,6 @@ class Binder {
   std::uint64_t alignment_;
 };
 
-}  // namespace
-
-namespace {
-
 // A result kept in host memory: its staging buffer, and the copy commands around the kernels.
 struct StagedResult {
   std::size_t index;
@@ -159,18 +156,26 @@ core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocati
 
   // Initial values in, the kernels, results out, all on the in-order queue; the last read is the one wait.
   std::vector<EventHandle> uploads, downloads;
-  for (const auto& s : staged)
-    if (core::reads_initial_value(plan, s.index)) enqueue_host_copy(context, s, true, false, uploads);
-  const Submission submission = executor.enqueue(plan, bound_input.mem, result_mems);
+  std::optional<Submission> submission;
   try {
+    for (const auto& s : staged)
+      if (core::reads_initial_value(plan, s.index)) enqueue_host_copy(context, s, true, false, uploads);
+    submission = executor.enqueue(plan, bound_input.mem, result_mems);
     for (std::size_t k = 0; k < staged.size(); ++k)
       enqueue_host_copy(context, staged[k], false, k + 1 == staged.size(), downloads);
   } catch (const Error&) {
-    (void)executor.wait(submission);  // a failed kernel is the error to report, not the read behind it
+    // A failed kernel is the error to report, not the read behind it; and nothing enqueued may still be
+    // reading host memory once this returns.
+    if (submission) (void)executor.wait(*submission);
+    try {
+      context.finish();
+    } catch (const Error&) {
+      // the first error is the one to report
+    }
     throw;
   }
 
-  core::RunProfile profile = executor.wait(submission);
+  core::RunProfile profile = executor.wait(*submission);
   for (auto& bound : bound_results)
     if (bound.after) bound.after();
   auto add_copies = [&](const std::vector<EventHandle>& events, const char* label) {
