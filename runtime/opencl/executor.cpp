@@ -48,7 +48,7 @@ cl_mem Executor::result_staging(std::size_t index, std::uint64_t bytes) {
   std::lock_guard lock(scratch_mutex_);
   if (result_staging_.size() <= index) result_staging_.resize(index + 1);
   Buffer& buffer = result_staging_[index];
-  // Rounded up so that array reductions of slowly growing widths do not reallocate every time.
+  // At least 64 bytes, so that a scalar result of any type (and small arrays) reuses one buffer.
   if (buffer.bytes() < bytes) buffer = context_.create_buffer(std::max<std::uint64_t>(bytes, 64));
   return buffer.get();
 }
