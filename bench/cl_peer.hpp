@@ -5,7 +5,8 @@
 //   - a read-bandwidth probe: a trivial vector-load kernel (16-byte loads, grid-stride on GPUs, one
 //     contiguous chunk per work-item on CPUs) whose result only feeds a store that never happens; the best of
 //     a few launch shapes;
-//   - the latency floor: an empty kernel enqueue plus a blocking 4-byte read (and an empty enqueue + finish).
+//   - the latency floor: an empty kernel enqueue plus a blocking 4-byte read (and an empty enqueue + finish),
+//     on a queue without profiling, as ze-reduce's queues are unless asked to profile.
 // All kernels are OpenCL C source compiled at run time (this program is a benchmark, not the library).
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -54,7 +55,8 @@ class ClPeer {
 
   cl_device_id device_ = nullptr;
   cl_context context_ = nullptr;
-  cl_command_queue queue_ = nullptr;
+  cl_command_queue queue_ = nullptr;          // profiling on: device times of the reductions and the probe
+  cl_command_queue floor_queue_ = nullptr;    // profiling off: the latency floor
   cl_mem input_ = nullptr;
   std::uint64_t input_bytes_ = 0;
   cl_mem scratch_[2] = {nullptr, nullptr};

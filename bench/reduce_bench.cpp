@@ -15,9 +15,10 @@
 //   openmp, std_par_unseq  the host CPU (when the device is a CPU, or --cpu-peers on)
 // Times: "device" = first kernel start to last kernel end (profiling events), "wall" = host clock around a
 // blocking call. Each figure is the median over max(3, enough runs to fill --min-time) after a warm-up.
-// Small-n latency: wall time of a blocking reduction into a host variable (as an application writes it)
-// vs the floor: an empty kernel enqueue + blocking 4-byte read in raw OpenCL on the same device, and a
-// blocking 4-byte q.memcpy through the API.
+// Small-n latency: wall time of a blocking reduction into a host variable on a queue without profiling (as
+// an application writes it) vs the floor: an empty kernel enqueue + blocking 4-byte read in raw OpenCL on the
+// same device (a queue without profiling too), and a blocking 4-byte q.memcpy through the API. Throughput
+// rows use a queue with profiling (their "device" times are its kernel timestamps).
 #include <omp.h>
 
 #include <algorithm>
@@ -171,7 +172,10 @@ bool close_enough(T got, double want, const std::string& op, std::uint64_t n, bo
 
 class Bench {
  public:
-  Bench(const Options& o, zr::queue& q, bench::ClPeer* peer, json& out) : o_(o), q_(q), peer_(peer), out_(out) {}
+  // `profiled`: a queue with profiling (device times of the throughput rows); `plain`: one without, on the
+  // same device (the latency rows, as an application's default queue runs them).
+  Bench(const Options& o, zr::queue& profiled, zr::queue& plain, bench::ClPeer* peer, json& out)
+      : o_(o), q_(profiled), plain_(plain), peer_(peer), out_(out) {}
 
   // Phase "latency": small-n blocking latency only; phase "throughput": everything else. Latency runs first,
   // before any host peer has started its thread pools (spinning OpenMP/TBB workers disturb a 2-core host).
@@ -406,58 +410,88 @@ class Bench {
 
   template <typename T, typename Op>
   void latency_op(const std::string& op, Op fn, T* data, std::uint64_t n, int log2) {
-    // As an application writes it: a blocking reduction into a host variable. The profile splits it into the
-    // queue's worker (host_ns: from the worker taking the task to its completion), the kernels and the copies.
-    // The floor is timed in the same loop, right after each reduction, so that the ratio holds while the
-    // machine's speed drifts (on a shared 2-core host the floor moved 27-50 us within one run).
-    std::vector<double> wall, worker, kernels, copies, device_result, floor_read, floor_finish;
+    // As an application writes it: a blocking reduction into a host variable, on a queue without profiling
+    // (the default). Timed in blocks of kLatencyBlock calls that alternate with blocks of the raw-OpenCL
+    // floor, so that the ratio holds while the machine's speed drifts (on a shared 2-core host the floor
+    // moved 27-50 us within one run); the first call of each block is left out: it pays for switching
+    // between the two contexts (about 140 us on NVIDIA's OpenCL).
     const zr::property_list props{zr::property::reduction::initialize_to_identity{}};
-    for (int i = 0; i < 210; ++i) {
+    std::vector<double> wall, floor_read, floor_finish;
+    for (int block = 0; block <= kLatencyRuns / (kLatencyBlock - 1); ++block) {
+      for (int i = 0; i < kLatencyBlock; ++i) {
+        T value{};
+        const auto start = clock_type::now();
+        plain_.reduce(data, n, zr::reduction(&value, fn, props)).wait();
+        const double w = seconds_since(start);
+        if (block > 0 && i > 0) wall.push_back(w);
+      }
+      if (!peer_) continue;
+      for (int i = 0; i < kLatencyBlock; ++i) {
+        const double read = peer_->empty_kernel_and_read();
+        if (block > 0 && i > 0) floor_read.push_back(read);
+      }
+      for (int i = 0; i < kLatencyBlock; ++i) {
+        const double finish = peer_->empty_kernel_and_finish();
+        if (block > 0 && i > 0) floor_finish.push_back(finish);
+      }
+    }
+    // Where the time goes, from the profile of the same call on the profiling queue: the worker (host_ns:
+    // from taking the task to its completion), the kernels and the copies (device clock), and the wall
+    // time with profiling on.
+    std::vector<double> profiled_wall, worker, kernels, copies;
+    for (int i = 0; i < kLatencyRuns / 4 + 10; ++i) {
       T value{};
       const auto start = clock_type::now();
       auto e = q_.reduce(data, n, zr::reduction(&value, fn, props));
       e.wait();
       const double w = seconds_since(start);
-      const double read = peer_ ? peer_->empty_kernel_and_read() : 0.0;
-      const double finish = peer_ ? peer_->empty_kernel_and_finish() : 0.0;
-      if (i >= 10) {
-        const auto& p = e.get_profile();
-        wall.push_back(w);
-        worker.push_back(p.host_ns * 1e-9);
-        kernels.push_back(p.kernel_ns * 1e-9);
-        copies.push_back(p.copy_ns * 1e-9);
-        floor_read.push_back(read);
-        floor_finish.push_back(finish);
-      }
+      if (i < 10) continue;
+      const auto& p = e.get_profile();
+      profiled_wall.push_back(w);
+      worker.push_back(p.host_ns * 1e-9);
+      kernels.push_back(p.kernel_ns * 1e-9);
+      copies.push_back(p.copy_ns * 1e-9);
     }
-    // The same into device memory (no result copy, no temporary): what the API costs around the kernels.
-    T* result = q_.malloc_device<T>(1);
-    for (int i = 0; i < 210; ++i) {
+    // The same into device memory (no result copy): what the API costs around the kernels.
+    std::vector<double> device_result;
+    T* result = plain_.malloc_device<T>(1);
+    for (int i = 0; i < kLatencyRuns + 10; ++i) {
       const auto start = clock_type::now();
-      q_.reduce(data, n, zr::reduction(result, fn, props)).wait();
+      plain_.reduce(data, n, zr::reduction(result, fn, props)).wait();
       if (i >= 10) device_result.push_back(seconds_since(start));
     }
-    q_.free(result);
-    json row{{"kind", "latency"},       {"type", type_name(T{})},  {"op", op},
-             {"log2", log2},            {"wall_s", median(wall)},  {"host_s", median(worker)},
-             {"kernel_s", median(kernels)}, {"copy_s", median(copies)}, {"device_result_wall_s", median(device_result)}};
+    plain_.free(result);
+    json row{{"kind", "latency"},
+             {"type", type_name(T{})},
+             {"op", op},
+             {"log2", log2},
+             {"wall_s", median(wall)},
+             {"profiled_wall_s", median(profiled_wall)},
+             {"host_s", median(worker)},
+             {"kernel_s", median(kernels)},
+             {"copy_s", median(copies)},
+             {"device_result_wall_s", median(device_result)}};
     if (peer_) {
       row["cl_empty_kernel_read4_s"] = median(floor_read);
       row["cl_empty_kernel_finish_s"] = median(floor_finish);
     }
     out_["latency"].push_back(row);
-    std::printf("latency %-3s %-3s 2^%-2d blocking reduce into a host variable %8.1f us (worker %.1f, kernels %.1f, "
-                "copies %.1f); into device memory %8.1f us\n",
-                type_name(T{}), op.c_str(), log2, median(wall) * 1e6, median(worker) * 1e6, median(kernels) * 1e6,
-                median(copies) * 1e6, median(device_result) * 1e6);
+    std::printf("latency %-3s %-3s 2^%-2d blocking reduce into a host variable %6.1f us (floor %.1f us); into device "
+                "memory %6.1f us; profiled %6.1f us (worker %.1f, kernels %.1f, copies %.1f)\n",
+                type_name(T{}), op.c_str(), log2, median(wall) * 1e6, median(floor_read) * 1e6,
+                median(device_result) * 1e6, median(profiled_wall) * 1e6, median(worker) * 1e6,
+                median(kernels) * 1e6, median(copies) * 1e6);
   }
 
   bool cpu_peers() const {
     return o_.cpu_peers == 1 || (o_.cpu_peers == -1 && q_.get_device().kind() == zr::device_kind::cpu);
   }
 
+  static constexpr int kLatencyRuns = 200, kLatencyBlock = 10;
+
   const Options& o_;
   zr::queue& q_;
+  zr::queue& plain_;
   bench::ClPeer* peer_;
   json& out_;
 };
@@ -506,7 +540,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "zr_reduce_bench: no device of type '%s' that executes kernels\n", o.device_type.c_str());
       return 3;
     }
-    zr::queue q(*device);
+    zr::queue q(*device, zr::property::queue::enable_profiling{});
+    zr::queue plain(*device);
     std::unique_ptr<bench::ClPeer> peer;
     if (device->get_backend() == zr::backend::opencl) peer = bench::ClPeer::open(device->name());
 
@@ -533,7 +568,7 @@ int main(int argc, char** argv) {
     out["latency"] = json::array();
     std::printf("device: %s\nraw OpenCL peer: %s\n", device->description().c_str(),
                 peer ? peer->version().c_str() : "none");
-    Bench bench(o, q, peer.get(), out);
+    Bench bench(o, q, plain, peer.get(), out);
     bench.warm_up();
     bench.floors("floor_start");
     if (o.latency_max_log2 >= o.min_log2) {

@@ -35,7 +35,8 @@ struct plan_summary {
 struct profile {
   std::vector<plan_summary> plans;
   std::vector<pass_profile> passes;
-  // False where the device never wrote kernel timestamps (Intel's driver without hardware).
+  // False where the device wrote no kernel timestamps: on a queue without property::queue::enable_profiling
+  // (a backend may still fill them in), or on Intel's driver without hardware.
   bool timestamps_valid = true;
   std::uint64_t kernel_ns = 0;  // sum of the kernel passes' durations
   std::uint64_t copy_ns = 0;    // sum of the copies' durations

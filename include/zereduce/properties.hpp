@@ -1,6 +1,7 @@
 #pragma once
 // Reduction properties, as SYCL 2020 (initialize_to_identity) and sycl_ext_oneapi_reduction_properties
-// (deterministic) define them, plus a request for one strategy (for testing and tuning).
+// (deterministic) define them, plus a request for one strategy (for testing and tuning); and the queue
+// property that turns device timestamps on (SYCL 2020 property::queue::enable_profiling).
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -27,6 +28,13 @@ struct use_strategy {
 };
 }  // namespace property::reduction
 
+namespace property::queue {
+// Every kernel pass and copy of the queue's work carries device timestamps in the event's profile. Off by
+// default, as in SYCL: on some drivers a timed kernel costs several microseconds more to launch and wait for
+// (NVIDIA's OpenCL: a blocking 1024-element reduction takes 23 us untimed, 31-35 us timed; bench/README.md).
+struct enable_profiling {};
+}  // namespace property::queue
+
 class property_list {
  public:
   template <typename... Properties>
@@ -45,14 +53,17 @@ class property_list {
   bool initialize_to_identity() const { return initialize_to_identity_; }
   bool deterministic() const { return deterministic_; }
   std::optional<zr::strategy> requested_strategy() const { return strategy_; }
+  bool enable_profiling() const { return enable_profiling_; }
 
  private:
   void add(property::reduction::initialize_to_identity) { initialize_to_identity_ = true; }
   void add(property::reduction::deterministic) { deterministic_ = true; }
   void add(property::reduction::use_strategy s) { strategy_ = s.value; }
+  void add(property::queue::enable_profiling) { enable_profiling_ = true; }
 
   bool initialize_to_identity_ = false;
   bool deterministic_ = false;
+  bool enable_profiling_ = false;
   std::optional<zr::strategy> strategy_;
 };
 

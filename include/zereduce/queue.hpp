@@ -1,9 +1,12 @@
 #pragma once
 // A queue runs reductions and copies on one device, in submission order, asynchronously: every call returns
 // an event at once. A queue may be used from several threads; work from all of them runs in the order the
-// calls were made. Small work (up to 256 KiB of input) submitted while the queue is idle runs on the calling
-// thread, so its event is complete on return: handing it to the queue's worker would cost more than the work.
+// calls were made. Small work (up to 256 KiB of input, 1 MiB for a reduction on a GPU) submitted while the
+// queue is idle runs on the calling thread, so its event is complete on return: handing it to the queue's
+// worker would cost more than the work.
 //
+// Profiling is off unless the queue is made with property::queue::enable_profiling (as in SYCL): only then
+// do event profiles carry device timestamps, which cost launch time on some drivers.
 // Memory: malloc_device/host/shared give unified-shared-memory style allocations of the queue's device
 // (on OpenCL devices without USM, device allocations are addresses only ze-reduce can resolve: never
 // dereference them on the host). Reductions read device, host or shared allocations of this queue's device
@@ -34,9 +37,13 @@ class queue_impl;
 class ZR_API queue {
  public:
   queue();  // on default_device()
-  explicit queue(const device& dev);
+  explicit queue(const device& dev, const property_list& props = {});
+  explicit queue(const property_list& props);  // on default_device()
 
   const device& get_device() const;
+  // Whether the queue was made with property::queue::enable_profiling: only then do the profiles of its
+  // events carry device timestamps (otherwise they list the passes and copies, with timestamps_valid false).
+  bool is_profiling() const;
 
   // ---- memory ----------------------------------------------------------------------------------------
   // A size of zero gives nullptr (as SYCL's malloc_device): reductions and copies of zero elements accept it.

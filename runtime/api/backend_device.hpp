@@ -47,8 +47,8 @@ class BackendDevice {
   virtual core::Plan plan(const core::ReductionRequest& request) = 0;
   // Runs a plan: `input` is an allocation of this device that kernels access in place; each result is one too,
   // or ordinary host memory that the run stages (core::ResultTarget). Blocks until the results are in place.
-  virtual core::RunProfile run(const core::Plan& plan, const void* input,
-                               std::span<const core::ResultTarget> results) = 0;
+  virtual core::RunProfile run(const core::Plan& plan, const void* input, std::span<const core::ResultTarget> results,
+                               core::Timestamps timestamps) = 0;
 };
 
 }  // namespace zr::api

@@ -66,8 +66,9 @@ class LevelZeroBackend final : public BackendDevice {
 
   core::Plan plan(const core::ReductionRequest& request) override { return level_zero::plan_for(*device_, request); }
 
-  core::RunProfile run(const core::Plan& plan, const void* input,
-                       std::span<const core::ResultTarget> results) override {
+  // Level Zero timestamps cost little (a kernel-timestamp event per pass in the same command list): always on.
+  core::RunProfile run(const core::Plan& plan, const void* input, std::span<const core::ResultTarget> results,
+                       core::Timestamps) override {
     return executor().run(plan, input, results);
   }
 

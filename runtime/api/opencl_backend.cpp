@@ -61,12 +61,12 @@ class OpenClBackend final : public BackendDevice {
     return core::make_plan(caps, request, core::choose_strategy(caps, request), core::tuning_for(caps));
   }
 
-  core::RunProfile run(const core::Plan& plan, const void* input,
-                       std::span<const core::ResultTarget> results) override {
+  core::RunProfile run(const core::Plan& plan, const void* input, std::span<const core::ResultTarget> results,
+                       core::Timestamps timestamps) override {
     State& s = state();
     // Runs of one plan shape share scratch buffers: one run at a time per device.
     std::lock_guard lock(s.run_mutex);
-    return opencl::run_on_pointers(s.executor, s.allocations, plan, input, results);
+    return opencl::run_on_pointers(s.executor, s.allocations, plan, input, results, timestamps);
   }
 
  private:

@@ -27,7 +27,7 @@ bool probe_execution(BackendDevice& device) {
     // The result goes to host memory the way a blocking reduction's does: staged on the device, copied back.
     std::uint32_t value = sentinel;
     const core::ResultTarget results[] = {{&value, true}};
-    device.run(plan, data.get(), results);
+    device.run(plan, data.get(), results, core::Timestamps::off);
     if (value != expected)
       logger().debug("api: execution probe on '{}' read back {:#x} instead of {}", device.name(), value, expected);
     return value == expected;

@@ -17,12 +17,17 @@ api::BackendDevice& backend_of(const detail::queue_impl& impl) { return impl.get
 
 queue::queue() : queue(default_device()) {}
 
-queue::queue(const device& dev) : impl_(std::make_shared<detail::queue_impl>(dev)) {
+queue::queue(const property_list& props) : queue(default_device(), props) {}
+
+queue::queue(const device& dev, const property_list& props)
+    : impl_(std::make_shared<detail::queue_impl>(dev, props.enable_profiling())) {
   // Surfaces a device with nonsense properties now rather than at the first reduction.
   dev.impl()->backend().capabilities();
 }
 
 const device& queue::get_device() const { return impl_->get_device(); }
+
+bool queue::is_profiling() const { return impl_->profiling(); }
 
 namespace {
 // As SYCL's USM malloc: nothing to allocate gives nullptr, which free() and zero-length work accept.
@@ -78,8 +83,9 @@ event queue::memcpy(void* destination, const void* source, std::uint64_t bytes) 
 
 event queue::submit(const void* input, element_type type, std::uint64_t n, bool host_input,
                     std::span<const detail::reduction_spec> specs) {
-  auto job = std::make_shared<api::ReductionJob>(backend_of(*impl_), input, type, n, host_input, specs);
-  const bool small = n <= detail::queue_impl::kInlineBytes / core::size_of(static_cast<core::DataType>(type));
+  auto job = std::make_shared<api::ReductionJob>(backend_of(*impl_), input, type, n, host_input, specs,
+                                                 impl_->profiling() ? core::Timestamps::on : core::Timestamps::off);
+  const bool small = n <= impl_->inline_reduction_bytes() / core::size_of(static_cast<core::DataType>(type));
   return event(impl_->submit([job](profile& out) { job->execute(out); }, small));
 }
 

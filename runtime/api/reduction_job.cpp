@@ -100,12 +100,14 @@ void timed_copy(BackendDevice& device, profile& out, std::string label, void* de
 }  // namespace
 
 ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_type type, std::uint64_t n,
-                           bool host_input, std::span<const detail::reduction_spec> specs)
+                           bool host_input, std::span<const detail::reduction_spec> specs,
+                           core::Timestamps timestamps)
     : device_(device),
       input_(input),
       type_(static_cast<core::DataType>(type)),
       n_(n),
       host_input_(host_input),
+      timestamps_(timestamps),
       specs_(specs.begin(), specs.end()) {
   const std::size_t element = core::size_of(type_);
   if (n_ > UINT64_MAX / element)
@@ -248,7 +250,7 @@ void ReductionJob::execute(profile& out) {
       else out.plans[g].combine_depth += core::combine_depth(plan);
       std::vector<core::ResultTarget> results;
       for (std::size_t index : group.specs) results.push_back(targets[index]);
-      add_run(out, device_.run(plan, chunk, results));
+      add_run(out, device_.run(plan, chunk, results, timestamps_));
     }
     first += count;
   } while (first < n_);

@@ -19,7 +19,7 @@ namespace zr::api {
 class ReductionJob {
  public:
   ReductionJob(BackendDevice& device, const void* input, element_type type, std::uint64_t n, bool host_input,
-               std::span<const detail::reduction_spec> specs);
+               std::span<const detail::reduction_spec> specs, core::Timestamps timestamps);
 
   void execute(profile& out);
 
@@ -40,6 +40,7 @@ class ReductionJob {
   core::DataType type_;
   std::uint64_t n_;
   bool host_input_;
+  core::Timestamps timestamps_;
   std::vector<detail::reduction_spec> specs_;
   std::vector<Group> groups_;
   std::vector<core::Plan> first_plans_;  // made when checking the request; the first chunk runs them

@@ -16,17 +16,25 @@ Context::Context(Device device, ContextOptions options)
                                               reinterpret_cast<cl_context_properties>(device_.platform), 0};
   context_ = ContextHandle(clCreateContext(properties, 1, &device_.id, nullptr, nullptr, &code));
   check(code, "clCreateContext", device_.name);
-  if (parse_opencl_version(device_.version) >= 20) {
-    const cl_queue_properties queue_properties[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
-    queue_ = QueueHandle(clCreateCommandQueueWithProperties(context_.get(), device_.id, queue_properties, &code));
-    check(code, "clCreateCommandQueueWithProperties", device_.name);
-  } else {
-    queue_ = QueueHandle(clCreateCommandQueue(context_.get(), device_.id, CL_QUEUE_PROFILING_ENABLE, &code));
-    check(code, "clCreateCommandQueue", device_.name);
-  }
+  queue_ = make_queue(CL_QUEUE_PROFILING_ENABLE);
+  untimed_queue_ = make_queue(0);
   const auto ingestion = options.ingestion ? options.ingestion : ingestion_from_env();
   programs_ = std::make_unique<ProgramCache>(context_.get(), device_, capabilities_, ingestion);
   logger().debug("opencl: context on {}", device_.description());
+}
+
+QueueHandle Context::make_queue(cl_command_queue_properties properties) const {
+  cl_int code = CL_SUCCESS;
+  QueueHandle queue;
+  if (parse_opencl_version(device_.version) >= 20) {
+    const cl_queue_properties list[] = {CL_QUEUE_PROPERTIES, properties, 0};
+    queue = QueueHandle(clCreateCommandQueueWithProperties(context_.get(), device_.id, list, &code));
+    check(code, "clCreateCommandQueueWithProperties", device_.name);
+  } else {
+    queue = QueueHandle(clCreateCommandQueue(context_.get(), device_.id, properties, &code));
+    check(code, "clCreateCommandQueue", device_.name);
+  }
+  return queue;
 }
 
 std::optional<bool> Context::executes_kernels() const { return known_execution(device_.id); }

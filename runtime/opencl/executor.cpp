@@ -38,6 +38,8 @@ const std::vector<Buffer>& Executor::scratch_for(const core::Plan& plan) {
     buffers[index] = context_.create_buffer(wanted.bytes);
     if (wanted.initial_fill) {
       context_.fill(buffers[index], std::span(wanted.initial_fill->data(), wanted.initial_fill->size()));
+      // The fill went to the profiling queue; an untimed run's kernels go to the other one.
+      context_.finish();
     }
     logger().trace("opencl: scratch buffer {} ('{}') of {} bytes", index, wanted.purpose, wanted.bytes);
   }
@@ -72,7 +74,8 @@ Submission Executor::enqueue(const core::Plan& plan, cl_mem input, cl_mem result
   return enqueue(plan, input, results);
 }
 
-Submission Executor::enqueue(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results) {
+Submission Executor::enqueue(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results,
+                             Timestamps timestamps) {
   const std::string& device = context_.device().name;
   const std::size_t expected_results = std::max<std::size_t>(plan.results.size(), 1);
   if (results.size() != expected_results)
@@ -87,6 +90,7 @@ Submission Executor::enqueue(const core::Plan& plan, cl_mem input, std::span<con
   std::lock_guard lock(context_.launch_mutex());
   const std::vector<Buffer>& scratch = scratch_for(plan);
   Submission submission;
+  submission.queue = timestamps == Timestamps::on ? context_.queue() : context_.untimed_queue();
   submission.passes.reserve(plan.passes.size());
   for (const core::KernelPass& pass : plan.passes) {
     if (!pass.module) {
@@ -133,20 +137,55 @@ Submission Executor::enqueue(const core::Plan& plan, cl_mem input, std::span<con
     const std::size_t global_size = pass.global_size;
     const std::size_t local_size = pass.local_size;
     cl_event event = nullptr;
-    check(clEnqueueNDRangeKernel(context_.queue(), kernel, 1, nullptr, &global_size, &local_size, 0, nullptr, &event),
+    check(clEnqueueNDRangeKernel(submission.queue, kernel, 1, nullptr, &global_size, &local_size, 0, nullptr,
+                                 timestamps == Timestamps::on ? &event : nullptr),
           "clEnqueueNDRangeKernel", device,
           pass.entry_point + " (" + pass.label + ") global " + std::to_string(global_size) + " local " +
               std::to_string(local_size));
     submission.passes.push_back({EventHandle(event), pass.label, pass.entry_point});
   }
-  check(clFlush(context_.queue()), "clFlush", device);
+  check(clFlush(submission.queue), "clFlush", device);
   return submission;
+}
+
+namespace {
+
+// The kernels of a submission, for an error that cannot name one of them.
+std::string kernels_of(const Submission& submission) {
+  std::string names;
+  for (const auto& pass : submission.passes) names += (names.empty() ? "" : ", ") + pass.kernel;
+  return names;
+}
+
+}  // namespace
+
+core::RunProfile Executor::wait_untimed(const Submission& submission) const {
+  const std::string& device = context_.device().name;
+  EventHandle marker;
+  cl_event completion = submission.completion.get();
+  if (!completion) {
+    cl_event raw = nullptr;
+    check(clEnqueueMarkerWithWaitList(submission.queue, 0, nullptr, &raw), "clEnqueueMarkerWithWaitList", device);
+    marker = EventHandle(raw);
+    completion = raw;
+  }
+  const cl_int waited = clWaitForEvents(1, &completion);
+  cl_int status = CL_COMPLETE;
+  check(clGetEventInfo(completion, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr),
+        "clGetEventInfo", device, "completion of an untimed run");
+  if (status < 0) throw_error("kernel execution", status, device, "one of " + kernels_of(submission));
+  check(waited, "clWaitForEvents", device, "completion of " + kernels_of(submission));
+  core::RunProfile profile;
+  profile.timestamps_valid = false;
+  for (const auto& pass : submission.passes) profile.passes.push_back({pass.label, pass.kernel, 0, 0});
+  return profile;
 }
 
 core::RunProfile Executor::wait(const Submission& submission) const {
   const std::string& device = context_.device().name;
   core::RunProfile profile;
   if (submission.passes.empty()) return profile;
+  if (!submission.passes.front().event) return wait_untimed(submission);
   std::vector<cl_event> events;
   events.reserve(submission.passes.size());
   for (const auto& pass : submission.passes) events.push_back(pass.event.get());

@@ -20,15 +20,24 @@
 
 namespace zr::opencl {
 
+// Timed runs go to the context's profiling queue with an event per pass; untimed runs go to its queue
+// without profiling, with no event per pass.
+using core::Timestamps;
+
 // The enqueued passes of one run; wait() turns it into a RunProfile.
 struct Submission {
   struct Pass {
-    EventHandle event;
+    EventHandle event;  // null in an untimed run
     std::string label;
     std::string kernel;
   };
   std::vector<Pass> passes;
-  // The event of the last pass (null when the plan had no passes): later work on other queues can wait on it.
+  cl_command_queue queue = nullptr;  // where the passes went: later commands of the run belong there too
+  // Untimed runs: a command enqueued after the passes whose completion means theirs (the caller's last copy);
+  // when none is set, wait() enqueues a marker.
+  EventHandle completion;
+  // The event of the last pass (null when the plan had no passes or the run is untimed): later work on other
+  // queues can wait on it.
   cl_event last_event() const { return passes.empty() ? nullptr : passes.back().event.get(); }
 };
 
@@ -45,8 +54,10 @@ class Executor {
   // it is combined with. Both stay owned by the caller and must live until the run completes.
   Submission enqueue(const core::Plan& plan, cl_mem input, cl_mem result);
   // The same for plans with several results (plan.results, in order).
-  Submission enqueue(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results);
-  // Waits for the passes and reads their timestamps; throws zr::BackendError if a pass failed.
+  Submission enqueue(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results,
+                     Timestamps timestamps = Timestamps::on);
+  // Waits for the passes and reads their timestamps; throws zr::BackendError if a pass failed (in an untimed
+  // run: if the run failed, naming all its kernels, since no single pass can be blamed).
   core::RunProfile wait(const Submission& submission) const;
   // enqueue + wait.
   core::RunProfile run(const core::Plan& plan, cl_mem input, cl_mem result);
@@ -67,6 +78,8 @@ class Executor {
   cl_mem result_staging(std::size_t index, std::uint64_t bytes);
 
  private:
+  core::RunProfile wait_untimed(const Submission& submission) const;
+
   using ScratchKey = std::vector<std::vector<std::byte>>;  // each buffer's initial fill (empty: none)
   const std::vector<Buffer>& scratch_for(const core::Plan& plan);
 

@@ -115,26 +115,28 @@ struct StagedResult {
   std::uint64_t bytes;
 };
 
-// Enqueues a copy between host memory and a staging buffer; the command's event times it in the profile.
-void enqueue_host_copy(Context& context, const StagedResult& staged, bool to_device, bool blocking,
-                       std::vector<EventHandle>& events) {
+// Enqueues a copy between host memory and a staging buffer on the run's queue. With `events`, the command's
+// event is kept (a timed run lists the copy in the profile; an untimed run waits on its last read).
+void enqueue_host_copy(const Context& context, cl_command_queue queue, const StagedResult& staged, bool to_device,
+                       bool blocking, std::vector<EventHandle>* events) {
   const std::string& device = context.device().name;
   cl_event event = nullptr;
+  cl_event* wanted = events ? &event : nullptr;
   if (to_device)
-    check(clEnqueueWriteBuffer(context.queue(), staged.staging, CL_FALSE, 0, staged.bytes, staged.host, 0, nullptr,
-                               &event),
+    check(clEnqueueWriteBuffer(queue, staged.staging, CL_FALSE, 0, staged.bytes, staged.host, 0, nullptr, wanted),
           "clEnqueueWriteBuffer", device, "initial value of result " + std::to_string(staged.index));
   else
-    check(clEnqueueReadBuffer(context.queue(), staged.staging, blocking ? CL_TRUE : CL_FALSE, 0, staged.bytes,
-                              staged.host, 0, nullptr, &event),
+    check(clEnqueueReadBuffer(queue, staged.staging, blocking ? CL_TRUE : CL_FALSE, 0, staged.bytes, staged.host, 0,
+                              nullptr, wanted),
           "clEnqueueReadBuffer", device, "result " + std::to_string(staged.index));
-  events.emplace_back(event);
+  if (events) events->emplace_back(event);
 }
 
 }  // namespace
 
 core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocations, const core::Plan& plan,
-                                 const void* input, std::span<const core::ResultTarget> results) {
+                                 const void* input, std::span<const core::ResultTarget> results,
+                                 Timestamps timestamps) {
   Context& context = executor.context();
   core::RunProfile copies;
   Binder binder(context, allocations, copies);
@@ -155,23 +157,27 @@ core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocati
   }
 
   // Initial values in, the kernels, results out, all on the in-order queue; the last read is the one wait.
+  // An untimed run keeps one event: the last read's, which completes after every kernel of the in-order queue.
+  const bool timed = timestamps == Timestamps::on;
+  const cl_command_queue queue = timed ? context.queue() : context.untimed_queue();
   std::vector<EventHandle> uploads, downloads;
   std::optional<Submission> submission;
   try {
     for (const auto& s : staged)
-      if (core::reads_initial_value(plan, s.index)) enqueue_host_copy(context, s, true, false, uploads);
-    submission = executor.enqueue(plan, bound_input.mem, result_mems);
-    for (std::size_t k = 0; k < staged.size(); ++k)
-      enqueue_host_copy(context, staged[k], false, k + 1 == staged.size(), downloads);
+      if (core::reads_initial_value(plan, s.index))
+        enqueue_host_copy(context, queue, s, true, false, timed ? &uploads : nullptr);
+    submission = executor.enqueue(plan, bound_input.mem, result_mems, timestamps);
+    for (std::size_t k = 0; k < staged.size(); ++k) {
+      const bool last = k + 1 == staged.size();
+      enqueue_host_copy(context, queue, staged[k], false, last, timed || last ? &downloads : nullptr);
+    }
+    if (!timed && !downloads.empty()) submission->completion = std::move(downloads.back());
   } catch (const Error&) {
     // A failed kernel is the error to report, not the read behind it; and nothing enqueued may still be
     // reading host memory once this returns.
     if (submission) (void)executor.wait(*submission);
-    try {
-      context.finish();
-    } catch (const Error&) {
-      // the first error is the one to report
-    }
+    // The first error is the one to report.
+    (void)clFinish(queue);
     throw;
   }
 
@@ -179,6 +185,7 @@ core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocati
   for (auto& bound : bound_results)
     if (bound.after) bound.after();
   auto add_copies = [&](const std::vector<EventHandle>& events, const char* label) {
+    if (!timed) return;
     for (const auto& event : events) {
       core::PassTiming timing{label, "", 0, 0};
       read_event_times(event.get(), timing);

@@ -16,8 +16,10 @@ namespace zr::opencl {
 // The input and every result that is not host_memory must lie in an allocation of `allocations`, with room
 // for what the plan reads or writes (the caller checks). Results in host memory go through the executor's
 // result staging buffers, copied in and out on the same queue as the kernels. Blocks until done: one wait.
+// Untimed runs list their passes without timestamps and their staged copies not at all.
 core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocations, const core::Plan& plan,
-                                 const void* input, std::span<const core::ResultTarget> results);
+                                 const void* input, std::span<const core::ResultTarget> results,
+                                 Timestamps timestamps = Timestamps::on);
 
 // Blocking copy between allocations of `allocations` and ordinary host memory, in any direction.
 void copy_pointers(Context& context, const Allocations& allocations, void* destination, const void* source,

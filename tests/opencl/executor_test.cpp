@@ -170,6 +170,44 @@ TEST(OpenclExecutor, GivenCallerBuffers_WhenRunThroughTheClMemApi_ThenTheResultB
   EXPECT_EQ(got, expected);
 }
 
+TEST(OpenclExecutor, GivenAnUntimedMultiPassRun_WhenWaitedFor_ThenTheResultIsRightAndThePassesHaveNoTimes) {
+  ZR_REQUIRE_TEST_DEVICE();
+  Executor& executor = *test::shared_executor();
+  Context& context = executor.context();
+  std::vector<std::int64_t> values(300001);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::int64_t>(i * 7919 % 1013) - 500;
+  const std::int64_t initial = -3;
+  std::int64_t expected = initial;
+  for (auto v : values) expected += v;
+  core::ReductionRequest request;
+  request.op = Op::plus;
+  request.type = DataType::i64;
+  request.n = values.size();
+  request.identity = core::known_identity(Op::plus, DataType::i64);
+  // The tree strategy: several passes in order, so the wait must cover more than one untimed kernel.
+  request.strategy = core::Strategy::tree;
+  const auto plan =
+      core::make_plan(context.capabilities(), request, core::choose_strategy(context.capabilities(), request));
+  ASSERT_GE(plan.passes.size(), 2u) << core::describe(plan);
+  Buffer input = context.create_buffer(values.size() * sizeof(std::int64_t));
+  context.write(input.get(), std::as_bytes(std::span(values)));
+  Buffer result = context.create_buffer(sizeof(std::int64_t));
+  context.write(result.get(), std::as_bytes(std::span(&initial, 1)));
+  const cl_mem results[] = {result.get()};
+  const Submission submission = executor.enqueue(plan, input.get(), results, Timestamps::off);
+  EXPECT_EQ(submission.last_event(), nullptr) << "an untimed run makes no event per pass";
+  const core::RunProfile profile = executor.wait(submission);
+  EXPECT_FALSE(profile.timestamps_valid);
+  ASSERT_EQ(profile.passes.size(), plan.passes.size());
+  for (std::size_t i = 0; i < plan.passes.size(); ++i) {
+    EXPECT_EQ(profile.passes[i].kernel, plan.passes[i].entry_point);
+    EXPECT_EQ(profile.passes[i].duration_ns(), 0u);
+  }
+  std::int64_t got = 0;
+  context.read(result.get(), std::as_writable_bytes(std::span(&got, 1)));
+  EXPECT_EQ(got, expected);
+}
+
 TEST(OpenclExecutor, GivenMismatchedArguments_WhenRun_ThenInvalidArgumentErrorsSaySo) {
   ZR_REQUIRE_TEST_DEVICE();
   Executor& executor = *test::shared_executor();

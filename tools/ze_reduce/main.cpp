@@ -69,7 +69,8 @@ int run(const Options& options) {
   const Workload workload = load_workload(options, limits);
   check_pair(options.op, workload.type);
 
-  zr::queue queue(device);
+  // Profiling on: the report gives each pass its device time.
+  zr::queue queue(device, zr::property::queue::enable_profiling{});
   const RunOutcome outcome = run_reduction(queue, options, workload, progress);
   std::optional<Verification> verification;
   if (options.verify) {
