@@ -195,20 +195,28 @@ def main():
     floor_key = "cl_empty_kernel_read4_s" if gpu else "cl_empty_kernel_finish_s"
     floor_s = floor.get(floor_key)
     md.append(f"## Small-n latency (blocking, host clock, median of {meta.get('latency_runs', 100)})\n")
-    md.append(f"Floors through the same driver (raw OpenCL, same device): empty kernel enqueue + blocking 4-byte read "
+    md.append("`ours` is a blocking reduction into a host variable on a queue without profiling (the default), "
+              "timed in blocks of 10 that alternate with blocks of the floor (the first call of each block left "
+              "out: it pays for switching between the two OpenCL contexts). `into device memory`: the same with "
+              "the result in a device allocation. `profiled`: the same call on a queue with "
+              "`property::queue::enable_profiling`, and where its time goes (worker: the whole execution on the "
+              "host clock; kernels and copies: device timestamps).\n")
+    md.append(f"Floors through the same driver (raw OpenCL, same device, a queue without profiling): empty kernel "
+              f"enqueue + blocking 4-byte read "
               f"{fmt(floor.get('cl_empty_kernel_read4_s', 0) * 1e6)} us at the start, "
               f"{fmt(floor_end.get('cl_empty_kernel_read4_s', 0) * 1e6)} us at the end; empty kernel + clFinish "
               f"{fmt(floor.get('cl_empty_kernel_finish_s', 0) * 1e6)} us / {fmt(floor_end.get('cl_empty_kernel_finish_s', 0) * 1e6)} us. "
               f"The ratio below is to the {'first' if gpu else 'second'} (DESIGN.md section 5: "
               f"{'GPUs <= 1.25x an empty kernel + a 4-byte read' if gpu else 'CPUs <= 1.5x an empty enqueue + finish'}), "
-              f"at the start; where a row has a floor of its own (timed in the same loop, right after each "
-              f"reduction), the ratio is to that one. Through our API, a blocking "
+              f"at the start; where a row has a floor of its own (timed in the same loop, in the blocks "
+              f"alternating with the reduction's), the ratio is to that one. Through our API, a blocking "
               f"4-byte `q.memcpy` alone takes {fmt(floor.get('api_memcpy4_s', 0) * 1e6)} us (the API cannot launch an arbitrary "
               f"kernel, so the empty-kernel floor is measured beside it, on the same device and driver)." +
               (f" CUDA floor: empty kernel + 4-byte cudaMemcpy {fmt(cub_floor['empty_kernel_read4_s'] * 1e6)} us." if cub_floor else ""))
     md.append("")
-    head = "| type | op | n | ours us | floor us | ours / floor | ours: worker us | ours: kernels us | ours: copies us |"
-    sep = "|---|---|---|---|---|---|---|---|---|"
+    head = ("| type | op | n | ours us | floor us | ours / floor | into device memory us | profiled us | "
+            "profiled: worker us | profiled: kernels us | profiled: copies us |")
+    sep = "|---|---|---|---|---|---|---|---|---|---|---|"
     if cub_latency:
         head += " CUB + 4-byte copy us |"
         sep += "---|"
@@ -224,7 +232,8 @@ def main():
         rr = ratio(r["wall_s"], row_floor)
         lat_checks.append(rr)
         md.append(f"| {r['type']} | {r['op']} | 2^{r['log2']} | {fmt(r['wall_s'] * 1e6)} | {fmt(row_floor * 1e6 if row_floor else None)} | "
-                  f"{fmt(rr, 2)} | {fmt(r.get('host_s', 0) * 1e6)} | {fmt(r.get('kernel_s', 0) * 1e6)} | {fmt(r.get('copy_s', 0) * 1e6)} |" + extra)
+                  f"{fmt(rr, 2)} | {fmt(r.get('device_result_wall_s', 0) * 1e6)} | {fmt(r.get('profiled_wall_s', 0) * 1e6)} | "
+                  f"{fmt(r.get('host_s', 0) * 1e6)} | {fmt(r.get('kernel_s', 0) * 1e6)} | {fmt(r.get('copy_s', 0) * 1e6)} |" + extra)
     if lat_checks and all(lat_checks):
         target = 1.25 if gpu else 1.5
         md.append(f"\nLatency ratio to the floor: {min(lat_checks):.2f} to {max(lat_checks):.2f} (target <= {target}).")
