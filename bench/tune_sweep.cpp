@@ -5,7 +5,13 @@
 //
 //   zr_tune_sweep [--device-type gpu|cpu] [--sizes 20,24,28,30] [--iterations 15] [--wgs 128,256,512,1024]
 //                 [--per-cu 2,4,8,16,32,64] [--min-items 16,64]
+//   zr_tune_sweep --latency 1 [--sizes 10,12,14,16] [--wgs ...] [--min-items ...]
+// The latency mode times what a blocking reduction into a host variable costs on a queue without profiling
+// (untimed run, then a blocking 4-byte read; wall clock, median of 200) for small n, per final work-group
+// size (which is also the final-only plan's) and minimum elements per item, with final-only plans allowed up
+// to 2^16 elements.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -24,6 +30,54 @@ double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
 }
+using Clock = std::chrono::steady_clock;
+
+int sweep_latency(opencl::Context& context, opencl::Executor& executor, cl_mem input, cl_mem result,
+                  const core::Tuning& base, const std::vector<int>& sizes, const std::vector<int>& final_wgs,
+                  const std::vector<int>& min_items) {
+  const auto& caps = context.capabilities();
+  for (const auto& [type, op] : {std::pair{core::DataType::f32, core::Op::plus}, std::pair{core::DataType::i32, core::Op::plus},
+                                std::pair{core::DataType::f64, core::Op::minimum}}) {
+    for (int log2 : sizes) {
+      core::ReductionRequest request;
+      request.op = op;
+      request.type = type;
+      request.n = 1ull << log2;
+      request.identity = core::known_identity(op, type);
+      request.include_initial = false;
+      const auto choice = core::choose_strategy(caps, request);
+      for (int final_wg : final_wgs)
+        for (int m : min_items)
+          for (const std::uint64_t final_only : {base.final_only_max_elements, std::uint64_t{1} << 16}) {
+            core::Tuning t = base;
+            t.final_work_group_size = static_cast<std::uint64_t>(final_wg);
+            t.min_elements_per_item = static_cast<std::uint64_t>(m);
+            t.final_only_max_elements = final_only;
+            t.max_final_inputs = std::max<std::uint64_t>(t.max_final_inputs, final_only);
+            const auto plan = core::make_plan(caps, request, choice, t);
+            std::vector<double> wall;
+            std::uint64_t value = 0;
+            const cl_mem results[] = {result};
+            for (int i = 0; i < 220; ++i) {
+              const auto start = Clock::now();
+              const auto submission = executor.enqueue(plan, input, results, opencl::Timestamps::off);
+              clEnqueueReadBuffer(context.untimed_queue(), result, CL_TRUE, 0, core::size_of(type), &value, 0, nullptr,
+                                  nullptr);
+              (void)executor.wait(submission);
+              if (i >= 20) wall.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+            }
+            std::printf("{\"latency\":1,\"type\":\"%s\",\"op\":\"%s\",\"log2\":%d,\"strategy\":\"%s\",\"final_wg\":%d,"
+                        "\"min_items\":%d,\"final_only_max\":%lu,\"passes\":%zu,\"groups\":%lu,\"wall_us\":%.2f}\n",
+                        std::string(core::name(type)).c_str(), std::string(core::name(op)).c_str(), log2,
+                        std::string(core::name(plan.strategy)).c_str(), final_wg, m, (unsigned long)final_only,
+                        plan.passes.size(), (unsigned long)plan.passes.front().group_count(), median(wall) * 1e6);
+            std::fflush(stdout);
+          }
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -31,6 +85,7 @@ int main(int argc, char** argv) {
   std::vector<int> sizes = {20, 22, 24, 26, 28, 30};
   std::vector<int> wg_list, per_cu_list = {2, 4, 8, 16, 32, 64}, min_items_list = {16, 64};
   int iterations = 15;
+  bool latency = false;
   auto parse_list = [](const char* p) {
     std::vector<int> out;
     while (*p) {
@@ -47,6 +102,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--wgs")) wg_list = parse_list(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--per-cu")) per_cu_list = parse_list(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--min-items")) min_items_list = parse_list(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--latency")) latency = std::atoi(argv[i + 1]) != 0;
   }
   std::optional<opencl::Device> device;
   for (const auto& d : opencl::devices_by_preference(opencl::list_devices()))
@@ -71,6 +127,7 @@ int main(int argc, char** argv) {
   const auto result = context.create_buffer(8);
 
   const core::Tuning base = core::tuning_for(caps);
+  if (latency) return sweep_latency(context, executor, input.get(), result.get(), base, sizes, wg_list, min_items_list);
   if (wg_list.empty()) wg_list = caps.type == core::DeviceType::cpu ? std::vector<int>{64} : std::vector<int>{128, 256, 512, 1024};
   const std::vector<std::uint64_t> wgs(wg_list.begin(), wg_list.end());
   const std::vector<std::uint64_t> per_cu(per_cu_list.begin(), per_cu_list.end());
