@@ -1,7 +1,7 @@
 #pragma once
 // A queue runs reductions and copies on one device, in submission order, asynchronously: every call returns
 // an event at once. A queue may be used from several threads; work from all of them runs in the order the
-// calls were made. Small work (up to 256 KiB of input, 1 MiB for a reduction on a GPU) submitted while the
+// calls were made. Small work (a reduction of up to 1 MiB of input, a copy of up to 256 KiB) submitted while the
 // queue is idle runs on the calling thread, so its event is complete on return: handing it to the queue's
 // worker would cost more than the work.
 //

@@ -85,7 +85,7 @@ event queue::submit(const void* input, element_type type, std::uint64_t n, bool 
                     std::span<const detail::reduction_spec> specs) {
   auto job = std::make_shared<api::ReductionJob>(backend_of(*impl_), input, type, n, host_input, specs,
                                                  impl_->profiling() ? core::Timestamps::on : core::Timestamps::off);
-  const bool small = n <= impl_->inline_reduction_bytes() / core::size_of(static_cast<core::DataType>(type));
+  const bool small = n <= detail::queue_impl::kInlineReductionBytes / core::size_of(static_cast<core::DataType>(type));
   return event(impl_->submit([job](profile& out) { job->execute(out); }, small));
 }
 

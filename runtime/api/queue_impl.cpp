@@ -9,7 +9,6 @@ namespace zr::detail {
 queue_impl::queue_impl(device dev, bool profiling)
     : device_(std::move(dev)),
       profiling_(profiling),
-      inline_reduction_bytes_(device_.kind() == device_kind::gpu ? 1024 * 1024 : kInlineBytes),
       worker_([this] { run_worker(); }) {}
 
 queue_impl::~queue_impl() {

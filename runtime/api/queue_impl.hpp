@@ -32,10 +32,10 @@ class queue_impl {
   std::shared_ptr<event_state> submit(Work work, bool small = false);
   // A copy of at most this many bytes counts as small.
   static constexpr std::uint64_t kInlineBytes = 256 * 1024;
-  // A reduction reading at most this many bytes counts as small: kInlineBytes, and 1 MiB on a GPU, which reads
-  // that in about a microsecond, so the call is launch-bound (on the H100 a 512 KiB reduction handed to the
-  // worker took 44-50 us, 16-20 us of them the hand-off; 2026-11-23).
-  std::uint64_t inline_reduction_bytes() const { return inline_reduction_bytes_; }
+  // A reduction reading at most this many bytes counts as small: it is launch-bound, and the hand-off costs
+  // more than reading it (2026-11-23, 512 KiB of f64 handed to the worker: H100 44-50 us against 28 us inline;
+  // PoCL on 2 cores 67-97 us against about 45 us for 256 KiB inline).
+  static constexpr std::uint64_t kInlineReductionBytes = 1024 * 1024;
   // Waits for everything submitted so far; rethrows the first error no event's wait() has reported.
   void wait();
 
@@ -49,7 +49,6 @@ class queue_impl {
 
   device device_;
   bool profiling_;
-  std::uint64_t inline_reduction_bytes_;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<Task> tasks_;
