@@ -57,6 +57,16 @@ void expect_agrees(const test::Outcome& outcome) {
     if ((type) == DataType::f64 && !(caps).fp64) GTEST_SKIP() << (caps).device_name << " has no fp64"; \
   } while (0)
 
+// A sum over n elements of `type` that folds in the result's initial value.
+core::ReductionRequest sum_request(DataType type, std::uint64_t n) {
+  core::ReductionRequest request;
+  request.op = Op::plus;
+  request.type = type;
+  request.n = n;
+  request.identity = core::known_identity(Op::plus, type);
+  return request;
+}
+
 class OpenclTreePlan : public testing::TestWithParam<Case> {};
 
 TEST_P(OpenclTreePlan, GivenATreePlan_WhenRun_ThenTheResultMatchesTheHost) {
@@ -149,11 +159,7 @@ TEST(OpenclExecutor, GivenCallerBuffers_WhenRunThroughTheClMemApi_ThenTheResultB
   for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::int32_t>(i % 97) - 40;
   std::int64_t expected = 10;  // the initial value
   for (auto v : values) expected += v;
-  core::ReductionRequest request;
-  request.op = Op::plus;
-  request.type = DataType::i32;
-  request.n = values.size();
-  request.identity = core::known_identity(Op::plus, DataType::i32);
+  const core::ReductionRequest request = sum_request(DataType::i32, values.size());
   const auto plan =
       core::make_plan(context.capabilities(), request, core::choose_strategy(context.capabilities(), request));
   Buffer input = context.create_buffer(values.size() * sizeof(std::int32_t));
@@ -179,11 +185,7 @@ TEST(OpenclExecutor, GivenAnUntimedMultiPassRun_WhenWaitedFor_ThenTheResultIsRig
   const std::int64_t initial = -3;
   std::int64_t expected = initial;
   for (auto v : values) expected += v;
-  core::ReductionRequest request;
-  request.op = Op::plus;
-  request.type = DataType::i64;
-  request.n = values.size();
-  request.identity = core::known_identity(Op::plus, DataType::i64);
+  core::ReductionRequest request = sum_request(DataType::i64, values.size());
   // The tree strategy: several passes in order, so the wait must cover more than one untimed kernel.
   request.strategy = core::Strategy::tree;
   const auto plan =
