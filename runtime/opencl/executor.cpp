@@ -1,3 +1,5 @@
+// clEnqueueMarker is the only marker with an event on an OpenCL 1.1 device.
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #include "opencl/executor.hpp"
 
 #include <type_traits>
@@ -165,7 +167,10 @@ core::RunProfile Executor::wait_untimed(const Submission& submission) const {
   cl_event completion = submission.completion.get();
   if (!completion) {
     cl_event raw = nullptr;
-    check(clEnqueueMarkerWithWaitList(submission.queue, 0, nullptr, &raw), "clEnqueueMarkerWithWaitList", device);
+    if (parse_opencl_version(context_.device().version) >= 12)
+      check(clEnqueueMarkerWithWaitList(submission.queue, 0, nullptr, &raw), "clEnqueueMarkerWithWaitList", device);
+    else
+      check(clEnqueueMarker(submission.queue, &raw), "clEnqueueMarker", device);
     marker = EventHandle(raw);
     completion = raw;
   }
