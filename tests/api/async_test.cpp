@@ -58,6 +58,14 @@ TEST(Events, GivenAProfilingQueueThenAReductionsProfileTimesItsKernelPassesAndCo
   EXPECT_GT(p.kernel_ns, 0u);
 }
 
+TEST(Events, GivenOnlyAPropertyListThenTheQueueIsOnTheDefaultDeviceWithThoseProperties) {
+  ZR_REQUIRE_QUEUE(shared);
+  queue q(property::queue::enable_profiling{});
+  EXPECT_TRUE(q.is_profiling());
+  EXPECT_EQ(q.get_device().name(), shared.get_device().name()) << "the shared queue is on the default device";
+  EXPECT_FALSE(queue(default_device()).is_profiling());
+}
+
 TEST(Events, GivenAQueueWithoutProfilingThenAReductionsProfileListsItsPassesAndTheResultIsRight) {
   ZR_REQUIRE_QUEUE(q);
   ASSERT_FALSE(q.is_profiling()) << "profiling is off unless asked for, as in SYCL";
