@@ -1,5 +1,3 @@
-// clEnqueueMarker is the only marker with an event on an OpenCL 1.1 device.
-#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #include "opencl/executor.hpp"
 
 #include <type_traits>
@@ -162,24 +160,9 @@ std::string kernels_of(const Submission& submission) {
 }  // namespace
 
 core::RunProfile Executor::wait_untimed(const Submission& submission) const {
-  const std::string& device = context_.device().name;
-  EventHandle marker;
-  cl_event completion = submission.completion.get();
-  if (!completion) {
-    cl_event raw = nullptr;
-    if (parse_opencl_version(context_.device().version) >= 12)
-      check(clEnqueueMarkerWithWaitList(submission.queue, 0, nullptr, &raw), "clEnqueueMarkerWithWaitList", device);
-    else
-      check(clEnqueueMarker(submission.queue, &raw), "clEnqueueMarker", device);
-    marker = EventHandle(raw);
-    completion = raw;
+  if (!submission.completed) {
+    check(clFinish(submission.queue), "clFinish", context_.device().name, "completion of " + kernels_of(submission));
   }
-  const cl_int waited = clWaitForEvents(1, &completion);
-  cl_int status = CL_COMPLETE;
-  check(clGetEventInfo(completion, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr),
-        "clGetEventInfo", device, "completion of an untimed run");
-  if (status < 0) throw_error("kernel execution", status, device, "one of " + kernels_of(submission));
-  check(waited, "clWaitForEvents", device, "completion of " + kernels_of(submission));
   core::RunProfile profile;
   profile.timestamps_valid = false;
   for (const auto& pass : submission.passes) profile.passes.push_back({pass.label, pass.kernel, 0, 0});

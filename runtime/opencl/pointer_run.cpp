@@ -116,7 +116,7 @@ struct StagedResult {
 };
 
 // Enqueues a copy between host memory and a staging buffer on the run's queue. With `events`, the command's
-// event is kept (a timed run lists the copy in the profile; an untimed run waits on its last read).
+// event is kept (a timed run lists the copy in the profile).
 void enqueue_host_copy(const Context& context, cl_command_queue queue, const StagedResult& staged, bool to_device,
                        bool blocking, std::vector<EventHandle>* events) {
   const std::string& device = context.device().name;
@@ -156,8 +156,8 @@ core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocati
     result_mems.push_back(bound_results.back().mem);
   }
 
-  // Initial values in, the kernels, results out, all on the in-order queue; the last read is the one wait.
-  // An untimed run keeps one event: the last read's, which completes after every kernel of the in-order queue.
+  // Initial values in, the kernels, results out, all on the in-order queue; the last read blocks, and is the
+  // one wait of an untimed run (which keeps no events).
   const bool timed = timestamps == Timestamps::on;
   const cl_command_queue queue = timed ? context.queue() : context.untimed_queue();
   std::vector<EventHandle> uploads, downloads;
@@ -169,9 +169,9 @@ core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocati
     submission = executor.enqueue(plan, bound_input.mem, result_mems, timestamps);
     for (std::size_t k = 0; k < staged.size(); ++k) {
       const bool last = k + 1 == staged.size();
-      enqueue_host_copy(context, queue, staged[k], false, last, timed || last ? &downloads : nullptr);
+      enqueue_host_copy(context, queue, staged[k], false, last, timed ? &downloads : nullptr);
     }
-    if (!timed && !downloads.empty()) submission->completion = std::move(downloads.back());
+    if (!timed && !staged.empty()) submission->completed = true;  // the last read was blocking
   } catch (const Error&) {
     // A failed kernel is the error to report, not the read behind it; and nothing enqueued may still be
     // reading host memory once this returns.
