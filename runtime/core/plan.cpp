@@ -346,10 +346,27 @@ std::uint64_t ceil_log2(std::uint64_t x) {
 // 8-byte types, more for narrower ones: spirv_kernels/src/cpu.cl), so one chain sees chunk / 4 elements.
 constexpr std::uint64_t kCpuMinIndependentChains = 4;
 constexpr std::uint64_t kCpuChunkMultiple = 16;
+constexpr std::uint64_t kTreeRadix = 8;  // ZR_TREE_RADIX
+
+// Combines on the longest path through ZR_LOCAL_TREE (spirv_kernels/src/zr_group_tree.h): each step folds up
+// to eight slots as a balanced tree of pairs.
+std::uint64_t local_tree_depth(std::uint64_t local_size) {
+  std::uint64_t depth = 0;
+  for (std::uint64_t active = local_size; active > 1;) {
+    const std::uint64_t step = ceil_div(active, kTreeRadix);
+    depth += ceil_log2(ceil_div(active, step));
+    active = step;
+  }
+  return depth;
+}
 }  // namespace
 
 std::uint64_t combine_depth(const Plan& plan) {
   std::uint64_t depth = plan.request.include_initial ? 1 : 0;
+  // The grid kernels read 16-byte vectors strided by the global size (zr_grid.h), so a work-item's chain is a
+  // whole number of vectors, plus at most one element of the tail; the narrowest element read has the most
+  // lanes (later passes read the accumulator type, never narrower).
+  const std::uint64_t lanes = std::max<std::uint64_t>(1, 16 / size_of(plan.request.type));
   for (const auto& pass : plan.passes) {
     const std::uint64_t count = std::get<Scalar>(pass.args[1]).as<std::uint64_t>();
     if (pass.entry_point.starts_with("zr_columnsfinal_")) {
@@ -361,12 +378,12 @@ std::uint64_t combine_depth(const Plan& plan) {
       continue;
     }
     const bool cpu = pass.entry_point.starts_with("zr_cpu_");
-    const std::uint64_t tree = ceil_log2(pass.local_size) + 1;
+    const std::uint64_t tree = local_tree_depth(pass.local_size) + 1;
     if (cpu) {
       const std::uint64_t chunk = ceil_div(ceil_div(count, pass.global_size), kCpuChunkMultiple) * kCpuChunkMultiple;
       depth += ceil_div(chunk, kCpuMinIndependentChains) + ceil_log2(kCpuChunkMultiple) + 2;
     } else {
-      depth += ceil_div(count, pass.global_size) + tree;
+      depth += lanes * ceil_div(ceil_div(count, lanes), pass.global_size) + 1 + tree;
     }
     if (plan.strategy == Strategy::last_group) depth += ceil_div(pass.group_count(), pass.local_size) + tree;
     if (plan.strategy == Strategy::global_atomics) depth += pass.group_count();  // arrival order, one by one

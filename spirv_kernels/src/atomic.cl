@@ -21,7 +21,7 @@
                                     global T* result, uint include_initial) {                                 \
     ACC acc = identity;                                                                                       \
     ZR_GRID_ACCUMULATE(OP, TN, ATN, in, n, acc); \
-    ZR_LOCAL_TREE(ZR_COMBINE(OP, ATN), acc, scratch);                                                         \
+    ZR_LOCAL_TREE(ZR_COMBINE(OP, ATN), ACC, acc, scratch, identity);                                          \
     if (get_local_id(0) == 0) ZR_ATOMIC(OP, TN, accumulator, ZR_WIDEN_##OP(ZR_ATOM_##TN, acc));               \
     barrier(CLK_GLOBAL_MEM_FENCE); /* the group's atomic is done before the group counts itself */            \
     if (get_local_id(0) != 0 || atomic_inc(counter) != (uint)get_num_groups(0) - 1) return;                   \

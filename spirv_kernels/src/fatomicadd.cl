@@ -17,7 +17,7 @@ kernel void zr_fatomicadd_plus_f32(global const float* restrict in, ulong n, glo
                                    global float* result, uint include_initial) {
   float acc = identity;
   ZR_GRID_ACCUMULATE(plus, f32, f32, in, n, acc);
-  ZR_LOCAL_TREE(zr_plus_f32, acc, scratch);
+  ZR_LOCAL_TREE(zr_plus_f32, float, acc, scratch, identity);
   if (get_local_id(0) != 0) return;
 
   volatile global atomic_float* total = (volatile global atomic_float*)accumulator;

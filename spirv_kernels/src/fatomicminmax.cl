@@ -29,7 +29,7 @@
                                           global float* result, uint include_initial) {                        \
     float acc = identity;                                                                                      \
     ZR_GRID_ACCUMULATE(OP, f32, f32, in, n, acc); \
-    ZR_LOCAL_TREE(zr_##OP##_f32, acc, scratch);                                                                \
+    ZR_LOCAL_TREE(zr_##OP##_f32, float, acc, scratch, identity);                                               \
     if (get_local_id(0) != 0) return;                                                                          \
                                                                                                                \
     volatile global atomic_float* extreme = (volatile global atomic_float*)accumulator;                        \

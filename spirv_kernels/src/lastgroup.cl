@@ -22,7 +22,7 @@
     const uint groups = (uint)get_num_groups(0);                                                              \
     ACC acc = identity;                                                                                       \
     ZR_GRID_ACCUMULATE(OP, TN, ATN, in, n, acc); \
-    ZR_LOCAL_TREE(ZR_COMBINE(OP, ATN), acc, scratch);                                                         \
+    ZR_LOCAL_TREE(ZR_COMBINE(OP, ATN), ACC, acc, scratch, identity);                                          \
     if (get_local_id(0) == 0) partials[get_group_id(0)] = acc;                                                \
     barrier(CLK_GLOBAL_MEM_FENCE); /* release: the partial is out before the group counts itself */           \
     if (get_local_id(0) == 0) is_last[0] = atomic_inc(counter) == groups - 1;                                 \
@@ -32,7 +32,7 @@
     acc = identity;                                                                                           \
     for (uint g = (uint)get_local_id(0); g < groups; g += (uint)get_local_size(0))                            \
       acc = ZR_COMBINE(OP, ATN)(acc, done[g]);                                                                \
-    ZR_LOCAL_TREE(ZR_COMBINE(OP, ATN), acc, scratch);                                                         \
+    ZR_LOCAL_TREE(ZR_COMBINE(OP, ATN), ACC, acc, scratch, identity);                                          \
     if (get_local_id(0) == 0) {                                                                               \
       if (include_initial) acc = ZR_COMBINE(OP, ATN)(ZR_LOAD_##TN(result, 0), acc);                           \
       ZR_STORE_##TN(result, 0, acc);                                                                          \

@@ -9,7 +9,7 @@
                                   ACC identity, local ACC* scratch) {                                   \
     ACC acc = identity;                                                                                 \
     ZR_GRID_ACCUMULATE(OP, TN, ATN, in, n, acc); \
-    ZR_LOCAL_TREE(ZR_COMBINE(OP, ATN), acc, scratch);                                                   \
+    ZR_LOCAL_TREE(ZR_COMBINE(OP, ATN), ACC, acc, scratch, identity);                                    \
     if (get_local_id(0) == 0) partials[get_group_id(0)] = acc;                                          \
   }
 
