@@ -5,11 +5,11 @@
 //
 //   zr_tune_sweep [--device-type gpu|cpu] [--sizes 20,24,28,30] [--iterations 15] [--wgs 128,256,512,1024]
 //                 [--per-cu 2,4,8,16,32,64] [--min-items 16,64]
-//   zr_tune_sweep --latency 1 [--sizes 10,12,14,16] [--wgs ...] [--min-items ...]
+//   zr_tune_sweep --latency 1 [--sizes 10,12,14,16] [--wgs ...] [--min-items ...] [--first-wgs 256,512]
 // The latency mode times what a blocking reduction into a host variable costs on a queue without profiling
-// (untimed run, then a blocking 4-byte read; wall clock, median of 200) for small n, per final work-group
-// size (which is also the final-only plan's) and minimum elements per item, with final-only plans allowed up
-// to 2^16 elements.
+// (untimed run, then a blocking 4-byte read; wall clock, median of 200) and the plan's device time (profiling
+// queue, median of 50) for small n, per first-pass work-group size, final work-group size (which is also the
+// final-only plan's) and minimum elements per item, with final-only plans allowed up to 2^16 elements.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -34,7 +34,7 @@ using Clock = std::chrono::steady_clock;
 
 int sweep_latency(opencl::Context& context, opencl::Executor& executor, cl_mem input, cl_mem result,
                   const core::Tuning& base, const std::vector<int>& sizes, const std::vector<int>& final_wgs,
-                  const std::vector<int>& min_items) {
+                  const std::vector<int>& min_items, const std::vector<int>& first_wgs) {
   const auto& caps = context.capabilities();
   for (const auto& [type, op] : {std::pair{core::DataType::f32, core::Op::plus}, std::pair{core::DataType::i32, core::Op::plus},
                                 std::pair{core::DataType::f64, core::Op::minimum}}) {
@@ -46,33 +46,45 @@ int sweep_latency(opencl::Context& context, opencl::Executor& executor, cl_mem i
       request.identity = core::known_identity(op, type);
       request.include_initial = false;
       const auto choice = core::choose_strategy(caps, request);
-      for (int final_wg : final_wgs)
-        for (int m : min_items)
-          for (const std::uint64_t final_only : {base.final_only_max_elements, std::uint64_t{1} << 16}) {
-            core::Tuning t = base;
-            t.final_work_group_size = static_cast<std::uint64_t>(final_wg);
-            t.min_elements_per_item = static_cast<std::uint64_t>(m);
-            t.final_only_max_elements = final_only;
-            t.max_final_inputs = std::max<std::uint64_t>(t.max_final_inputs, final_only);
-            const auto plan = core::make_plan(caps, request, choice, t);
-            std::vector<double> wall;
-            std::uint64_t value = 0;
-            const cl_mem results[] = {result};
-            for (int i = 0; i < 220; ++i) {
-              const auto start = Clock::now();
-              const auto submission = executor.enqueue(plan, input, results, opencl::Timestamps::off);
-              clEnqueueReadBuffer(context.untimed_queue(), result, CL_TRUE, 0, core::size_of(type), &value, 0, nullptr,
-                                  nullptr);
-              (void)executor.wait(submission);
-              if (i >= 20) wall.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+      for (int first_wg : first_wgs)
+        for (int final_wg : final_wgs)
+          for (int m : min_items)
+            for (const std::uint64_t final_only : {base.final_only_max_elements, std::uint64_t{1} << 16}) {
+              core::Tuning t = base;
+              t.work_group_size = static_cast<std::uint64_t>(first_wg);
+              t.final_work_group_size = static_cast<std::uint64_t>(final_wg);
+              t.min_elements_per_item = static_cast<std::uint64_t>(m);
+              t.final_only_max_elements = final_only;
+              t.max_final_inputs = std::max<std::uint64_t>(t.max_final_inputs, final_only);
+              const auto plan = core::make_plan(caps, request, choice, t);
+              const cl_mem results[] = {result};
+              // Device time first (profiling queue, first kernel's start to last kernel's end), then the
+              // blocking latency on the queue without profiling, as run_on_pointers waits for a host result.
+              std::vector<double> device, wall;
+              for (int i = 0; i < 60; ++i) {
+                const auto profile = executor.wait(executor.enqueue(plan, input, results, opencl::Timestamps::on));
+                if (i >= 10)
+                  device.push_back(static_cast<double>(profile.passes.back().end_ns - profile.passes.front().start_ns) * 1e-9);
+              }
+              std::uint64_t value = 0;
+              for (int i = 0; i < 220; ++i) {
+                const auto start = Clock::now();
+                auto submission = executor.enqueue(plan, input, results, opencl::Timestamps::off);
+                clEnqueueReadBuffer(submission.queue, result, CL_TRUE, 0, core::size_of(type), &value, 0, nullptr,
+                                    nullptr);
+                submission.completed = true;
+                (void)executor.wait(submission);
+                if (i >= 20) wall.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+              }
+              std::printf("{\"latency\":1,\"type\":\"%s\",\"op\":\"%s\",\"log2\":%d,\"strategy\":\"%s\",\"first_wg\":%d,"
+                          "\"final_wg\":%d,\"min_items\":%d,\"final_only_max\":%lu,\"passes\":%zu,\"groups\":%lu,"
+                          "\"device_us\":%.2f,\"wall_us\":%.2f}\n",
+                          std::string(core::name(type)).c_str(), std::string(core::name(op)).c_str(), log2,
+                          std::string(core::name(plan.strategy)).c_str(), first_wg, final_wg, m,
+                          (unsigned long)final_only, plan.passes.size(), (unsigned long)plan.passes.front().group_count(),
+                          median(device) * 1e6, median(wall) * 1e6);
+              std::fflush(stdout);
             }
-            std::printf("{\"latency\":1,\"type\":\"%s\",\"op\":\"%s\",\"log2\":%d,\"strategy\":\"%s\",\"final_wg\":%d,"
-                        "\"min_items\":%d,\"final_only_max\":%lu,\"passes\":%zu,\"groups\":%lu,\"wall_us\":%.2f}\n",
-                        std::string(core::name(type)).c_str(), std::string(core::name(op)).c_str(), log2,
-                        std::string(core::name(plan.strategy)).c_str(), final_wg, m, (unsigned long)final_only,
-                        plan.passes.size(), (unsigned long)plan.passes.front().group_count(), median(wall) * 1e6);
-            std::fflush(stdout);
-          }
     }
   }
   return 0;
@@ -83,7 +95,7 @@ int sweep_latency(opencl::Context& context, opencl::Executor& executor, cl_mem i
 int main(int argc, char** argv) {
   std::string device_type = "gpu";
   std::vector<int> sizes = {20, 22, 24, 26, 28, 30};
-  std::vector<int> wg_list, per_cu_list = {2, 4, 8, 16, 32, 64}, min_items_list = {16, 64};
+  std::vector<int> wg_list, first_wgs, per_cu_list = {2, 4, 8, 16, 32, 64}, min_items_list = {16, 64};
   int iterations = 15;
   bool latency = false;
   auto parse_list = [](const char* p) {
@@ -100,6 +112,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--iterations")) iterations = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--sizes")) sizes = parse_list(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--wgs")) wg_list = parse_list(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--first-wgs")) first_wgs = parse_list(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--per-cu")) per_cu_list = parse_list(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--min-items")) min_items_list = parse_list(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--latency")) latency = std::atoi(argv[i + 1]) != 0;
@@ -127,7 +140,11 @@ int main(int argc, char** argv) {
   const auto result = context.create_buffer(8);
 
   const core::Tuning base = core::tuning_for(caps);
-  if (latency) return sweep_latency(context, executor, input.get(), result.get(), base, sizes, wg_list, min_items_list);
+  if (latency) {
+    if (first_wgs.empty()) first_wgs = {static_cast<int>(base.work_group_size)};
+    if (wg_list.empty()) wg_list = {static_cast<int>(base.final_work_group_size)};
+    return sweep_latency(context, executor, input.get(), result.get(), base, sizes, wg_list, min_items_list, first_wgs);
+  }
   if (wg_list.empty()) wg_list = caps.type == core::DeviceType::cpu ? std::vector<int>{64} : std::vector<int>{128, 256, 512, 1024};
   const std::vector<std::uint64_t> wgs(wg_list.begin(), wg_list.end());
   const std::vector<std::uint64_t> per_cu(per_cu_list.begin(), per_cu_list.end());
