@@ -39,16 +39,23 @@
 #define ZR_NAN_f32 as_float(0x7fc00000u)
 #define ZR_NAN_f64 as_double(0x7ff8000000000000ul)
 
-#define ZR_DEFINE_FLOATING(TN, T)                                                  \
-  static inline T zr_plus_##TN(T a, T b) { return a + b; }                        \
-  static inline T zr_multiplies_##TN(T a, T b) { return a * b; }                  \
-  static inline T zr_minimum_##TN(T a, T b) {                                     \
-    if (isnan(a) || isnan(b)) return ZR_NAN_##TN;                                 \
-    return (b < a || (b == a && signbit(b))) ? b : a;                             \
-  }                                                                               \
-  static inline T zr_maximum_##TN(T a, T b) {                                     \
-    if (isnan(a) || isnan(b)) return ZR_NAN_##TN;                                 \
-    return (a < b || (a == b && signbit(a))) ? b : a;                             \
+// Selects, not branches: with an early return for NaN, a small reduction's device time on the H100 was 1-2 us
+// longer for min/max than for plus (bench, raw OpenCL, 2^12..2^16). Equal operands are either the same bits
+// or zeros of both signs, so OR-ing the bits picks -0.0 for minimum and AND-ing picks +0.0 for maximum.
+#define ZR_BITS_f32 as_uint
+#define ZR_BITS_f64 as_ulong
+#define ZR_FROM_BITS_f32 as_float
+#define ZR_FROM_BITS_f64 as_double
+#define ZR_DEFINE_FLOATING(TN, T)                                                                         \
+  static inline T zr_plus_##TN(T a, T b) { return a + b; }                                               \
+  static inline T zr_multiplies_##TN(T a, T b) { return a * b; }                                         \
+  static inline T zr_minimum_##TN(T a, T b) {                                                            \
+    const T lower = a == b ? ZR_FROM_BITS_##TN(ZR_BITS_##TN(a) | ZR_BITS_##TN(b)) : (b < a ? b : a);   \
+    return isunordered(a, b) ? ZR_NAN_##TN : lower;                                                      \
+  }                                                                                                      \
+  static inline T zr_maximum_##TN(T a, T b) {                                                            \
+    const T upper = a == b ? ZR_FROM_BITS_##TN(ZR_BITS_##TN(a) & ZR_BITS_##TN(b)) : (a < b ? b : a);   \
+    return isunordered(a, b) ? ZR_NAN_##TN : upper;                                                      \
   }
 
 #define ZR_DEFINE_BOOL()                                                               \
