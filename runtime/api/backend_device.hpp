@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 
+#include "api/plan_cache.hpp"
 #include "capabilities.hpp"
 #include "plan.hpp"
 #include "profile.hpp"
@@ -49,6 +50,12 @@ class BackendDevice {
   // or ordinary host memory that the run stages (core::ResultTarget). Blocks until the results are in place.
   virtual core::RunProfile run(const core::Plan& plan, const void* input, std::span<const core::ResultTarget> results,
                                core::Timestamps timestamps) = 0;
+
+  // The plans of recent scalar reductions on this device (plan() above makes them).
+  PlanCache& plan_cache() { return plan_cache_; }
+
+ private:
+  PlanCache plan_cache_;
 };
 
 }  // namespace zr::api

@@ -57,10 +57,6 @@ void check_user_identity(const std::string& which, const detail::reduction_spec&
                                "): give that, or use reduction(var, op) without an identity");
 }
 
-plan_summary summary_of(const core::Plan& plan) {
-  return {static_cast<strategy>(plan.strategy), plan.reason, core::describe(plan), core::combine_depth(plan)};
-}
-
 // Test-only fault injection, off unless ZE_REDUCE_FAULT_INJECTION names a strategy: every result of that
 // strategy gets its lowest bit flipped, so that the conformance suite can prove it notices a broken strategy
 // (tests/conformance). Read here and nowhere else.
@@ -115,21 +111,27 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
                                " is more bytes than a 64-bit size can hold");
   std::uint64_t columns_lcm = 1;
   Group scalars;
+  const std::uint64_t max_allocation = device_.capabilities().max_allocation_bytes;
+  const std::uint64_t scalar_first_chunk = max_allocation ? std::min(n_, max_allocation / element) : n_;
   for (std::size_t i = 0; i < specs_.size(); ++i) {
     const auto& spec = specs_[i];
-    const std::string which = "reduction " + std::to_string(i + 1) + " of " + std::to_string(specs_.size());
-    if (!spec.var) throw InvalidArgumentError(which + ": the reduction variable is nullptr");
-    if (spec.columns == 0) throw InvalidArgumentError(which + ": an array reduction needs at least one column");
+    // Built only for a message: a small reduction's host time matters (plan_cache.hpp).
+    auto which = [&] { return "reduction " + std::to_string(i + 1) + " of " + std::to_string(specs_.size()); };
+    if (!spec.var) throw InvalidArgumentError(which() + ": the reduction variable is nullptr");
+    if (spec.columns == 0) throw InvalidArgumentError(which() + ": an array reduction needs at least one column");
     if (n_ % spec.columns != 0)
-      throw InvalidArgumentError(which + ": an array reduction of " + std::to_string(spec.columns) +
+      throw InvalidArgumentError(which() + ": an array reduction of " + std::to_string(spec.columns) +
                                  " columns views the input as rows of " + std::to_string(spec.columns) +
                                  " values, but n = " + std::to_string(n_) + " is not a multiple of it");
     check_variable(spec);
-    if (spec.has_user_identity) check_user_identity(which, spec);
+    if (spec.has_user_identity) check_user_identity(which(), spec);
     // Validates the (op, type) on this device before any work: the message names the device and what it lacks.
+    // A request the device has planned before passed this check then.
+    const bool planned_before =
+        specs_.size() == 1 && spec.columns == 1 && device_.plan_cache().find(request_of(spec, scalar_first_chunk, true));
     auto scalar_request = request_of(spec, n_, true);
     scalar_request.strategy.reset();
-    core::choose_strategy(device_.capabilities(), scalar_request);
+    if (!planned_before) core::choose_strategy(device_.capabilities(), scalar_request);
     if (spec.columns == 1) {
       scalars.specs.push_back(i);
     } else {
@@ -143,14 +145,21 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
   for (const auto& group : groups_) check_strategies(group);
   check_input();
 
-  const std::uint64_t max_bytes = device_.capabilities().max_allocation_bytes;
-  chunk_elements_ = max_bytes ? max_bytes / element : n_;
+  chunk_elements_ = max_allocation ? max_allocation / element : n_;
   chunk_elements_ -= chunk_elements_ % columns_lcm;
   if (chunk_elements_ == 0 && n_ > 0)
     throw UnsupportedError("device '" + device_.name() + "' cannot allocate one row of " +
                            std::to_string(columns_lcm) + " " + std::string(core::name(type_)) + " values");
   // Planning now is what turns an unavailable strategy or a missing kernel into an error before any work.
-  for (const auto& group : groups_) first_plans_.push_back(plan_for(group, std::min(n_, chunk_elements_), true));
+  for (const auto& group : groups_) first_plans_.push_back(first_plan_for(group));
+}
+
+std::shared_ptr<const PlannedRun> ReductionJob::first_plan_for(const Group& group) const {
+  const std::uint64_t n = std::min(n_, chunk_elements_);
+  if (group.columns > 1 || group.specs.size() > 1)
+    return std::make_shared<const PlannedRun>(planned_run(plan_for(group, n, true)));
+  const core::ReductionRequest request = request_of(specs_[group.specs.front()], n, true);
+  return device_.plan_cache().get(request, [&] { return planned_run(device_.plan(request)); });
 }
 
 void ReductionJob::check_input() const {
@@ -244,10 +253,15 @@ void ReductionJob::execute(profile& out) {
     }
     for (std::size_t g = 0; g < groups_.size(); ++g) {
       const Group& group = groups_[g];
-      const core::Plan plan = first == 0 ? first_plans_[g] : plan_for(group, count, false);
-      if (first == 0) out.plans.push_back(summary_of(plan));
-      // Each later chunk folds the result so far in as its initial value: its combines come on top.
-      else out.plans[g].combine_depth += core::combine_depth(plan);
+      std::optional<core::Plan> later_plan;
+      if (first == 0) {
+        out.plans.push_back(first_plans_[g]->summary);
+      } else {
+        later_plan = plan_for(group, count, false);
+        // Each later chunk folds the result so far in as its initial value: its combines come on top.
+        out.plans[g].combine_depth += core::combine_depth(*later_plan);
+      }
+      const core::Plan& plan = later_plan ? *later_plan : first_plans_[g]->plan;
       std::vector<core::ResultTarget> results;
       for (std::size_t index : group.specs) results.push_back(targets[index]);
       add_run(out, device_.run(plan, chunk, results, timestamps_));

@@ -7,6 +7,7 @@
 // are processed in chunks: each chunk's result is folded into the next as its initial value. Results whose
 // variable kernels cannot write in place (ordinary host memory) are staged by the backend within each run.
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -30,6 +31,7 @@ class ReductionJob {
     std::uint64_t columns = 1;
   };
   core::Plan plan_for(const Group& group, std::uint64_t n, bool first_chunk) const;
+  std::shared_ptr<const PlannedRun> first_plan_for(const Group& group) const;
   void check_input() const;
   void check_variable(const detail::reduction_spec& spec) const;
   void check_strategies(const Group& group) const;
@@ -43,7 +45,9 @@ class ReductionJob {
   core::Timestamps timestamps_;
   std::vector<detail::reduction_spec> specs_;
   std::vector<Group> groups_;
-  std::vector<core::Plan> first_plans_;  // made when checking the request; the first chunk runs them
+  // Made when checking the request (from the device's plan cache for a single scalar reduction); the first
+  // chunk runs them.
+  std::vector<std::shared_ptr<const PlannedRun>> first_plans_;
   std::uint64_t chunk_elements_ = 0;
 };
 

@@ -35,7 +35,7 @@ struct Submission {
   cl_command_queue queue = nullptr;  // where the passes went: later commands of the run belong there too
   // Untimed runs: set by a caller whose blocking command behind the passes has returned (the in-order queue
   // then has run them all); otherwise wait() finishes the queue. Neither takes an event: on NVIDIA's driver
-  // a wait on an event or a marker costs 5-10 us more than a blocking read or clFinish (bench/README.md).
+  // a wait on an event or a marker cost 6-15 us more than a blocking read or clFinish (bench/results/notes/h100.md).
   bool completed = false;
   // The event of the last pass (null when the plan had no passes or the run is untimed): later work on other
   // queues can wait on it.
