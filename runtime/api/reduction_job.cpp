@@ -126,12 +126,12 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
     check_variable(spec);
     if (spec.has_user_identity) check_user_identity(which(), spec);
     // Validates the (op, type) on this device before any work: the message names the device and what it lacks.
-    // A request the device has planned before passed this check then.
-    const bool planned_before =
-        specs_.size() == 1 && spec.columns == 1 && device_.plan_cache().find(request_of(spec, scalar_first_chunk, true));
+    // A request the device has planned before passed this check then, and its plan is the one to run.
+    if (specs_.size() == 1 && spec.columns == 1)
+      cached_scalar_plan_ = device_.plan_cache().find(request_of(spec, scalar_first_chunk, true));
     auto scalar_request = request_of(spec, n_, true);
     scalar_request.strategy.reset();
-    if (!planned_before) core::choose_strategy(device_.capabilities(), scalar_request);
+    if (!cached_scalar_plan_) core::choose_strategy(device_.capabilities(), scalar_request);
     if (spec.columns == 1) {
       scalars.specs.push_back(i);
     } else {
@@ -158,6 +158,7 @@ std::shared_ptr<const PlannedRun> ReductionJob::first_plan_for(const Group& grou
   const std::uint64_t n = std::min(n_, chunk_elements_);
   if (group.columns > 1 || group.specs.size() > 1)
     return std::make_shared<const PlannedRun>(planned_run(plan_for(group, n, true)));
+  if (cached_scalar_plan_) return cached_scalar_plan_;
   const core::ReductionRequest request = request_of(specs_[group.specs.front()], n, true);
   return device_.plan_cache().get(request, [&] { return planned_run(device_.plan(request)); });
 }

@@ -48,6 +48,8 @@ class ReductionJob {
   // Made when checking the request (from the device's plan cache for a single scalar reduction); the first
   // chunk runs them.
   std::vector<std::shared_ptr<const PlannedRun>> first_plans_;
+  // A single scalar reduction the device has planned before: found once, while checking the request.
+  std::shared_ptr<const PlannedRun> cached_scalar_plan_;
   std::uint64_t chunk_elements_ = 0;
 };
 
