@@ -6,9 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/bench}
 [ -f "$build/build.ninja" ] || cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DZR_WERROR=ON -DZR_BUILD_TESTS=OFF
-cmake --build "$build" --target zr_reduce_bench zr_tune_sweep
+cmake --build "$build" --target zr_reduce_bench zr_tune_sweep zr_blocking_wait_probe
 rm -rf .devcarry && mkdir -p .devcarry/lib
-cp "$build/bench/zr_reduce_bench" "$build/bench/zr_tune_sweep" .devcarry/
+cp "$build/bench/zr_reduce_bench" "$build/bench/zr_tune_sweep" "$build/bench/zr_blocking_wait_probe" .devcarry/
 cp -L "$build/runtime/api/libzereduce.so.0" .devcarry/lib/
 for lib in libspdlog.so.1.10 libfmt.so.9 libgomp.so.1 libOpenCL.so.1 libze_loader.so.1 libtbb.so.12; do
   cp -L "/usr/lib/x86_64-linux-gnu/$lib" .devcarry/lib/

@@ -4,7 +4,7 @@
 # CUDA peer (CUB + read kernel + floor; built by prepare_device_carry.sh, or here with nvcc while ours runs).
 # Everything lands in $OUT (or $BENCH_OUT): ours.json, ours.log, cub.jsonl, versions.txt. Then, here:
 #   /usr/bin/python3 bench/report.py --ours <dir>/ours.json --cub <dir>/cub.jsonl --versions <dir>/versions.txt \
-#       --notes-file bench/results/notes/h100.md --name h100
+#       --blocking-wait <dir>/blocking_wait.jsonl --notes-file bench/results/notes/h100.md --name h100
 # Environment: MIN_LOG2 MAX_LOG2 STEP MIN_TIME STRATEGIES_MAX_LOG2; SWEEP=1 first runs zr_tune_sweep.
 set -euo pipefail
 out=${BENCH_OUT:-${OUT:-/tmp/bench_out}}
@@ -35,6 +35,8 @@ fi
   --strategies-max-log2 "${STRATEGIES_MAX_LOG2:-28}" --min-time "${MIN_TIME:-0.1}" --max-iterations 200 --out "$out/ours.json" \
   > "$out/ours.log" 2>&1 || { tail -40 "$out/ours.log"; exit 1; }
 grep -E "floor|2\^(24|28|30) .*(ours|probe)" "$out/ours.log" | head -60 || true
+# The driver's blocking-wait steps behind the small-n latency (raw OpenCL; report.py --blocking-wait).
+.devcarry/zr_blocking_wait_probe > "$out/blocking_wait.jsonl" || { tail -5 "$out/blocking_wait.jsonl"; exit 1; }
 wait || true
 [ -x "$cub" ] || { cat "$out/nvcc.log"; exit 1; }
 "$cub" "$min_log2" "$max_log2" "$step" "${MIN_TIME:-0.1}" > "$out/cub.jsonl"

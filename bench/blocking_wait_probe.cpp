@@ -1,0 +1,164 @@
+// zr_blocking_wait_probe: how long a blocking 4-byte read takes to return behind a kernel, as a function of
+// the kernel's device time, for the ways a host can wait on an OpenCL queue (raw OpenCL, no ze-reduce code).
+// It backs the small-n latency analysis of bench/results/notes/h100.md: on NVIDIA's driver the blocking read
+// returns in steps, so the latency of a reduction depends on whether its kernel ends inside the driver's
+// first step, not only on how long it runs.
+//
+//   zr_blocking_wait_probe [--runs 200] [--device-type gpu|cpu]   (JSON lines on stdout)
+//
+// The kernel is one work-item that runs `iters` dependent multiply-adds, so that its device time (profiling
+// start to end, on a queue with profiling) rises from that of an empty kernel in small steps. For each
+// iteration count, the median host time (steady clock, on a queue without profiling) of:
+//   read              kernel; blocking read                         (the floor's sequence in reduce_bench)
+//   flush_read        kernel; clFlush; blocking read                (what ze-reduce does)
+//   flush_wait<D>_read kernel; clFlush; D us on the host clock; blocking read
+//   finish            kernel; clFinish                              (a result left in device memory)
+//   finish_read       kernel; clFinish; blocking read
+#include <CL/cl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+void check(cl_int code, const char* call) {
+  if (code != CL_SUCCESS) throw std::runtime_error(std::string(call) + " failed: " + std::to_string(code));
+}
+
+double seconds_since(clock_type::time_point start) {
+  return std::chrono::duration<double>(clock_type::now() - start).count();
+}
+
+void host_wait_us(double us) {
+  const auto start = clock_type::now();
+  while (seconds_since(start) < us * 1e-6) {
+  }
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+const char* kSource =
+    "kernel void spin(global uint* out, uint iters) {\n"
+    "  uint x = (uint)get_global_id(0) + 1u;\n"
+    "  for (uint i = 0; i < iters; ++i) x = x * 1103515245u + 12345u;\n"
+    "  out[0] = x;\n"
+    "}\n";
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  int runs = 200;
+  cl_device_type type = CL_DEVICE_TYPE_GPU;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string key = argv[i], value = argv[i + 1];
+    if (key == "--runs") runs = std::max(10, std::atoi(value.c_str()));
+    else if (key == "--device-type") type = value == "cpu" ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU;
+    else throw std::runtime_error("unknown option " + key);
+  }
+  cl_platform_id platforms[16];
+  cl_uint platform_count = 0;
+  check(clGetPlatformIDs(16, platforms, &platform_count), "clGetPlatformIDs");
+  cl_device_id device = nullptr;
+  for (cl_uint i = 0; i < platform_count && !device; ++i)
+    if (clGetDeviceIDs(platforms[i], type, 1, &device, nullptr) != CL_SUCCESS) device = nullptr;
+  if (!device) throw std::runtime_error("no OpenCL device of the requested type");
+  char name[256] = {}, driver[256] = {};
+  check(clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof name, name, nullptr), "clGetDeviceInfo");
+  check(clGetDeviceInfo(device, CL_DRIVER_VERSION, sizeof driver, driver, nullptr), "clGetDeviceInfo");
+  std::printf("{\"device\":\"%s\",\"driver\":\"%s\",\"runs\":%d}\n", name, driver, runs);
+
+  cl_int code = CL_SUCCESS;
+  cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &code);
+  check(code, "clCreateContext");
+  const cl_queue_properties profiling[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+  cl_command_queue timed = clCreateCommandQueueWithProperties(context, device, profiling, &code);
+  check(code, "clCreateCommandQueueWithProperties");
+  cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, nullptr, &code);
+  check(code, "clCreateCommandQueueWithProperties");
+  cl_program program = clCreateProgramWithSource(context, 1, &kSource, nullptr, &code);
+  check(code, "clCreateProgramWithSource");
+  check(clBuildProgram(program, 1, &device, "", nullptr, nullptr), "clBuildProgram");
+  cl_kernel kernel = clCreateKernel(program, "spin", &code);
+  check(code, "clCreateKernel");
+  cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, 64, nullptr, &code);
+  check(code, "clCreateBuffer");
+  check(clSetKernelArg(kernel, 0, sizeof out, &out), "clSetKernelArg");
+
+  const size_t one = 1;
+  auto launch = [&](cl_command_queue q, cl_event* event) {
+    check(clEnqueueNDRangeKernel(q, kernel, 1, nullptr, &one, &one, 0, nullptr, event), "clEnqueueNDRangeKernel");
+  };
+  auto read = [&] {
+    cl_uint value = 0;
+    check(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, 4, &value, 0, nullptr, nullptr), "clEnqueueReadBuffer");
+  };
+  auto flush_wait_read = [&](double us) {
+    return [&, us] {
+      launch(queue, nullptr);
+      check(clFlush(queue), "clFlush");
+      if (us > 0) host_wait_us(us);
+      read();
+    };
+  };
+  struct Way {
+    const char* name;
+    std::function<void()> run;
+  };
+  const Way ways[] = {
+      {"read", [&] { launch(queue, nullptr); read(); }},
+      {"flush_read", flush_wait_read(0)},
+      {"flush_wait1_read", flush_wait_read(1)},
+      {"flush_wait2_read", flush_wait_read(2)},
+      {"flush_wait3_read", flush_wait_read(3)},
+      {"finish", [&] { launch(queue, nullptr); check(clFinish(queue), "clFinish"); }},
+      {"finish_read", [&] { launch(queue, nullptr); check(clFinish(queue), "clFinish"); read(); }},
+  };
+
+  for (cl_uint iters : {0u, 500u, 1000u, 1500u, 2000u, 2500u, 3000u, 4000u, 5000u, 6000u, 8000u, 10000u}) {
+    check(clSetKernelArg(kernel, 1, sizeof iters, &iters), "clSetKernelArg");
+    std::vector<double> device_s;
+    for (int i = 0; i < 60; ++i) {
+      cl_event event = nullptr;
+      launch(timed, &event);
+      check(clWaitForEvents(1, &event), "clWaitForEvents");
+      cl_ulong start = 0, end = 0;
+      check(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr), "profiling");
+      check(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr), "profiling");
+      clReleaseEvent(event);
+      if (i >= 10) device_s.push_back(static_cast<double>(end - start) * 1e-9);
+    }
+    std::printf("{\"iters\":%u,\"device_us\":%.2f", iters, median(device_s) * 1e6);
+    for (const Way& way : ways) {
+      std::vector<double> host_s;
+      for (int i = 0; i < runs + 10; ++i) {
+        const auto start = clock_type::now();
+        way.run();
+        if (i >= 10) host_s.push_back(seconds_since(start));
+      }
+      std::printf(",\"%s_us\":%.1f", way.name, median(host_s) * 1e6);
+    }
+    std::printf("}\n");
+    std::fflush(stdout);
+  }
+  clReleaseMemObject(out);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+  clReleaseCommandQueue(queue);
+  clReleaseCommandQueue(timed);
+  clReleaseContext(context);
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "zr_blocking_wait_probe: %s\n", e.what());
+  return 1;
+}
