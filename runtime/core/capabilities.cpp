@@ -23,6 +23,7 @@ FeatureSet Capabilities::features() const {
   if (work_group_collectives) set |= Feature::work_group_collectives;
   if (f32_atomics.global_add) set |= Feature::float_atomic_add;
   if (f32_atomics.global_min_max) set |= Feature::float_atomic_min_max;
+  if (type == DeviceType::cpu) set |= Feature::cpu_device;
   return set;
 }
 

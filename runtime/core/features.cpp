@@ -11,6 +11,7 @@ std::string_view name(Feature f) {
     case Feature::work_group_collectives: return "work_group_collectives";
     case Feature::float_atomic_add: return "float_atomic_add";
     case Feature::float_atomic_min_max: return "float_atomic_min_max";
+    case Feature::cpu_device: return "cpu_device";
   }
   return "unknown";
 }

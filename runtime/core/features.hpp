@@ -16,12 +16,15 @@ enum class Feature : std::uint32_t {
   work_group_collectives = 1u << 4,
   float_atomic_add = 1u << 5,
   float_atomic_min_max = 1u << 6,
+  // Not a capability of the SPIR-V but the kind of device: modules tuned for CPUs (cpu_wide.cl) require it,
+  // so GPUs never load them and no GPU compiler is asked to build them.
+  cpu_device = 1u << 7,
 };
 
 inline constexpr Feature kAllFeatures[] = {Feature::fp16,          Feature::fp64,
                                            Feature::int64_atomics, Feature::subgroups,
                                            Feature::work_group_collectives, Feature::float_atomic_add,
-                                           Feature::float_atomic_min_max};
+                                           Feature::float_atomic_min_max, Feature::cpu_device};
 
 class FeatureSet {
  public:
@@ -43,6 +46,10 @@ class FeatureSet {
 };
 
 constexpr FeatureSet operator|(Feature a, Feature b) { return FeatureSet(a) | FeatureSet(b); }
+
+// The features of a module that its SPIR-V shows (through capabilities and extensions): all but the kind of
+// device it is meant for.
+constexpr FeatureSet spirv_visible(FeatureSet required) { return required.missing_from(Feature::cpu_device); }
 
 std::string_view name(Feature f);
 std::optional<Feature> parse_feature(std::string_view text);

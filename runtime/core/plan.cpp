@@ -145,7 +145,7 @@ Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const 
   const Scalar identity = to_accumulator(request.identity);
   const std::uint64_t n = request.n;
   const Scalar include_initial = u32(request.include_initial ? 1 : 0);
-  const std::string_view variant = first_pass_variant(choice.strategy, op, type);
+  const std::string_view variant = first_pass_variant(choice.strategy, op, type, caps);
 
   auto add_scratch = [&](std::uint64_t bytes, std::optional<Scalar> fill, std::string purpose) {
     return zr::core::add_scratch(plan, bytes, std::move(fill), std::move(purpose));

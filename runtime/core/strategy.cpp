@@ -58,9 +58,12 @@ std::optional<Strategy> parse_strategy(std::string_view text) {
 
 std::string_view kernel_variant(Strategy strategy) { return kNames[static_cast<int>(strategy)].variant; }
 
-std::string_view first_pass_variant(Strategy strategy, Op op, DataType type) {
+std::string_view first_pass_variant(Strategy strategy, Op op, DataType type, const Capabilities& caps) {
   if (strategy == Strategy::global_atomics && is_floating(type))
     return op == Op::plus ? "fatomicadd" : "fatomicminmax";
+  if (strategy == Strategy::cpu_chunks && (op == Op::minimum || op == Op::maximum) &&
+      !kernel_unavailable("cpuwide", op, type, caps))
+    return "cpuwide";
   return kernel_variant(strategy);
 }
 
@@ -98,7 +101,7 @@ std::optional<std::string> why_unavailable(Strategy strategy, const Capabilities
     case Strategy::last_group:
       break;
   }
-  if (auto missing = kernel_unavailable(first_pass_variant(strategy, op, type), op, type, caps)) return missing;
+  if (auto missing = kernel_unavailable(first_pass_variant(strategy, op, type, caps), op, type, caps)) return missing;
   const bool needs_final = strategy != Strategy::last_group && strategy != Strategy::global_atomics;
   if (needs_final) {
     if (auto missing = kernel_unavailable("final", op, type, caps)) return missing;

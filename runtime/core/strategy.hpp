@@ -29,8 +29,9 @@ std::string_view name(Strategy strategy);
 std::optional<Strategy> parse_strategy(std::string_view text);
 // The kernel variant (kernels.table) of the strategy's first pass.
 std::string_view kernel_variant(Strategy strategy);
-// Same, for a given (op, type): global atomics on floating types use the float-atomic variants.
-std::string_view first_pass_variant(Strategy strategy, Op op, DataType type);
+// Same, for a given (op, type) on a device: global atomics on floating types use the float-atomic variants,
+// and cpu_chunks for floating min/max the wide-lane CPU-only variant where the device can load it.
+std::string_view first_pass_variant(Strategy strategy, Op op, DataType type, const Capabilities& caps);
 
 struct ReductionRequest {
   Op op = Op::plus;

@@ -20,7 +20,7 @@
 // as wide as that allows (checked with ocloc for gen9, tgllp, dg2-g10, pvc): 16 (the widest OpenCL vector)
 // for 1- to 4-byte integer types; but 8 for f32 minimum/maximum and 2 for f64 minimum/maximum, whose step
 // needs more temporaries, and 2 for i64/u64, which PVC emulates partly (all of these spilled on PVC one step
-// wider). Floating sums and products take 32 bytes per state, 8 lanes of f32 and 4 of f64: on the 2-core
+// wider). CPU devices run floating minimum/maximum from cpu_wide.cl instead, with 64-byte states. Floating sums and products take 32 bytes per state, 8 lanes of f32 and 4 of f64: on the 2-core
 // EPYC CI-like machine (PoCL 3.1) 64-byte states read f32 sums at 36-43 GB/s at n = 2^28 and 32-byte ones
 // at 54-60 (f64: 0.70-0.80x the read probe against 1.03-1.18x; ze_reduce -t f32|f64 -n 2^28 --bandwidth,
 // interleaved). On a 16-core Xeon under PoCL 5, f32 plus at n = 2^26 had run about 1.4x faster with 16
@@ -52,10 +52,17 @@
 #define ZR_CPU_WMINMAX_u16 16
 #define ZR_CPU_WMINMAX_i32 16
 #define ZR_CPU_WMINMAX_u32 16
-#define ZR_CPU_WMINMAX_f32 8
+#define ZR_CPU_WMINMAX_f32 ZR_CPU_MINMAX_LANES_f32
 #define ZR_CPU_WMINMAX_i64 2
 #define ZR_CPU_WMINMAX_u64 2
-#define ZR_CPU_WMINMAX_f64 2
+#define ZR_CPU_WMINMAX_f64 ZR_CPU_MINMAX_LANES_f64
+// cpu_wide.cl, built for CPU devices only, sets wider floating min/max lanes before including this file.
+#ifndef ZR_CPU_MINMAX_LANES_f32
+#define ZR_CPU_MINMAX_LANES_f32 8
+#endif
+#ifndef ZR_CPU_MINMAX_LANES_f64
+#define ZR_CPU_MINMAX_LANES_f64 2
+#endif
 
 // Chunks are a multiple of 16 elements, whatever the lane count, so that they start on 16-element
 // boundaries (and 64-byte ones for 4-byte types when the input is aligned).
@@ -140,6 +147,13 @@
   ZR_CPU_PLAIN_STATE(logical_and, bool, uchar, uchar16, identity != 0)                 \
   ZR_CPU_PLAIN_STATE(logical_or, bool, uchar, uchar16, identity != 0)
 
+#define ZR_CPU_DEFINE_F32()                                                                               \
+  ZR_CPU_DEFINE_FLOATING(f32, float, float8, ZR_CAT(float, ZR_CPU_MINMAX_LANES_f32),                     \
+                         ZR_CAT(int, ZR_CPU_MINMAX_LANES_f32), INT_MIN, INT_MAX, 0x7f800000)
+#define ZR_CPU_DEFINE_F64()                                                                               \
+  ZR_CPU_DEFINE_FLOATING(f64, double, double4, ZR_CAT(double, ZR_CPU_MINMAX_LANES_f64),                  \
+                         ZR_CAT(long, ZR_CPU_MINMAX_LANES_f64), LONG_MIN, LONG_MAX, 0x7ff0000000000000L)
+
 #if defined(ZR_CLASS_BASE)
 ZR_CPU_DEFINE_INTEGER(i8, char, char16, uchar16)
 ZR_CPU_DEFINE_INTEGER(i16, short, short16, ushort16)
@@ -149,12 +163,12 @@ ZR_CPU_DEFINE_INTEGER(u8, uchar, uchar16, uchar16)
 ZR_CPU_DEFINE_INTEGER(u16, ushort, ushort16, ushort16)
 ZR_CPU_DEFINE_INTEGER(u32, uint, uint16, uint16)
 ZR_CPU_DEFINE_INTEGER(u64, ulong, ulong2, ulong2)
-ZR_CPU_DEFINE_FLOATING(f32, float, float8, float8, int8, INT_MIN, INT_MAX, 0x7f800000)
+ZR_CPU_DEFINE_F32()
 ZR_CPU_DEFINE_BOOL()
-#elif defined(ZR_CLASS_FP16)
-ZR_CPU_DEFINE_FLOATING(f32, float, float8, float8, int8, INT_MIN, INT_MAX, 0x7f800000)
+#elif defined(ZR_CLASS_FP16) || defined(ZR_CLASS_F32)
+ZR_CPU_DEFINE_F32()
 #elif defined(ZR_CLASS_FP64)
-ZR_CPU_DEFINE_FLOATING(f64, double, double4, double2, long2, LONG_MIN, LONG_MAX, 0x7ff0000000000000L)
+ZR_CPU_DEFINE_F64()
 #endif
 
 // ---- W elements as W accumulator values ------------------------------------------------------------------------
@@ -214,8 +228,8 @@ ZR_CPU_DEFINE_FLOATING(f64, double, double4, double2, long2, LONG_MIN, LONG_MAX,
 #define ZR_CPU_KERNEL(OP, TN, T, ACC, ATN) ZR_CPU_KERNEL_W(OP, TN, T, ACC, ATN, ZR_CPU_W(OP, ATN))
 #define ZR_CPU_KERNEL_W(OP, TN, T, ACC, ATN, W) ZR_CPU_KERNEL_(OP, TN, T, ACC, ATN, W, ZR_CAT(ACC, W))
 #define ZR_CPU_KERNEL_(OP, TN, T, ACC, ATN, W, VACC)                                                       \
-  kernel void zr_cpu_##OP##_##TN(global const T* restrict in, ulong n, global ACC* restrict partials,      \
-                                 ACC identity, local ACC* scratch) {                                       \
+  kernel void ZR_CPU_ENTRY(OP, TN)(global const T* restrict in, ulong n, global ACC* restrict partials,   \
+                                   ACC identity, local ACC* scratch) {                                     \
     const ulong items = get_global_size(0);                                                                \
     /* ceil(n / items) written without n % items, which clang turns into a freeze llvm-spirv-15 rejects */ \
     const ulong per_item = n == 0 ? 0 : (n - 1) / items + 1;                                               \
@@ -241,4 +255,11 @@ ZR_CPU_DEFINE_FLOATING(f64, double, double4, double2, long2, LONG_MIN, LONG_MAX,
     partials[get_global_id(0)] = ZR_COMBINE(OP, ATN)(identity, lanes.s0);                                  \
   }
 
-ZR_FOR_EACH_PAIR(ZR_CPU_KERNEL)
+// cpu_wide.cl names and picks its own kernels.
+#ifndef ZR_CPU_ENTRY
+#define ZR_CPU_ENTRY(OP, TN) zr_cpu_##OP##_##TN
+#endif
+#ifndef ZR_CPU_INSTANCES
+#define ZR_CPU_INSTANCES ZR_FOR_EACH_PAIR
+#endif
+ZR_CPU_INSTANCES(ZR_CPU_KERNEL)

@@ -126,7 +126,7 @@ void check_module(Module& m, const std::vector<std::uint32_t>& words) {
   const std::string where = "module " + m.name + " (kernels.table line " + std::to_string(m.row->line) + "): ";
   if (summary.memory_addressing != 2 || summary.memory_model != 2)
     fail(where + "memory model is not Physical64 OpenCL");
-  const FeatureSet declared = m.row->required | m.type_class->required;
+  const FeatureSet declared = zr::core::spirv_visible(m.row->required | m.type_class->required);
   if (summary.features != declared)
     fail(where + "the SPIR-V needs features {" + to_string(summary.features) + "} but the table declares {" +
          to_string(declared) + "}");
