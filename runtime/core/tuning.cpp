@@ -39,9 +39,9 @@ Tuning tuning_for(const Capabilities& caps) {
       // the H100 host's 16-core Xeon with PoCL 5 (f32 plus, 2^26): 64 chunks per core was best (G = 1024:
       // 190 GB/s, on par with OpenMP in the same run; G = 256 about 20% slower), with chunks of at least 16K
       // elements; on the 2-core CI machine every G from 2 to 256 read at the memory limit (both measured in
-      // the previous session). bench/results/pocl_2core.md (2026-11-23) shows these values against OpenMP:
-      // f32 and i32 at 1.07-1.55x at n >= 2^26 (f32 sum 2^28 0.91x); f64 below (0.61-1.00x), which is the
-      // cpu kernel's f64 code (it also trails our u32 kernel over the same bytes), not this shape.
+      // the previous session). bench/results/pocl_2core.md (2026-11-23, measured in turn with OpenMP) shows
+      // these values at 0.97-1.43x OpenMP at n >= 2^26 for f32, f64 and i32 sum/min/max; f64 min/max had
+      // trailed (0.93x) because of the kernel's narrow lanes, not this shape (cpu_wide.cl fixed that).
       return Tuning{.work_group_size = 64,
                     .groups_per_compute_unit = 64,
                     .min_elements_per_item = 1u << 14,
