@@ -3,6 +3,8 @@
 // detail).
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 
 #include "opencl/cl.hpp"
 
@@ -15,6 +17,14 @@ std::string_view error_name(cl_int code);
 
 inline void check(cl_int code, std::string_view call, std::string_view device, std::string detail = {}) {
   if (code != CL_SUCCESS) throw_error(call, code, device, std::move(detail));
+}
+
+// The same with the detail built only on failure: a small reduction's launch path checks about ten calls,
+// and building their messages up front cost it a few microseconds of the host's time.
+template <typename DetailFn>
+  requires std::is_invocable_r_v<std::string, DetailFn>
+inline void check(cl_int code, std::string_view call, std::string_view device, DetailFn&& detail) {
+  if (code != CL_SUCCESS) throw_error(call, code, device, std::forward<DetailFn>(detail)());
 }
 
 }  // namespace zr::opencl

@@ -99,7 +99,7 @@ Submission Executor::enqueue(const core::Plan& plan, cl_mem input, std::span<con
     cl_kernel kernel = context_.programs().kernel(*pass.module, pass.entry_point);
     for (std::size_t index = 0; index < pass.args.size(); ++index) {
       const auto arg_index = static_cast<cl_uint>(index);
-      const std::string where = pass.entry_point + " argument " + std::to_string(index);
+      auto where = [&] { return pass.entry_point + " argument " + std::to_string(index); };
       std::visit(
           [&](const auto& arg) {
             using Arg = std::decay_t<decltype(arg)>;
@@ -109,14 +109,14 @@ Submission Executor::enqueue(const core::Plan& plan, cl_mem input, std::span<con
                 case core::BufferArg::Which::input: mem = input; break;
                 case core::BufferArg::Which::result:
                   if (arg.index >= results.size())
-                    throw InvalidArgumentError("opencl: " + where + " names result " + std::to_string(arg.index) +
+                    throw InvalidArgumentError("opencl: " + where() + " names result " + std::to_string(arg.index) +
                                                " of " + std::to_string(results.size()));
                   mem = results[arg.index];
                   break;
                 case core::BufferArg::Which::none: break;  // a null pointer
                 case core::BufferArg::Which::scratch:
                   if (arg.index >= scratch.size()) {
-                    throw InvalidArgumentError("opencl: " + where + " names scratch buffer " +
+                    throw InvalidArgumentError("opencl: " + where() + " names scratch buffer " +
                                                std::to_string(arg.index) + " of a plan that has " +
                                                std::to_string(scratch.size()));
                   }
@@ -126,7 +126,7 @@ Submission Executor::enqueue(const core::Plan& plan, cl_mem input, std::span<con
               check(clSetKernelArg(kernel, arg_index, sizeof(cl_mem), &mem), "clSetKernelArg", device, where);
             } else if constexpr (std::is_same_v<Arg, core::LocalMemoryArg>) {
               check(clSetKernelArg(kernel, arg_index, arg.bytes, nullptr), "clSetKernelArg", device,
-                    where + " (" + std::to_string(arg.bytes) + " bytes of local memory)");
+                    [&] { return where() + " (" + std::to_string(arg.bytes) + " bytes of local memory)"; });
             } else {
               static_assert(std::is_same_v<Arg, core::Scalar>);
               check(clSetKernelArg(kernel, arg_index, arg.size(), arg.data()), "clSetKernelArg", device, where);
@@ -139,9 +139,10 @@ Submission Executor::enqueue(const core::Plan& plan, cl_mem input, std::span<con
     cl_event event = nullptr;
     check(clEnqueueNDRangeKernel(submission.queue, kernel, 1, nullptr, &global_size, &local_size, 0, nullptr,
                                  timestamps == Timestamps::on ? &event : nullptr),
-          "clEnqueueNDRangeKernel", device,
-          pass.entry_point + " (" + pass.label + ") global " + std::to_string(global_size) + " local " +
-              std::to_string(local_size));
+          "clEnqueueNDRangeKernel", device, [&] {
+            return pass.entry_point + " (" + pass.label + ") global " + std::to_string(global_size) + " local " +
+                   std::to_string(local_size);
+          });
     submission.passes.push_back({EventHandle(event), pass.label, pass.entry_point});
   }
   check(clFlush(submission.queue), "clFlush", device);

@@ -124,11 +124,11 @@ void enqueue_host_copy(const Context& context, cl_command_queue queue, const Sta
   cl_event* wanted = events ? &event : nullptr;
   if (to_device)
     check(clEnqueueWriteBuffer(queue, staged.staging, CL_FALSE, 0, staged.bytes, staged.host, 0, nullptr, wanted),
-          "clEnqueueWriteBuffer", device, "initial value of result " + std::to_string(staged.index));
+          "clEnqueueWriteBuffer", device, [&] { return "initial value of result " + std::to_string(staged.index); });
   else
     check(clEnqueueReadBuffer(queue, staged.staging, blocking ? CL_TRUE : CL_FALSE, 0, staged.bytes, staged.host, 0,
                               nullptr, wanted),
-          "clEnqueueReadBuffer", device, "result " + std::to_string(staged.index));
+          "clEnqueueReadBuffer", device, [&] { return "result " + std::to_string(staged.index); });
   if (events) events->emplace_back(event);
 }
 

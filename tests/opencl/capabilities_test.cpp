@@ -71,6 +71,24 @@ TEST(OpenclErrors, GivenAFailedCall_WhenChecked_ThenBackendErrorCarriesCallCodeN
   }
 }
 
+TEST(OpenclErrors, GivenADetailBuiltOnDemand_WhenChecked_ThenItIsBuiltOnlyForAFailure) {
+  int built = 0;
+  auto detail = [&] {
+    ++built;
+    return std::string("zr_tree_plus_f32 argument 3");
+  };
+  EXPECT_NO_THROW(check(CL_SUCCESS, "clSetKernelArg", "dev", detail));
+  EXPECT_EQ(built, 0);
+  try {
+    check(CL_INVALID_ARG_SIZE, "clSetKernelArg", "my device", detail);
+    FAIL() << "check did not throw";
+  } catch (const BackendError& error) {
+    EXPECT_EQ(built, 1);
+    EXPECT_EQ(error.code_name(), "CL_INVALID_ARG_SIZE");
+    EXPECT_NE(std::string(error.what()).find("zr_tree_plus_f32 argument 3"), std::string::npos) << error.what();
+  }
+}
+
 TEST(OpenclCapabilities, GivenZeroComputeUnitsOrGroupSize_WhenTranslated_ThenTheErrorNamesTheProperty) {
   DeviceInfo info = gpu_info();
   info.max_work_group_size = 0;
