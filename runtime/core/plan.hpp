@@ -5,7 +5,7 @@
 //
 // Kernel argument conventions (spirv_kernels/src/*.cl):
 //   partial-producing first passes (tree, subgroup, workgroup, localatomic, cpu):
-//       (const T* in, ulong n, ACC* partials, ACC identity, local ACC* scratch)
+//       (const T* in, ulong n, ACC* partials, ACC identity, local ACC* scratch)   (localatomic: local ATOM*)
 //   final: (const ACC* partials, ulong count, T* result, ACC identity, uint include_initial, local ACC* scratch)
 //   lastgroup: (const T* in, ulong n, ACC* partials, ACC identity, local ACC* scratch,
 //               uint* counter, T* result, uint include_initial)
