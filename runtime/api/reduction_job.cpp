@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "api/scoped_allocation.hpp"
+#include "fault_injection.hpp"
 #include "identity.hpp"
 #include "strategy.hpp"
 #include "tuning.hpp"
@@ -55,20 +56,6 @@ void check_user_identity(const std::string& which, const detail::reduction_spec&
                                " (an identity leaves every value unchanged; this one is " +
                                core::known_identity(op, identity.type).to_string() +
                                "): give that, or use reduction(var, op) without an identity");
-}
-
-// Test-only fault injection, off unless ZE_REDUCE_FAULT_INJECTION names a strategy: every result of that
-// strategy gets its lowest bit flipped, so that the conformance suite can prove it notices a broken strategy
-// (tests/conformance). Read here and nowhere else.
-std::optional<core::Strategy> injected_fault() {
-  static const std::optional<core::Strategy> broken = []() -> std::optional<core::Strategy> {
-    const char* text = std::getenv("ZE_REDUCE_FAULT_INJECTION");
-    if (!text || !*text) return std::nullopt;
-    for (core::Strategy s : core::kAllStrategies)
-      if (core::name(s) == text) return s;
-    return std::nullopt;
-  }();
-  return broken;
 }
 
 void add_run(profile& out, const core::RunProfile& run) {
@@ -270,10 +257,9 @@ void ReductionJob::execute(profile& out) {
     first += count;
   } while (first < n_);
 
-  if (const auto broken = injected_fault())
-    for (std::size_t g = 0; g < groups_.size(); ++g)
-      if (static_cast<core::Strategy>(out.plans[g].strategy) == *broken)
-        for (std::size_t index : groups_[g].specs) flip_lowest_bit(targets[index]);
+  for (std::size_t g = 0; g < groups_.size(); ++g)
+    if (core::injected(core::FaultKind::wrong_result, static_cast<core::Strategy>(out.plans[g].strategy), device_.name()))
+      for (std::size_t index : groups_[g].specs) flip_lowest_bit(targets[index]);
 }
 
 void ReductionJob::flip_lowest_bit(const core::ResultTarget& target) {

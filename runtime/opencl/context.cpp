@@ -1,4 +1,6 @@
-// clCreateCommandQueue is the only way to make a queue on an OpenCL 1.x device.
+// clCreateCommandQueue is the only way to make a queue on an OpenCL 1.x device, and clEnqueueMarker the only
+// marker on an OpenCL 1.1 one.
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include "opencl/context.hpp"
 
@@ -43,6 +45,7 @@ Buffer Context::create_buffer(std::uint64_t bytes, cl_mem_flags flags) const {
   if (bytes == 0) {
     throw InvalidArgumentError("opencl: a buffer of 0 bytes was asked for on device '" + device_.name + "'");
   }
+  throw_if_lost();
   cl_int code = CL_SUCCESS;
   MemHandle mem(clCreateBuffer(context_.get(), flags, bytes, nullptr, &code));
   check(code, "clCreateBuffer", device_.name, std::to_string(bytes) + " bytes");
@@ -51,23 +54,135 @@ Buffer Context::create_buffer(std::uint64_t bytes, cl_mem_flags flags) const {
 
 void Context::write(cl_mem buffer, std::span<const std::byte> bytes, std::uint64_t offset) const {
   if (bytes.empty()) return;
-  check(clEnqueueWriteBuffer(queue_.get(), buffer, CL_TRUE, offset, bytes.size(), bytes.data(), 0, nullptr, nullptr),
+  throw_if_lost();
+  cl_event done = nullptr;
+  check(clEnqueueWriteBuffer(queue_.get(), buffer, CL_FALSE, offset, bytes.size(), bytes.data(), 0, nullptr, &done),
         "clEnqueueWriteBuffer", device_.name, std::to_string(bytes.size()) + " bytes");
+  const EventHandle event(done);
+  check(clFlush(queue_.get()), "clFlush", device_.name);
+  wait(event.get(), "a write of " + std::to_string(bytes.size()) + " bytes to the device");
 }
 
 void Context::read(cl_mem buffer, std::span<std::byte> bytes, std::uint64_t offset) const {
   if (bytes.empty()) return;
-  check(clEnqueueReadBuffer(queue_.get(), buffer, CL_TRUE, offset, bytes.size(), bytes.data(), 0, nullptr, nullptr),
+  throw_if_lost();
+  cl_event done = nullptr;
+  check(clEnqueueReadBuffer(queue_.get(), buffer, CL_FALSE, offset, bytes.size(), bytes.data(), 0, nullptr, &done),
         "clEnqueueReadBuffer", device_.name, std::to_string(bytes.size()) + " bytes");
+  const EventHandle event(done);
+  check(clFlush(queue_.get()), "clFlush", device_.name);
+  wait(event.get(), "a read of " + std::to_string(bytes.size()) + " bytes from the device");
 }
 
 void Context::fill(const Buffer& buffer, std::span<const std::byte> pattern) const {
+  throw_if_lost();
   check(clEnqueueFillBuffer(queue_.get(), buffer.get(), pattern.data(), pattern.size(), 0, buffer.bytes(), 0, nullptr,
                             nullptr),
         "clEnqueueFillBuffer", device_.name,
         std::to_string(buffer.bytes()) + " bytes with a " + std::to_string(pattern.size()) + "-byte pattern");
 }
 
-void Context::finish() const { check(clFinish(queue_.get()), "clFinish", device_.name); }
+cl_event Context::marker(cl_command_queue queue) const {
+  cl_event event = nullptr;
+  if (parse_opencl_version(device_.version) >= 12)
+    check(clEnqueueMarkerWithWaitList(queue, 0, nullptr, &event), "clEnqueueMarkerWithWaitList", device_.name);
+  else
+    check(clEnqueueMarker(queue, &event), "clEnqueueMarker", device_.name);
+  return event;
+}
+
+void Context::finish(cl_command_queue queue) const {
+  throw_if_lost();
+  if (!queue) queue = queue_.get();
+  const EventHandle done(marker(queue));
+  check(clFlush(queue), "clFlush", device_.name);
+  wait(done.get(), "the commands queued before a marker");
+}
+
+bool is_device_fault(cl_int code) {
+  switch (code) {
+    case CL_INVALID_COMMAND_QUEUE:
+    case CL_OUT_OF_RESOURCES:
+    case CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST:
+    case -1121:  // CL_CONTEXT_TERMINATED_KHR
+      return true;
+    default:
+      return code < 0 && error_name(code) == "CL_UNKNOWN_ERROR";
+  }
+}
+
+void Context::fail_wait(const EventWait& waited, std::chrono::nanoseconds limit, const std::string& what) const {
+  if (waited.outcome == EventWait::Outcome::failed)
+    fail_completion(waited.query_failed ? "clGetEventInfo" : "command execution", waited.code, what);
+  std::string in_flight;
+  {
+    std::lock_guard lock(state_mutex_);
+    in_flight = in_flight_;
+  }
+  mark_lost_and_throw(std::make_exception_ptr(
+      TimeoutError("opencl", "event wait", device_.name,
+                   what + (in_flight.empty() ? "" : " (last work submitted: " + in_flight + ")"),
+                   std::chrono::duration<double>(limit).count())));
+}
+
+void Context::fail_completion(std::string_view call, cl_int code, std::string_view what) const {
+  if (!is_device_fault(code)) throw_error(call, code, device_.name, std::string(what));
+  std::string in_flight;
+  {
+    std::lock_guard lock(state_mutex_);
+    in_flight = in_flight_;
+  }
+  const std::string detail =
+      "device lost during " + std::string(what) + (in_flight.empty() ? "" : "; work in flight: " + in_flight) +
+      ". The driver's context cannot run anything more: ze-reduce refuses further work on this device in this "
+      "process (other devices keep working). Restart the process to use the device again; if it happens again, "
+      "run ze_reduce_conformance on this device and report its JSON report";
+  mark_lost_and_throw(std::make_exception_ptr(
+      DeviceLostError("opencl", std::string(call), code, std::string(error_name(code)), device_.name, detail)));
+}
+
+void Context::mark_lost_and_throw(std::exception_ptr error) const {
+  {
+    std::lock_guard lock(state_mutex_);
+    if (!lost_) lost_ = error;
+    error = lost_;  // the first fault is the one every later call reports
+  }
+  logger().error("opencl: device '{}' is unusable from now on", device_.name);
+  std::rethrow_exception(error);
+}
+
+void Context::throw_if_lost() const {
+  std::exception_ptr error;
+  {
+    std::lock_guard lock(state_mutex_);
+    error = lost_;
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+bool Context::lost() const {
+  std::lock_guard lock(state_mutex_);
+  return lost_ != nullptr;
+}
+
+void Context::set_in_flight(const core::Plan& plan) const {
+  std::lock_guard lock(state_mutex_);
+  in_flight_.clear();
+  for (const core::KernelPass& pass : plan.passes) {
+    if (!in_flight_.empty()) in_flight_ += ", ";
+    in_flight_ += pass.entry_point;
+  }
+  in_flight_ += " (strategy ";
+  in_flight_ += core::name(plan.strategy);
+  in_flight_ += ')';
+}
+
+Context::~Context() {
+  if (!lost()) return;
+  // Work may still be queued and never finish: releasing the queues or the context could block in the driver.
+  queue_.abandon();
+  untimed_queue_.abandon();
+  context_.abandon();
+}
 
 }  // namespace zr::opencl

@@ -2,13 +2,21 @@
 // One device's OpenCL context, its in-order profiling queue, its program cache, and buffers.
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
 
 #include "capabilities.hpp"
+#include "plan.hpp"
+#include "wait_limit.hpp"
 #include "opencl/device.hpp"
+#include "opencl/event_wait.hpp"
 #include "opencl/handles.hpp"
 #include "opencl/program_cache.hpp"
 
@@ -55,15 +63,49 @@ class Context {
   std::optional<bool> executes_kernels() const;
 
   Buffer create_buffer(std::uint64_t bytes, cl_mem_flags flags = CL_MEM_READ_WRITE) const;
-  // Blocking copies on the context's queue.
+  // Copies on the context's queue that return when done (bounded waits, see wait()).
   void write(cl_mem buffer, std::span<const std::byte> bytes, std::uint64_t offset = 0) const;
   void read(cl_mem buffer, std::span<std::byte> bytes, std::uint64_t offset = 0) const;
   // Enqueues a fill of the whole buffer with a repeated pattern (non-blocking, in order with later work).
   void fill(const Buffer& buffer, std::span<const std::byte> pattern) const;
-  void finish() const;
+  // Waits for everything enqueued on `queue` (default: the profiling queue) so far.
+  void finish(cl_command_queue queue = nullptr) const;
+
+  // ---- waits, faults and the device's fate --------------------------------------------------------------------
+  // No call here blocks without a bound: every wait is on an event, with the deadline core::wait_limit()
+  // (ZE_REDUCE_TIMEOUT_S). `what` names what was waited for in the errors.
+  //   - a command that fails with a device fault (see is_device_fault) -> zr::DeviceLostError naming the work
+  //     in flight (set_in_flight); other failures -> zr::BackendError;
+  //   - the deadline passes -> zr::TimeoutError naming `what` and the seconds.
+  // Either of the first and the last makes the context unusable: every later call that would reach the driver
+  // throws that same error (throw_if_lost), its queues and context are never released (a driver can block in
+  // a release behind work that never finishes), and other devices' contexts are untouched.
+  template <typename WhatFn>
+    requires std::is_invocable_r_v<std::string, WhatFn>
+  void wait(cl_event event, WhatFn&& what) const {
+    // `what` is built only on failure: a small reduction waits on every call.
+    const auto limit = core::wait_limit();
+    const EventWait waited = wait_for_event(event, limit);
+    if (waited.outcome != EventWait::Outcome::complete) fail_wait(waited, limit, std::forward<WhatFn>(what)());
+  }
+  void wait(cl_event event, std::string_view what) const {
+    wait(event, [what] { return std::string(what); });
+  }
+  // Turns a failed completion (a wait's result, an event's negative status) into the error to throw.
+  [[noreturn]] void fail_completion(std::string_view call, cl_int code, std::string_view what) const;
+  void throw_if_lost() const;
+  bool lost() const;
+  // The work the queues were last given, for a fault's message: "zr_tree_plus_f32, zr_final_plus_f32
+  // (strategy tree)". Reuses its string's storage: called for every run.
+  void set_in_flight(const core::Plan& plan) const;
+
+  ~Context();
 
  private:
   QueueHandle make_queue(cl_command_queue_properties properties) const;
+  cl_event marker(cl_command_queue queue) const;
+  [[noreturn]] void mark_lost_and_throw(std::exception_ptr error) const;
+  [[noreturn]] void fail_wait(const EventWait& waited, std::chrono::nanoseconds limit, const std::string& what) const;
 
   Device device_;
   core::Capabilities capabilities_;
@@ -72,6 +114,14 @@ class Context {
   QueueHandle untimed_queue_;
   std::unique_ptr<ProgramCache> programs_;
   std::mutex launch_mutex_;
+  mutable std::mutex state_mutex_;
+  mutable std::exception_ptr lost_;  // the error that made the context unusable
+  mutable std::string in_flight_;
 };
+
+// Codes that, when work completes, mean the device or its context is gone rather than that one command was
+// wrong: CL_INVALID_COMMAND_QUEUE, CL_OUT_OF_RESOURCES, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+// CL_CONTEXT_TERMINATED_KHR and codes no header names (NVIDIA's -9999 after a GPU fault).
+bool is_device_fault(cl_int code);
 
 }  // namespace zr::opencl

@@ -4,6 +4,7 @@
 #include <variant>
 
 #include "opencl/error.hpp"
+#include "fault_injection.hpp"
 #include "log.hpp"
 #include "zereduce/errors.hpp"
 
@@ -85,13 +86,16 @@ Submission Executor::enqueue(const core::Plan& plan, cl_mem input, std::span<con
     if (!result) throw InvalidArgumentError("opencl: a result buffer is null");
   if (!input && plan.request.n != 0) throw InvalidArgumentError("opencl: the input buffer is null");
 
+  context_.throw_if_lost();
   // One plan's passes go out together: another thread's passes must not land between them (they would share
   // the scratch buffers), nor change a cached kernel's arguments between clSetKernelArg and the enqueue.
   std::lock_guard lock(context_.launch_mutex());
   const std::vector<Buffer>& scratch = scratch_for(plan);
   Submission submission;
   submission.queue = timestamps == Timestamps::on ? context_.queue() : context_.untimed_queue();
+  submission.strategy = plan.strategy;
   submission.passes.reserve(plan.passes.size());
+  context_.set_in_flight(plan);
   for (const core::KernelPass& pass : plan.passes) {
     if (!pass.module) {
       throw InvalidArgumentError("opencl: plan pass '" + pass.label + "' (" + pass.entry_point + ") has no module");
@@ -137,12 +141,17 @@ Submission Executor::enqueue(const core::Plan& plan, cl_mem input, std::span<con
     const std::size_t global_size = pass.global_size;
     const std::size_t local_size = pass.local_size;
     cl_event event = nullptr;
+    const bool last = &pass == &plan.passes.back();
     check(clEnqueueNDRangeKernel(submission.queue, kernel, 1, nullptr, &global_size, &local_size, 0, nullptr,
-                                 timestamps == Timestamps::on ? &event : nullptr),
+                                 timestamps == Timestamps::on || last ? &event : nullptr),
           "clEnqueueNDRangeKernel", device, [&] {
             return pass.entry_point + " (" + pass.label + ") global " + std::to_string(global_size) + " local " +
                    std::to_string(local_size);
           });
+    if (timestamps == Timestamps::off) {
+      submission.done = EventHandle(event);
+      event = nullptr;
+    }
     submission.passes.push_back({EventHandle(event), pass.label, pass.entry_point});
   }
   check(clFlush(submission.queue), "clFlush", device);
@@ -160,10 +169,28 @@ std::string kernels_of(const Submission& submission) {
 
 }  // namespace
 
-core::RunProfile Executor::wait_untimed(const Submission& submission) const {
-  if (!submission.completed) {
-    check(clFinish(submission.queue), "clFinish", context_.device().name, "completion of " + kernels_of(submission));
+void Executor::inject_faults(const Submission& submission) const {
+  const std::string& device = context_.device().name;
+  if (core::injected(core::FaultKind::device_lost, submission.strategy, device))
+    context_.fail_completion("clFinish", CL_INVALID_COMMAND_QUEUE,
+                             "the run of " + kernels_of(submission) + " (simulated: ZE_REDUCE_FAULT_INJECTION)");
+  if (core::injected(core::FaultKind::hang, submission.strategy, device)) {
+    cl_int code = CL_SUCCESS;
+    const EventHandle never(clCreateUserEvent(context_.handle(), &code));
+    check(code, "clCreateUserEvent", device);
+    try {
+      context_.wait(never.get(),
+                    "the run of " + kernels_of(submission) + " (simulated hang: ZE_REDUCE_FAULT_INJECTION)");
+    } catch (const Error&) {
+      clSetUserEventStatus(never.get(), CL_COMPLETE);
+      throw;
+    }
   }
+}
+
+core::RunProfile Executor::wait_untimed(const Submission& submission) const {
+  if (!submission.completed && submission.done)
+    context_.wait(submission.done.get(), [&] { return "the run of " + kernels_of(submission); });
   core::RunProfile profile;
   profile.timestamps_valid = false;
   for (const auto& pass : submission.passes) profile.passes.push_back({pass.label, pass.kernel, 0, 0});
@@ -171,21 +198,12 @@ core::RunProfile Executor::wait_untimed(const Submission& submission) const {
 }
 
 core::RunProfile Executor::wait(const Submission& submission) const {
-  const std::string& device = context_.device().name;
   core::RunProfile profile;
   if (submission.passes.empty()) return profile;
+  inject_faults(submission);
   if (!submission.passes.front().event) return wait_untimed(submission);
-  std::vector<cl_event> events;
-  events.reserve(submission.passes.size());
-  for (const auto& pass : submission.passes) events.push_back(pass.event.get());
-  const cl_int waited = clWaitForEvents(static_cast<cl_uint>(events.size()), events.data());
-  for (const auto& pass : submission.passes) {
-    cl_int status = CL_COMPLETE;
-    check(clGetEventInfo(pass.event.get(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr),
-          "clGetEventInfo", device, pass.kernel);
-    if (status < 0) throw_error("kernel execution", status, device, pass.kernel + " (" + pass.label + ")");
-  }
-  check(waited, "clWaitForEvents", device);
+  for (const auto& pass : submission.passes)
+    context_.wait(pass.event.get(), [&] { return "the run of " + pass.kernel + " (" + pass.label + ")"; });
 
   profile.timestamps_valid = context_.executes_kernels().value_or(true);
   for (const auto& pass : submission.passes) {

@@ -33,9 +33,10 @@ struct Submission {
   };
   std::vector<Pass> passes;
   cl_command_queue queue = nullptr;  // where the passes went: later commands of the run belong there too
-  // Untimed runs: set by a caller whose blocking command behind the passes has returned (the in-order queue
-  // then has run them all); otherwise wait() finishes the queue. Neither takes an event: on NVIDIA's driver
-  // a wait on an event or a marker cost 6-15 us more than a blocking read or clFinish (bench/results/notes/h100.md).
+  core::Strategy strategy = core::Strategy::tree;
+  // Untimed runs: the last pass's event (no profiling), what wait() waits for, unless a caller has already
+  // waited for a command behind the passes on the same in-order queue and set `completed`.
+  EventHandle done;
   bool completed = false;
   // The event of the last pass (null when the plan had no passes or the run is untimed): later work on other
   // queues can wait on it.
@@ -57,8 +58,9 @@ class Executor {
   // The same for plans with several results (plan.results, in order).
   Submission enqueue(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results,
                      Timestamps timestamps = Timestamps::on);
-  // Waits for the passes and reads their timestamps; throws zr::BackendError if a pass failed (in an untimed
-  // run: if the run failed, naming all its kernels, since no single pass can be blamed).
+  // Waits for the passes (bounded: Context::wait) and reads their timestamps; throws zr::BackendError if a
+  // pass failed, zr::DeviceLostError if the device faulted, zr::TimeoutError if the passes did not finish in
+  // time.
   core::RunProfile wait(const Submission& submission) const;
   // enqueue + wait.
   core::RunProfile run(const core::Plan& plan, cl_mem input, cl_mem result);
@@ -80,6 +82,8 @@ class Executor {
 
  private:
   core::RunProfile wait_untimed(const Submission& submission) const;
+  // ZE_REDUCE_FAULT_INJECTION's device_lost and hang, through the same paths as real ones.
+  void inject_faults(const Submission& submission) const;
 
   using ScratchKey = std::vector<std::vector<std::byte>>;  // each buffer's initial fill (empty: none)
   const std::vector<Buffer>& scratch_for(const core::Plan& plan);

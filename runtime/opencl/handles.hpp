@@ -25,6 +25,9 @@ class Handle {
   }
 
   T get() const { return handle_; }
+  // Gives the reference up without releasing it: for the objects of a hung or lost device, whose release
+  // can block in the driver behind work that never finishes.
+  void abandon() { handle_ = nullptr; }
   explicit operator bool() const { return handle_ != nullptr; }
 
  private:

@@ -56,9 +56,13 @@ class Binder {
         // Mapping makes the host memory hold what the kernels wrote (a no-op where it is the same memory).
         bound.after = [this, mem = bound.mem, size, device] {
           cl_int map_code = CL_SUCCESS;
-          void* mapped = clEnqueueMapBuffer(context_.queue(), mem, CL_TRUE, CL_MAP_READ, 0, size, 0, nullptr, nullptr,
-                                            &map_code);
+          cl_event mapped_event = nullptr;
+          void* mapped = clEnqueueMapBuffer(context_.queue(), mem, CL_FALSE, CL_MAP_READ, 0, size, 0, nullptr,
+                                            &mapped_event, &map_code);
           check(map_code, "clEnqueueMapBuffer", device, "reading a result back into host memory");
+          const EventHandle map_done(mapped_event);
+          check(clFlush(context_.queue()), "clFlush", device);
+          context_.wait(map_done.get(), "a map of a result in host memory");
           check(clEnqueueUnmapMemObject(context_.queue(), mem, mapped, 0, nullptr, nullptr), "clEnqueueUnmapMemObject",
                 device);
           context_.finish();
@@ -115,21 +119,22 @@ struct StagedResult {
   std::uint64_t bytes;
 };
 
-// Enqueues a copy between host memory and a staging buffer on the run's queue. With `events`, the command's
-// event is kept (a timed run lists the copy in the profile).
-void enqueue_host_copy(const Context& context, cl_command_queue queue, const StagedResult& staged, bool to_device,
-                       bool blocking, std::vector<EventHandle>* events) {
+// Enqueues a copy between host memory and a staging buffer on the run's queue (non-blocking). With `events`,
+// the command's event is kept (a timed run lists the copy in the profile); with `last`, it is returned.
+EventHandle enqueue_host_copy(const Context& context, cl_command_queue queue, const StagedResult& staged,
+                              bool to_device, bool last, std::vector<EventHandle>* events) {
   const std::string& device = context.device().name;
   cl_event event = nullptr;
-  cl_event* wanted = events ? &event : nullptr;
+  cl_event* wanted = events || last ? &event : nullptr;
   if (to_device)
     check(clEnqueueWriteBuffer(queue, staged.staging, CL_FALSE, 0, staged.bytes, staged.host, 0, nullptr, wanted),
           "clEnqueueWriteBuffer", device, [&] { return "initial value of result " + std::to_string(staged.index); });
   else
-    check(clEnqueueReadBuffer(queue, staged.staging, blocking ? CL_TRUE : CL_FALSE, 0, staged.bytes, staged.host, 0,
-                              nullptr, wanted),
+    check(clEnqueueReadBuffer(queue, staged.staging, CL_FALSE, 0, staged.bytes, staged.host, 0, nullptr, wanted),
           "clEnqueueReadBuffer", device, [&] { return "result " + std::to_string(staged.index); });
-  if (events) events->emplace_back(event);
+  EventHandle owned(event);
+  if (events) events->push_back(owned);
+  return last ? owned : EventHandle();
 }
 
 }  // namespace
@@ -138,6 +143,7 @@ core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocati
                                  const void* input, std::span<const core::ResultTarget> results,
                                  Timestamps timestamps) {
   Context& context = executor.context();
+  context.throw_if_lost();
   core::RunProfile copies;
   Binder binder(context, allocations, copies);
   const std::size_t element = core::size_of(plan.request.type);
@@ -156,8 +162,8 @@ core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocati
     result_mems.push_back(bound_results.back().mem);
   }
 
-  // Initial values in, the kernels, results out, all on the in-order queue; the last read blocks, and is the
-  // one wait of an untimed run (which keeps no events).
+  // Initial values in, the kernels, results out, all on the in-order queue; the last read's completion is
+  // the one wait of an untimed run (which keeps no other events).
   const bool timed = timestamps == Timestamps::on;
   const cl_command_queue queue = timed ? context.queue() : context.untimed_queue();
   std::vector<EventHandle> uploads, downloads;
@@ -167,17 +173,24 @@ core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocati
       if (core::reads_initial_value(plan, s.index))
         enqueue_host_copy(context, queue, s, true, false, timed ? &uploads : nullptr);
     submission = executor.enqueue(plan, bound_input.mem, result_mems, timestamps);
-    for (std::size_t k = 0; k < staged.size(); ++k) {
-      const bool last = k + 1 == staged.size();
-      enqueue_host_copy(context, queue, staged[k], false, last, timed ? &downloads : nullptr);
+    EventHandle last_read;
+    for (std::size_t k = 0; k < staged.size(); ++k)
+      last_read = enqueue_host_copy(context, queue, staged[k], false, k + 1 == staged.size(),
+                                    timed ? &downloads : nullptr);
+    if (!timed && last_read) {
+      check(clFlush(queue), "clFlush", context.device().name);
+      context.wait(last_read.get(), [&] { return "the result read behind " + std::string(core::name(plan.strategy)); });
+      submission->completed = true;  // the in-order queue ran the kernels before the read
     }
-    if (!timed && !staged.empty()) submission->completed = true;  // the last read was blocking
   } catch (const Error&) {
     // A failed kernel is the error to report, not the read behind it; and nothing enqueued may still be
-    // reading host memory once this returns.
+    // reading host memory once this returns (unless the device is lost or hung: then it never runs again).
     if (submission) (void)executor.wait(*submission);
-    // The first error is the one to report.
-    (void)clFinish(queue);
+    try {
+      context.finish(queue);
+    } catch (const Error&) {
+      // The first error is the one to report.
+    }
     throw;
   }
 
@@ -201,6 +214,7 @@ core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocati
 void copy_pointers(Context& context, const Allocations& allocations, void* destination, const void* source,
                    std::uint64_t bytes) {
   if (bytes == 0) return;
+  context.throw_if_lost();
   const auto from = allocations.resolve(source);
   const auto to = allocations.resolve(destination);
   const bool from_device = from && from->kind == AllocationKind::device;

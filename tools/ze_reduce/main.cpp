@@ -111,7 +111,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ze_reduce: %s\n(ze_reduce --help explains every option)\n", error.what());
     return kUsageError;
   } catch (const zr::Error& error) {
-    std::fprintf(stderr, "ze_reduce: %s\n(ze_reduce --list shows the devices and what each supports)\n", error.what());
+    // A lost or hung device's message already says what to do.
+    const bool device_gone =
+        dynamic_cast<const zr::DeviceLostError*>(&error) || dynamic_cast<const zr::TimeoutError*>(&error);
+    std::fprintf(stderr, "ze_reduce: %s\n%s", error.what(),
+                 device_gone ? "" : "(ze_reduce --list shows the devices and what each supports)\n");
     return kDeviceError;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "ze_reduce: out of host memory; choose a smaller -n or input\n");
