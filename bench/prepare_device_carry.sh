@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# Builds zr_reduce_bench here (its own build directory, Release) and copies it, libzereduce and the Debian
+# Builds zr_reduce_bench, ze_reduce and ze_reduce_conformance here (their own build directory, Release) and
+# copies them, libzereduce and the Debian
 # libraries it needs that the GPU machine lacks into .devcarry/, which the device tool carries (.devcarry/ is
 # git-ignored through .git/info/exclude). Usage: bash bench/prepare_device_carry.sh [build-dir]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/bench}
 [ -f "$build/build.ninja" ] || cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DZR_WERROR=ON -DZR_BUILD_TESTS=OFF
-cmake --build "$build" --target zr_reduce_bench zr_tune_sweep zr_blocking_wait_probe
+cmake --build "$build" --target zr_reduce_bench zr_tune_sweep zr_blocking_wait_probe ze_reduce ze_reduce_conformance
 rm -rf .devcarry && mkdir -p .devcarry/lib
 cp "$build/bench/zr_reduce_bench" "$build/bench/zr_tune_sweep" "$build/bench/zr_blocking_wait_probe" .devcarry/
+cp "$build/tools/ze_reduce/ze_reduce" "$build/tools/ze_reduce_conformance/ze_reduce_conformance" .devcarry/
+git rev-parse HEAD > .devcarry/commit.txt
+git diff --quiet HEAD -- runtime spirv_kernels include tools || echo "(with uncommitted changes)" >> .devcarry/commit.txt
 cp -L "$build/runtime/api/libzereduce.so.0" .devcarry/lib/
 for lib in libspdlog.so.1.10 libfmt.so.9 libgomp.so.1 libOpenCL.so.1 libze_loader.so.1 libtbb.so.12; do
   cp -L "/usr/lib/x86_64-linux-gnu/$lib" .devcarry/lib/

@@ -34,6 +34,19 @@ struct device_capabilities {
   bool f32_atomic_min_max = false;
 };
 
+// What the execution probe (a four-element reduction through the device's own memory and plan, run once per
+// device and cached) found.
+struct kernel_execution {
+  enum class status : std::uint8_t {
+    yes,      // the result arrived: kernels run
+    no,       // the work completed without the result (Intel's driver without hardware) or a call failed
+    unknown,  // the probe did not finish within its deadline (ZE_REDUCE_PROBE_TIMEOUT_S, default 10 s)
+  };
+  status state = status::unknown;
+  std::string detail;  // for no and unknown: why, in words ("probe did not finish in 10 s", the error...)
+};
+ZR_API std::string_view to_string(kernel_execution::status s);
+
 namespace detail {
 class device_impl;
 }
@@ -52,9 +65,11 @@ class ZR_API device {
   std::optional<std::string> why_unsupported(element_type type, op_kind op) const;
   // The strategies the device allows for the pair, fastest first (empty when why_unsupported says why).
   std::vector<strategy> strategies(element_type type, op_kind op, bool deterministic = false) const;
-  // Whether kernels really run (a one-kernel probe, cached): false on Intel's driver without hardware, which
-  // accepts and "completes" work without executing it.
+  // Whether kernels really run, from the execution probe: false on Intel's driver without hardware, which
+  // accepts and "completes" work without executing it, and on a device that did not finish the probe in time.
   bool executes_kernels() const;
+  // The probe's full answer: yes, no or unknown, with the reason.
+  const kernel_execution& execution() const;
 
   friend bool operator==(const device& a, const device& b) { return a.impl_ == b.impl_; }
 
@@ -70,7 +85,8 @@ class ZR_API device {
 ZR_API const std::vector<device>& get_devices();
 
 // The device ze-reduce uses when none is named: ZE_REDUCE_DEVICE (an index into get_devices()) when set,
-// else the first device, in get_devices() order, whose kernels really execute. zr::UnsupportedError when
+// else the first device, in get_devices() order, whose kernels really execute (probe answer yes: a device whose
+// probe did not finish is never the default). zr::UnsupportedError when
 // there is none.
 ZR_API device default_device();
 

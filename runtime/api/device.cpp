@@ -40,9 +40,9 @@ const device_capabilities& device_impl::capabilities() const {
   return capabilities_;
 }
 
-bool device_impl::executes_kernels() const {
-  std::call_once(probe_once_, [this] { executes_ = api::probe_execution(*backend_); });
-  return executes_;
+const kernel_execution& device_impl::execution() const {
+  std::call_once(probe_once_, [this] { execution_ = api::probe_execution(*backend_); });
+  return execution_;
 }
 
 }  // namespace detail
@@ -95,7 +95,8 @@ device_kind device::kind() const { return impl_->kind(); }
 const std::string& device::driver_version() const { return impl_->backend().driver_version(); }
 std::string device::description() const { return impl_->backend().description(); }
 const device_capabilities& device::capabilities() const { return impl_->capabilities(); }
-bool device::executes_kernels() const { return impl_->executes_kernels(); }
+bool device::executes_kernels() const { return execution().state == kernel_execution::status::yes; }
+const kernel_execution& device::execution() const { return impl_->execution(); }
 
 std::optional<std::string> device::why_unsupported(element_type type, op_kind op) const {
   const auto request = request_for(type, op, false);

@@ -19,17 +19,16 @@ class device_impl {
   // The public view of the core's capabilities (computed on first use; throws for a device with nonsense
   // properties).
   const device_capabilities& capabilities() const;
-  bool executes_kernels() const;
+  const kernel_execution& execution() const;
 
  private:
-  bool probe() const;
 
   std::unique_ptr<api::BackendDevice> backend_;
   device_kind kind_;
   mutable std::once_flag capabilities_once_;
   mutable device_capabilities capabilities_;
   mutable std::once_flag probe_once_;
-  mutable bool executes_ = false;
+  mutable kernel_execution execution_;
 };
 
 }  // namespace zr::detail

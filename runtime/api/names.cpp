@@ -31,6 +31,14 @@ std::string_view to_string(device_kind k) {
   }
 }
 
+std::string_view to_string(kernel_execution::status s) {
+  switch (s) {
+    case kernel_execution::status::yes: return "yes";
+    case kernel_execution::status::no: return "no";
+    default: return "unknown";
+  }
+}
+
 std::string_view to_string(memory_kind k) {
   switch (k) {
     case memory_kind::host: return "host";

@@ -10,25 +10,30 @@ namespace zr::core {
 
 namespace {
 thread_local std::optional<std::chrono::nanoseconds> scoped_limit;
+
+std::chrono::nanoseconds seconds_from_environment(const char* variable, double default_seconds) {
+  double seconds = default_seconds;
+  if (const char* text = std::getenv(variable); text && *text) {
+    char* end = nullptr;
+    const double parsed = std::strtod(text, &end);
+    if (end && *end == '\0' && parsed > 0 && parsed < 1e6) {
+      seconds = parsed;
+    } else {
+      logger().warn("{}='{}' is not a positive number of seconds: using {} s", variable, text, default_seconds);
+    }
+  }
+  return std::chrono::nanoseconds(static_cast<std::int64_t>(seconds * 1e9));
+}
 }  // namespace
 
 std::chrono::nanoseconds configured_wait_limit() {
-  static const std::chrono::nanoseconds limit = [] {
-    constexpr double kDefaultSeconds = 300;
-    double seconds = kDefaultSeconds;
-    if (const char* text = std::getenv("ZE_REDUCE_TIMEOUT_S"); text && *text) {
-      char* end = nullptr;
-      const double parsed = std::strtod(text, &end);
-      if (end && *end == '\0' && parsed > 0 && parsed < 1e6) {
-        seconds = parsed;
-      } else {
-        logger().warn("ZE_REDUCE_TIMEOUT_S='{}' is not a positive number of seconds: using {} s", text,
-                      kDefaultSeconds);
-      }
-    }
-    return std::chrono::nanoseconds(static_cast<std::int64_t>(seconds * 1e9));
-  }();
+  static const std::chrono::nanoseconds limit = seconds_from_environment("ZE_REDUCE_TIMEOUT_S", 300);
   return limit;
+}
+
+std::chrono::nanoseconds probe_wait_limit() {
+  static const std::chrono::nanoseconds limit = seconds_from_environment("ZE_REDUCE_PROBE_TIMEOUT_S", 10);
+  return std::min(limit, configured_wait_limit());
 }
 
 std::chrono::nanoseconds wait_limit() {

@@ -16,6 +16,10 @@ std::chrono::nanoseconds wait_limit();
 // The limit from ZE_REDUCE_TIMEOUT_S alone (what ScopedWaitLimit cannot lengthen).
 std::chrono::nanoseconds configured_wait_limit();
 
+// The execution probe's own deadline: ZE_REDUCE_PROBE_TIMEOUT_S seconds (default 10; never longer than
+// configured_wait_limit()). A probe is four numbers: anything slower than this is a device that hangs.
+std::chrono::nanoseconds probe_wait_limit();
+
 class ScopedWaitLimit {
  public:
   explicit ScopedWaitLimit(std::chrono::nanoseconds limit);

@@ -6,6 +6,7 @@
 #include <level_zero/ze_api.h>
 
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -64,6 +65,12 @@ class Device {
   // command list happen under this lock.
   std::mutex& recording_mutex() const { return recording_mutex_; }
 
+  // A device that was lost (ZE_RESULT_ERROR_DEVICE_LOST) or hung (a fence past its deadline) refuses all later
+  // work with the error that made it so; other devices are untouched. See FencedQueue.
+  [[noreturn]] void mark_unusable_and_throw(std::exception_ptr error) const;
+  void throw_if_unusable() const;
+  bool unusable() const;
+
  private:
   std::shared_ptr<const Context> context_;
   ze_driver_handle_t driver_;
@@ -74,6 +81,8 @@ class Device {
   std::string problem_;
   std::unique_ptr<ModuleCache> modules_;
   mutable std::mutex recording_mutex_;
+  mutable std::mutex fate_mutex_;
+  mutable std::exception_ptr unusable_;
 };
 
 // Every Level Zero device, enumerated once per process (root devices, each followed by its sub-devices).

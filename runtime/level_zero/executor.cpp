@@ -327,7 +327,10 @@ void Executor::record(Prepared& prepared, const core::Plan& plan, const void* in
 core::RunProfile Executor::submit_and_wait(Prepared& prepared, const core::Plan& plan) {
   const auto& name = device_->name();
   for (const auto& event : prepared.events) ZR_ZE_CHECK(name, zeEventHostReset, event.get());
-  queue_.run(prepared.list.get(), "a reduction (" + std::to_string(plan.passes.size()) + " kernel passes)");
+  std::string what = "the run of ";
+  for (std::size_t p = 0; p < plan.passes.size(); ++p) what += (p ? ", " : "") + plan.passes[p].entry_point;
+  what += " (strategy " + std::string(core::name(plan.strategy)) + ")";
+  queue_.run(prepared.list.get(), what, plan.strategy);
   ++stats_.submissions;
 
   core::RunProfile profile;

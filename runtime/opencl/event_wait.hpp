@@ -1,9 +1,13 @@
 #pragma once
 // Waiting for an OpenCL event with a deadline. OpenCL has no timed wait (clWaitForEvents, clFinish and
-// blocking reads wait forever), so a wait polls the event's status for a short while (a small reduction on a
-// GPU completes within tens of microseconds, and polling returns sooner than a callback's thread hop), then
-// sleeps until the driver's completion callback wakes it or the deadline passes. Sleeping matters on CPU
-// devices: a polling host thread would take a core from the device's own worker threads.
+// blocking reads wait forever), so a wait polls the event's status: yielding for the first 200 us (a small
+// reduction on a GPU completes within tens of microseconds), then sleeping between queries, 10 us at first,
+// doubling up to 250 us, so that a CPU device's worker threads keep their cores during a long wait.
+//
+// Not the completion callback (clSetEventCallback): older PoCL (Debian's 3.1) calls it with the event
+// unlocked and holds no reference of its own meanwhile (later PoCL retains the event across the call for
+// this reason), so a waiter woken by it could release the event under PoCL's feet. Polling asks nothing of
+// the driver but clGetEventInfo.
 #include <chrono>
 
 #include "opencl/cl.hpp"

@@ -171,10 +171,15 @@ std::string kernels_of(const Submission& submission) {
 
 void Executor::inject_faults(const Submission& submission) const {
   const std::string& device = context_.device().name;
-  if (core::injected(core::FaultKind::device_lost, submission.strategy, device))
+  const bool lose = core::injected(core::FaultKind::device_lost, submission.strategy, device);
+  const bool hang = core::injected(core::FaultKind::hang, submission.strategy, device);
+  // The simulated fault comes after the real work: nothing enqueued (a result read into host memory
+  // included) may still be running when the error unwinds the caller's buffers.
+  if ((lose || hang) && submission.queue) context_.finish(submission.queue);
+  if (lose)
     context_.fail_completion("clFinish", CL_INVALID_COMMAND_QUEUE,
                              "the run of " + kernels_of(submission) + " (simulated: ZE_REDUCE_FAULT_INJECTION)");
-  if (core::injected(core::FaultKind::hang, submission.strategy, device)) {
+  if (hang) {
     cl_int code = CL_SUCCESS;
     const EventHandle never(clCreateUserEvent(context_.handle(), &code));
     check(code, "clCreateUserEvent", device);

@@ -177,10 +177,11 @@ core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocati
     for (std::size_t k = 0; k < staged.size(); ++k)
       last_read = enqueue_host_copy(context, queue, staged[k], false, k + 1 == staged.size(),
                                     timed ? &downloads : nullptr);
-    if (!timed && last_read) {
+    // Timed or not, the last read must have landed in host memory before this returns.
+    if (last_read) {
       check(clFlush(queue), "clFlush", context.device().name);
       context.wait(last_read.get(), [&] { return "the result read behind " + std::string(core::name(plan.strategy)); });
-      submission->completed = true;  // the in-order queue ran the kernels before the read
+      submission->completed = !timed;  // the in-order queue ran the kernels before the read
     }
   } catch (const Error&) {
     // A failed kernel is the error to report, not the read behind it; and nothing enqueued may still be

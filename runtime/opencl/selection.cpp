@@ -10,13 +10,13 @@
 #include "opencl/error.hpp"
 #include "opencl/handles.hpp"
 #include "log.hpp"
+#include "wait_limit.hpp"
 
 namespace zr::opencl {
 
 namespace {
 constexpr cl_uint kProbeValue = 0x5EED1234u;
 constexpr cl_uint kHostSentinel = 0xFFFFFFFFu;
-constexpr auto kProbeTimeout = std::chrono::seconds(20);
 constexpr const char* kProbeSource = "kernel void zr_execution_probe(global uint* out) { out[0] = 0x5EED1234u; }";
 
 std::mutex probe_mutex;
@@ -57,7 +57,8 @@ bool run_probe(const Device& device) {
   EventHandle read_done(raw_event);
   check(clFlush(queue.get()), "clFlush", name, "execution probe");
   // Poll rather than block: a device that never runs anything must not hang the caller.
-  const auto deadline = std::chrono::steady_clock::now() + kProbeTimeout;
+  const auto limit = core::probe_wait_limit();
+  const auto deadline = std::chrono::steady_clock::now() + limit;
   for (;;) {
     cl_int status = CL_QUEUED;
     check(clGetEventInfo(read_done.get(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr),
@@ -65,7 +66,14 @@ bool run_probe(const Device& device) {
     if (status < 0) throw_error("execution probe", status, name, "the probe's commands failed");
     if (status == CL_COMPLETE) break;
     if (std::chrono::steady_clock::now() > deadline) {
-      logger().debug("opencl: execution probe on '{}' did not complete in {} s", name, kProbeTimeout.count());
+      logger().debug("opencl: execution probe on '{}' did not complete in {}", name, core::seconds_text(limit));
+      // Releasing what still has work queued can block in the driver behind that work: leak it instead.
+      read_done.abandon();
+      buffer.abandon();
+      kernel.abandon();
+      program.abandon();
+      queue.abandon();
+      context.abandon();
       return false;
     }
     std::this_thread::sleep_for(std::chrono::microseconds(200));

@@ -58,6 +58,30 @@ TEST(Events, GivenAProfilingQueueThenAReductionsProfileTimesItsKernelPassesAndCo
   EXPECT_GT(p.kernel_ns, 0u);
 }
 
+// The staged read of a host result is the last command of a profiled run: it must have landed (and be
+// timed) when reduce returns, or the device writes into host memory the caller has moved on from. Found as
+// a rare heap corruption of ze_reduce (which always profiles) under load.
+TEST(Events, GivenAProfilingQueueWhenReducingIntoHostMemoryRepeatedlyThenEveryReadHasLandedOnReturn) {
+  ZR_REQUIRE_QUEUE(shared);
+  queue q(shared.get_device(), property::queue::enable_profiling{});
+  const std::vector<std::int32_t> values(4096, 3);
+  auto* input = q.malloc_device<std::int32_t>(values.size());
+  q.copy(values.data(), input, values.size()).wait();
+  for (std::int32_t run = 0; run < 100; ++run) {
+    std::int32_t sum = run;
+    const event done = q.reduce(input, values.size(), reduction(&sum, plus<>()));
+    ASSERT_EQ(sum, run + 3 * 4096) << "run " << run;
+    const profile& p = done.get_profile();
+    ASSERT_TRUE(p.timestamps_valid);
+    for (const auto& pass : p.passes)
+      if (pass.what != pass_profile::kind::kernel) {
+        ASSERT_GT(pass.start_ns, 0u) << "run " << run << ": " << pass.label << " was not complete";
+        ASSERT_GE(pass.end_ns, pass.start_ns) << "run " << run << ": " << pass.label;
+      }
+  }
+  q.free(input);
+}
+
 TEST(Events, GivenOnlyAPropertyListThenTheQueueIsOnTheDefaultDeviceWithThoseProperties) {
   ZR_REQUIRE_QUEUE(shared);
   queue q(property::queue::enable_profiling{});

@@ -13,6 +13,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import time
 import unittest
 
 try:
@@ -22,7 +23,7 @@ except ImportError as missing:
     print(f"skipped: {missing} (apt-get install python3-numpy python3-jsonschema)")
     sys.exit(77)
 
-ZE_REDUCE, SCHEMA_PATH, WORK = sys.argv[1:4]
+ZE_REDUCE, SCHEMA_PATH, WORK = (os.path.abspath(argument) for argument in sys.argv[1:4])
 del sys.argv[1:4]
 with open(SCHEMA_PATH) as schema_file:
     SCHEMA = json.load(schema_file)
@@ -257,6 +258,55 @@ class GivenABrokenDevice(Case):
         self.assertIn(b"MISMATCH", done.stdout)
         self.assertIn(b"does not match the host reference", done.stderr)
 
+    # cpu_chunks runs on every device, and is not the execution probe's strategy (tree).
+    FORCED = ("-t", "i32", "-n", "1000", "--strategy", "cpu_chunks")
+
+    def default_device_name(self):
+        return self.run_json(*self.FORCED)["device"]["name"]
+
+    def test_WhenTheDeviceIsLost_ThenOneDeviceLostErrorAndExitCodeThree(self):
+        name, strategy = self.default_device_name(), "cpu_chunks"
+        done = run(*self.FORCED, env={**CLEAN_ENV, "ZE_REDUCE_FAULT_INJECTION": f"device_lost:{strategy}"})
+        message = done.stderr.decode()
+        self.assertEqual(done.returncode, 3, message)
+        self.assertEqual(done.stdout, b"", "a lost device prints no result")
+        for fragment in ("device lost", name, strategy, "refuses further work", "(simulated"):
+            self.assertIn(fragment, message)
+        self.assertNotIn("--list", message, "a lost device is not a usage problem")
+
+    def test_WhenTheDeviceHangs_ThenTheWaitEndsAfterTheTimeoutWithExitCodeThree(self):
+        name, strategy = self.default_device_name(), "cpu_chunks"
+        env = {**CLEAN_ENV, "ZE_REDUCE_FAULT_INJECTION": f"hang:{strategy}", "ZE_REDUCE_TIMEOUT_S": "1"}
+        started = time.monotonic()
+        done = run(*self.FORCED, env=env)
+        took = time.monotonic() - started
+        message = done.stderr.decode()
+        self.assertEqual(done.returncode, 3, message)
+        for fragment in (name, "did not finish", "within 1 s", "ZE_REDUCE_TIMEOUT_S", strategy):
+            self.assertIn(fragment, message)
+        self.assertLess(took, 60, "the hang was not cut short by ZE_REDUCE_TIMEOUT_S=1")
+
+    def test_WhenTheExecutionProbeHangs_ThenListSaysUnknownAndTheDeviceIsNotTheDefault(self):
+        # The probe reduces with the tree strategy: hang exactly that, on the default device only.
+        name = self.default_device_name()
+        env = {**CLEAN_ENV, "ZE_REDUCE_FAULT_INJECTION": f"hang:tree@{name}", "ZE_REDUCE_PROBE_TIMEOUT_S": "1"}
+        started = time.monotonic()
+        listed = run("--list", env=env)
+        self.assertEqual(listed.returncode, 0, listed.stderr.decode())
+        self.assertLess(time.monotonic() - started, 60)
+        self.assertIn("kernels execute: unknown (probe did not finish in 1 s)", listed.stdout.decode())
+        devices = json.loads(run("--list", "--json", env=env).stdout)["devices"]
+        jsonschema.validate({"schema": "ze_reduce/devices/1", "version": "x", "devices": devices}, SCHEMA)
+        hung = [d for d in devices if d["name"] == name]
+        self.assertTrue(hung and all(d["kernel_execution"]["status"] == "unknown" for d in hung), hung)
+        self.assertTrue(all(not d["executes_kernels"] for d in hung))
+        chosen = run("-t", "i32", "-n", "1000", "--json", env=env)
+        if chosen.returncode == 0:
+            self.assertNotEqual(json.loads(chosen.stdout)["device"]["name"], name)
+        else:
+            self.assertEqual(chosen.returncode, 3, chosen.stderr.decode())
+            self.assertIn("no device runs kernels", chosen.stderr.decode())
+
 
 class GivenIntelDriverWithoutHardware(Case):
     # Intel's compute runtime in its capture mode (DESIGN.md section 3): a real Tiger Lake profile whose
@@ -274,10 +324,29 @@ class GivenIntelDriverWithoutHardware(Case):
         for device in silent:
             done = run("-d", device["index"], "-n", "1000", env=env)
             self.assertEqual(done.returncode, 3, done.stderr.decode())
-            self.assertIn(b"does not execute kernels", done.stderr)
+            self.assertIn(b"is not known to execute kernels", done.stderr)
         default = run("-n", "1000", "--json", env=env)
         self.assertEqual(default.returncode, 0, default.stderr.decode())
         self.assertNotIn(json.loads(default.stdout)["device"]["index"], [d["index"] for d in silent])
+
+    def test_WhenListedWithThePvcProfile_ThenEveryWaitEndsAndThePvcDevicesAreShown(self):
+        # Intel's OpenCL driver used to block forever in the probe's blocking write with this profile.
+        env = {**CLEAN_ENV, **self.NOHW, "ProductFamilyOverride": "pvc", "HardwareInfoOverride": "1x4x8"}
+        started = time.monotonic()
+        try:
+            listed = subprocess.run([ZE_REDUCE, "--list", "--json"], capture_output=True, env=env, timeout=60,
+                                    cwd=WORK)
+        except subprocess.TimeoutExpired:
+            self.fail("ze_reduce --list with the pvc profile did not finish within 60 s")
+        self.assertEqual(listed.returncode, 0, listed.stderr.decode())
+        self.assertLess(time.monotonic() - started, 60)
+        devices = json.loads(listed.stdout)["devices"]
+        intel = [d for d in devices if "0x0bd5" in d["name"]]  # PVC's PCI device id
+        if not intel:
+            self.skipTest("Intel's compute runtime (intel-opencl-icd, level-zero) shows no device here")
+        for device in intel:
+            self.assertIn("subgroup", device["strategies"]["plus f32"], device)
+            self.assertIn(device["kernel_execution"]["status"], ("no", "unknown"), device)
 
     def test_WhenAffinityMaskExcludesIt_ThenListDoesNotShowIt(self):
         def backends(mask):

@@ -53,12 +53,12 @@ constexpr std::pair<zr::op_kind, zr::element_type> kSummaryPairs[] = {
     {zr::op_kind::plus, zr::element_type::i32}, {zr::op_kind::plus, zr::element_type::f64},
     {zr::op_kind::plus, zr::element_type::f16}};
 
+// "yes", "no (why)" or "unknown (probe did not finish in N s)".
 std::string executes(const zr::device& d) {
-  try {
-    return d.executes_kernels() ? "yes" : "no (the driver accepts work but does not run kernels)";
-  } catch (const zr::Error& error) {
-    return std::string("no: ") + error.what();
-  }
+  const auto& probe = d.execution();
+  std::string text(to_string(probe.state));
+  if (!probe.detail.empty()) text += " (" + probe.detail + ")";
+  return text;
 }
 
 }  // namespace
@@ -117,7 +117,9 @@ nlohmann::json devices_json() {
     try {
       const auto& c = d.capabilities();
       entry["capabilities"] = tools::capabilities_json(c);
-      entry["executes_kernels"] = executes(d) == "yes";
+      entry["executes_kernels"] = d.executes_kernels();
+      entry["kernel_execution"] = {{"status", std::string(to_string(d.execution().state))},
+                                   {"detail", d.execution().detail}};
       nlohmann::json strategies = nlohmann::json::object();
       for (auto dt : core::kAllDataTypes)
         for (auto o : core::kAllOps) {

@@ -58,11 +58,12 @@ int run(const Options& options) {
   if (options.input_path.empty()) check_pair(options.op, options.type.value_or(zr::core::DataType::f32));
 
   const zr::device device = options.device_index ? zr::get_device(*options.device_index) : zr::default_device();
-  if (!device.executes_kernels())
-    throw zr::UnsupportedError("device '" + device.name() + "' accepts work but does not execute kernels (" +
-                               std::string(to_string(device.get_backend())) +
-                               " driver without hardware, see --list): its results would be meaningless; choose "
-                               "a device whose --list entry says 'kernels execute: yes'");
+  if (const auto& probe = device.execution(); probe.state != zr::kernel_execution::status::yes)
+    throw zr::UnsupportedError("device '" + device.name() + "' (" + std::string(to_string(device.get_backend())) +
+                               ") is not known to execute kernels: its execution probe says " +
+                               std::string(to_string(probe.state)) + " (" + probe.detail +
+                               "), so its results would be meaningless; choose a device whose --list entry says "
+                               "'kernels execute: yes'");
   const MemoryLimits limits{device.name(), device.capabilities().global_memory_bytes, host_memory_bytes()};
   Progress progress(options.verbosity >= 0 && !options.json);
   progress.update("preparing the input");

@@ -26,6 +26,18 @@ void fail(CaseRecord& record, const DeviceUnderTest& dut, const std::string& wha
   ADD_FAILURE() << message;
 }
 
+// Any library error during a case is a failure; a lost or hung device is the device's last one.
+void fail(CaseRecord& record, DeviceUnderTest& dut, const std::string& what, const Error& error) {
+  if (!dynamic_cast<const DeviceLostError*>(&error) && !dynamic_cast<const TimeoutError*>(&error)) {
+    fail(record, dut, what + error.what());
+    return;
+  }
+  const std::string message = "device lost at case " + describe(record.c) + ": " + error.what();
+  dut.mark_lost({record.suite + "." + record.name, message});
+  record.failure = "device '" + dut.get().name() + "' (" + dut.tag() + "): " + message;
+  ADD_FAILURE() << record.failure << "\n(its remaining cases are not run: the library refuses further work on it)";
+}
+
 std::string skip(CaseRecord& record, std::string reason) {
   record.skip_reason = std::move(reason);
   return record.skip_reason;
@@ -72,7 +84,7 @@ void expect_refusal(CaseRecord& record, DeviceUnderTest& dut) {
   } catch (const UnsupportedError& error) {
     GTEST_SKIP() << skip(record, record.c.expectation == Expectation::pair_refused ? listed : error.what());
   } catch (const Error& error) {
-    fail(record, dut, listed + ", and the library refused it with the wrong kind of error: " + error.what());
+    fail(record, dut, listed + ", and the library refused it with the wrong kind of error: ", error);
     return;
   }
   fail(record, dut, listed + ", yet the library accepted it");
@@ -86,7 +98,7 @@ void expect_completion(CaseRecord& record, DeviceUnderTest& dut, RunContext& con
     if (run.strategy != c.strategy)
       fail(record, dut, "ran strategy " + std::string(to_string(run.strategy)) + " instead of the one asked for");
   } catch (const Error& error) {
-    fail(record, dut, std::string("the library threw: ") + error.what());
+    fail(record, dut, "the library threw: ", error);
   }
 }
 
@@ -102,7 +114,7 @@ void expect_reference(CaseRecord& record, DeviceUnderTest& dut, RunContext& cont
   } catch (const UnsupportedError& error) {
     GTEST_SKIP() << skip(record, std::string("the device cannot hold the input: ") + error.what());
   } catch (const Error& error) {
-    fail(record, dut, std::string("uploading the input failed: ") + error.what());
+    fail(record, dut, "uploading the input failed: ", error);
     return;
   }
   const void* input = c.from_host_span ? static_cast<const void*>(data->host.data()) : data->device_input();
@@ -114,7 +126,7 @@ void expect_reference(CaseRecord& record, DeviceUnderTest& dut, RunContext& cont
     GTEST_SKIP() << skip(record, "the device lists this strategy for the pair but refused it at this size: " +
                                      std::string(error.what()));
   } catch (const Error& error) {
-    fail(record, dut, std::string("the library threw: ") + error.what());
+    fail(record, dut, "the library threw: ", error);
     return;
   }
   if (first.strategy != c.strategy)
@@ -131,7 +143,7 @@ void expect_reference(CaseRecord& record, DeviceUnderTest& dut, RunContext& cont
         return;
       }
     } catch (const Error& error) {
-      fail(record, dut, "run " + std::to_string(run) + " threw: " + error.what());
+      fail(record, dut, "run " + std::to_string(run) + " threw: ", error);
       return;
     }
   }
@@ -141,6 +153,10 @@ void expect_reference(CaseRecord& record, DeviceUnderTest& dut, RunContext& cont
 
 void run_case(RunContext& context, CaseRecord& record) {
   DeviceUnderTest& dut = context.devices.at(record.c.device_slot);
+  if (const auto& loss = dut.lost()) {
+    record.not_run = true;
+    GTEST_SKIP() << skip(record, "not run: the device was lost at " + loss->test + " (that case's failure says how)");
+  }
   switch (record.c.expectation) {
     case Expectation::pair_refused:
     case Expectation::strategy_refused: expect_refusal(record, dut); break;

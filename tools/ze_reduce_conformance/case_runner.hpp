@@ -17,6 +17,7 @@ struct CaseRecord {
   std::string name;
   std::string failure;      // the first failure's message (empty when none)
   std::string skip_reason;  // why it was skipped (empty when it ran)
+  bool not_run = false;     // skipped because its device was lost earlier in the run
 };
 
 struct RunContext {
@@ -24,7 +25,9 @@ struct RunContext {
   DatasetCache datasets;
 };
 
-// Reports failures with ADD_FAILURE and skips with GTEST_SKIP: call it from a test body only.
+// Reports failures with ADD_FAILURE and skips with GTEST_SKIP: call it from a test body only. The first lost or
+// hung device of a case is one failure ("device lost at case ..."); that device's later cases are skipped as
+// not run, with that reason.
 void run_case(RunContext& context, CaseRecord& record);
 
 }  // namespace zr::conformance

@@ -23,12 +23,24 @@ class DeviceUnderTest {
   // One queue per device for the whole run (building kernels is the slow part), made on first use.
   queue& get_queue();
 
+  // A device that was lost or hung during a case (zr::DeviceLostError, zr::TimeoutError): the library
+  // refuses all later work on it, so its remaining cases are reported as not run.
+  struct Loss {
+    std::string test;     // "Suite.Name" of the case that found it
+    std::string message;  // "device lost at case ...: <the library's error>"
+  };
+  void mark_lost(Loss loss) {
+    if (!lost_) lost_ = std::move(loss);
+  }
+  const std::optional<Loss>& lost() const { return lost_; }
+
  private:
   std::size_t index_;
   device device_;
   std::string tag_;
   bool executes_kernels_;
   std::optional<queue> queue_;
+  std::optional<Loss> lost_;
 };
 
 // Every device when `requested` is empty; else each entry is an index into zr::get_devices() or a text that

@@ -3,6 +3,7 @@
 // GoogleTest test per case, runs them, and writes the JSON report.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
@@ -80,6 +81,14 @@ int run(Options& options) {
   const auto start = std::chrono::steady_clock::now();
   const int status = RUN_ALL_TESTS();
   summary.duration_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (std::size_t slot = 0; slot < devices.size(); ++slot)
+    if (const auto& loss = devices[slot].lost()) {
+      const auto not_run = std::count_if(records.begin(), records.end(), [&](const CaseRecord& r) {
+        return r.not_run && r.c.device_slot == slot;
+      });
+      std::cout << devices[slot].tag() << ": " << loss->message << "\n  at " << loss->test << "; " << not_run
+                << " later cases of this device were not run\n";
+    }
 
   if (!options.report_path.empty()) {
     write_report(make_report(options, devices, records, summary), options.report_path);

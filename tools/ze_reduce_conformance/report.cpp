@@ -85,12 +85,12 @@ nlohmann::json make_report(const Options& options, const std::vector<DeviceUnder
                            const std::deque<CaseRecord>& records, const RunSummary& summary) {
   const auto found = outcomes();
   struct Bucket {
-    std::size_t passed = 0, failed = 0, skipped = 0;
+    std::size_t passed = 0, failed = 0, skipped = 0, not_run = 0;
     std::vector<std::string> skip_reasons;
   };
   using BucketKey = std::tuple<std::size_t, element_type, op_kind, strategy>;
   std::map<BucketKey, Bucket> buckets;
-  std::size_t passed = 0, failed = 0, skipped = 0;
+  std::size_t passed = 0, failed = 0, skipped = 0, not_run = 0;
   nlohmann::json failures = nlohmann::json::array();
   for (const CaseRecord& record : records) {
     const auto outcome = found.find(record.suite + "." + record.name);
@@ -100,6 +100,10 @@ nlohmann::json make_report(const Options& options, const std::vector<DeviceUnder
     switch (outcome->second) {
       case Status::passed: ++bucket.passed, ++passed; break;
       case Status::skipped: {
+        if (record.not_run) {  // the device's loss says why, once
+          ++bucket.not_run, ++not_run;
+          break;
+        }
         ++bucket.skipped, ++skipped;
         const std::string reason = record.skip_reason.empty() ? "skipped (see the test output)" : record.skip_reason;
         if (std::find(bucket.skip_reasons.begin(), bucket.skip_reasons.end(), reason) == bucket.skip_reasons.end())
@@ -122,13 +126,14 @@ nlohmann::json make_report(const Options& options, const std::vector<DeviceUnder
                        {"passed", bucket.passed},
                        {"failed", bucket.failed},
                        {"skipped", bucket.skipped},
+                       {"not_run", bucket.not_run},
                        {"skip_reasons", bucket.skip_reasons}});
   }
   // What kind of check each device's cases that ran were: on a device whose kernels do not execute, no
   // result may have been compared.
   std::vector<std::array<std::size_t, 3>> kinds(devices.size());
   for (const CaseRecord& record : records) {
-    if (!found.contains(record.suite + "." + record.name)) continue;
+    if (record.not_run || !found.contains(record.suite + "." + record.name)) continue;
     const Expectation e = record.c.expectation;
     ++kinds.at(record.c.device_slot)[e == Expectation::matches_reference ? 0 : e == Expectation::validity_only ? 1 : 2];
   }
@@ -138,6 +143,8 @@ nlohmann::json make_report(const Options& options, const std::vector<DeviceUnder
     entry["cases"] = {{"compared_with_reference", kinds[slot][0]},
                       {"validity_only", kinds[slot][1]},
                       {"refusal", kinds[slot][2]}};
+    const auto& loss = devices[slot].lost();
+    entry["lost"] = loss ? nlohmann::json{{"test", loss->test}, {"message", loss->message}} : nlohmann::json(nullptr);
     device_list.push_back(entry);
   }
   return {{"schema_version", 1},
@@ -150,7 +157,7 @@ nlohmann::json make_report(const Options& options, const std::vector<DeviceUnder
           {"started_utc", summary.started_utc},
           {"duration_seconds", summary.duration_seconds},
           {"devices", device_list},
-          {"totals", {{"passed", passed}, {"failed", failed}, {"skipped", skipped}}},
+          {"totals", {{"passed", passed}, {"failed", failed}, {"skipped", skipped}, {"not_run", not_run}}},
           {"results", results},
           {"failures", failures},
           {"failures_not_listed", failed - failures.size()}};
