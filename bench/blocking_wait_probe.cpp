@@ -14,12 +14,18 @@
 //   flush_wait<D>_read kernel; clFlush; D us on the host clock; blocking read
 //   finish            kernel; clFinish                              (a result left in device memory)
 //   finish_read       kernel; clFinish; blocking read
+// and the bounded waits (OpenCL has no timed wait, so a bounded wait polls the event's status):
+//   poll_read         kernel; non-blocking read into pageable host memory; clFlush; poll the read's event
+//   poll_pinned_read  the same into pinned host memory (a mapped CL_MEM_ALLOC_HOST_PTR buffer), then a copy
+//   poll_kernel_read  kernel; clFlush; poll the kernel's event; blocking read (of a finished result)
+//   poll_kernel       kernel; clFlush; poll the kernel's event (a result left in device memory)
 #include <CL/cl.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -115,7 +121,46 @@ int main(int argc, char** argv) try {
     const char* name;
     std::function<void()> run;
   };
+  cl_mem pinned_buffer = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, 64, nullptr, &code);
+  check(code, "clCreateBuffer");
+  void* pinned = clEnqueueMapBuffer(queue, pinned_buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, 64, 0, nullptr,
+                                    nullptr, &code);
+  check(code, "clEnqueueMapBuffer");
+  auto poll = [](cl_event event) {
+    for (cl_int status = CL_QUEUED; status > CL_COMPLETE;)
+      check(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr),
+            "clGetEventInfo");
+    clReleaseEvent(event);
+  };
+  auto poll_read_into = [&](void* host) {
+    return [&, host] {
+      launch(queue, nullptr);
+      cl_event event = nullptr;
+      check(clEnqueueReadBuffer(queue, out, CL_FALSE, 0, 4, host, 0, nullptr, &event), "clEnqueueReadBuffer");
+      check(clFlush(queue), "clFlush");
+      poll(event);
+    };
+  };
+  static cl_uint pageable_value;
   const Way ways[] = {
+      {"poll_read", poll_read_into(&pageable_value)},
+      {"poll_pinned_read", [&, inner = poll_read_into(pinned)] {
+         inner();
+         std::memcpy(&pageable_value, pinned, 4);
+       }},
+      {"poll_kernel_read", [&] {
+         cl_event event = nullptr;
+         launch(queue, &event);
+         check(clFlush(queue), "clFlush");
+         poll(event);
+         read();
+       }},
+      {"poll_kernel", [&] {
+         cl_event event = nullptr;
+         launch(queue, &event);
+         check(clFlush(queue), "clFlush");
+         poll(event);
+       }},
       {"read", [&] { launch(queue, nullptr); read(); }},
       {"flush_read", flush_wait_read(0)},
       {"flush_wait1_read", flush_wait_read(1)},
@@ -151,6 +196,9 @@ int main(int argc, char** argv) try {
     std::printf("}\n");
     std::fflush(stdout);
   }
+  check(clEnqueueUnmapMemObject(queue, pinned_buffer, pinned, 0, nullptr, nullptr), "clEnqueueUnmapMemObject");
+  check(clFinish(queue), "clFinish");
+  clReleaseMemObject(pinned_buffer);
   clReleaseMemObject(out);
   clReleaseKernel(kernel);
   clReleaseProgram(program);

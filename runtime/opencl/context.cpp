@@ -4,7 +4,10 @@
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include "opencl/context.hpp"
 
+#include <cstring>
+
 #include "opencl/error.hpp"
+#include "opencl/pinned_host_buffer.hpp"
 #include "log.hpp"
 #include "opencl/selection.hpp"
 #include "zereduce/errors.hpp"
@@ -12,7 +15,10 @@
 namespace zr::opencl {
 
 Context::Context(Device device, ContextOptions options)
-    : device_(std::move(device)), capabilities_(query_capabilities(device_)) {
+    : device_(std::move(device)),
+      capabilities_(query_capabilities(device_)),
+      spin_for_(device_.type == core::DeviceType::gpu ? std::chrono::microseconds(5000)
+                                                      : std::chrono::microseconds(200)) {
   cl_int code = CL_SUCCESS;
   const cl_context_properties properties[] = {CL_CONTEXT_PLATFORM,
                                               reinterpret_cast<cl_context_properties>(device_.platform), 0};
@@ -52,26 +58,47 @@ Buffer Context::create_buffer(std::uint64_t bytes, cl_mem_flags flags) const {
   return Buffer(std::move(mem), bytes);
 }
 
+void Context::copy_and_wait(cl_mem buffer, bool to_device, void* host, std::uint64_t bytes,
+                            std::uint64_t offset) const {
+  cl_event done = nullptr;
+  if (to_device)
+    check(clEnqueueWriteBuffer(queue_.get(), buffer, CL_FALSE, offset, bytes, host, 0, nullptr, &done),
+          "clEnqueueWriteBuffer", device_.name, std::to_string(bytes) + " bytes");
+  else
+    check(clEnqueueReadBuffer(queue_.get(), buffer, CL_FALSE, offset, bytes, host, 0, nullptr, &done),
+          "clEnqueueReadBuffer", device_.name, std::to_string(bytes) + " bytes");
+  const EventHandle event(done);
+  check(clFlush(queue_.get()), "clFlush", device_.name);
+  wait(event.get(), [&] {
+    return std::string(to_device ? "a write of " : "a read of ") + std::to_string(bytes) +
+           (to_device ? " bytes to the device" : " bytes from the device");
+  });
+}
+
 void Context::write(cl_mem buffer, std::span<const std::byte> bytes, std::uint64_t offset) const {
   if (bytes.empty()) return;
   throw_if_lost();
-  cl_event done = nullptr;
-  check(clEnqueueWriteBuffer(queue_.get(), buffer, CL_FALSE, offset, bytes.size(), bytes.data(), 0, nullptr, &done),
-        "clEnqueueWriteBuffer", device_.name, std::to_string(bytes.size()) + " bytes");
-  const EventHandle event(done);
-  check(clFlush(queue_.get()), "clFlush", device_.name);
-  wait(event.get(), "a write of " + std::to_string(bytes.size()) + " bytes to the device");
+  if (bytes.size() > kPinnedCopyBytes) {
+    copy_and_wait(buffer, true, const_cast<std::byte*>(bytes.data()), bytes.size(), offset);
+    return;
+  }
+  std::lock_guard lock(pinned_mutex_);
+  if (!pinned_) pinned_ = std::make_unique<PinnedHostBuffer>(*this, kPinnedCopyBytes);
+  std::memcpy(pinned_->data(), bytes.data(), bytes.size());
+  copy_and_wait(buffer, true, pinned_->data(), bytes.size(), offset);
 }
 
 void Context::read(cl_mem buffer, std::span<std::byte> bytes, std::uint64_t offset) const {
   if (bytes.empty()) return;
   throw_if_lost();
-  cl_event done = nullptr;
-  check(clEnqueueReadBuffer(queue_.get(), buffer, CL_FALSE, offset, bytes.size(), bytes.data(), 0, nullptr, &done),
-        "clEnqueueReadBuffer", device_.name, std::to_string(bytes.size()) + " bytes");
-  const EventHandle event(done);
-  check(clFlush(queue_.get()), "clFlush", device_.name);
-  wait(event.get(), "a read of " + std::to_string(bytes.size()) + " bytes from the device");
+  if (bytes.size() > kPinnedCopyBytes) {
+    copy_and_wait(buffer, false, bytes.data(), bytes.size(), offset);
+    return;
+  }
+  std::lock_guard lock(pinned_mutex_);
+  if (!pinned_) pinned_ = std::make_unique<PinnedHostBuffer>(*this, kPinnedCopyBytes);
+  copy_and_wait(buffer, false, pinned_->data(), bytes.size(), offset);
+  std::memcpy(bytes.data(), pinned_->data(), bytes.size());
 }
 
 void Context::fill(const Buffer& buffer, std::span<const std::byte> pattern) const {
@@ -178,6 +205,7 @@ void Context::set_in_flight(const core::Plan& plan) const {
 }
 
 Context::~Context() {
+  pinned_.reset();  // its unmap goes to the queue
   if (!lost()) return;
   // Work may still be queued and never finish: releasing the queues or the context could block in the driver.
   queue_.abandon();

@@ -22,6 +22,8 @@
 
 namespace zr::opencl {
 
+class PinnedHostBuffer;
+
 class Buffer {
  public:
   Buffer() = default;
@@ -63,7 +65,8 @@ class Context {
   std::optional<bool> executes_kernels() const;
 
   Buffer create_buffer(std::uint64_t bytes, cl_mem_flags flags = CL_MEM_READ_WRITE) const;
-  // Copies on the context's queue that return when done (bounded waits, see wait()).
+  // Copies on the context's queue that return when done (bounded waits, see wait()). Copies of up to
+  // kPinnedCopyBytes go through pinned host memory (see PinnedHostBuffer).
   void write(cl_mem buffer, std::span<const std::byte> bytes, std::uint64_t offset = 0) const;
   void read(cl_mem buffer, std::span<std::byte> bytes, std::uint64_t offset = 0) const;
   // Enqueues a fill of the whole buffer with a repeated pattern (non-blocking, in order with later work).
@@ -85,7 +88,7 @@ class Context {
   void wait(cl_event event, WhatFn&& what) const {
     // `what` is built only on failure: a small reduction waits on every call.
     const auto limit = core::wait_limit();
-    const EventWait waited = wait_for_event(event, limit);
+    const EventWait waited = wait_for_event(event, limit, spin_for_);
     if (waited.outcome != EventWait::Outcome::complete) fail_wait(waited, limit, std::forward<WhatFn>(what)());
   }
   void wait(cl_event event, std::string_view what) const {
@@ -101,7 +104,11 @@ class Context {
 
   ~Context();
 
+  static constexpr std::uint64_t kPinnedCopyBytes = 64 * 1024;
+
  private:
+  // Enqueues one copy between `buffer` and host memory at `host`, waits for it (bounded).
+  void copy_and_wait(cl_mem buffer, bool to_device, void* host, std::uint64_t bytes, std::uint64_t offset) const;
   QueueHandle make_queue(cl_command_queue_properties properties) const;
   cl_event marker(cl_command_queue queue) const;
   [[noreturn]] void mark_lost_and_throw(std::exception_ptr error) const;
@@ -117,6 +124,9 @@ class Context {
   mutable std::mutex state_mutex_;
   mutable std::exception_ptr lost_;  // the error that made the context unusable
   mutable std::string in_flight_;
+  std::chrono::nanoseconds spin_for_;  // see wait_for_event
+  mutable std::mutex pinned_mutex_;  // held for a small copy through pinned_
+  mutable std::unique_ptr<PinnedHostBuffer> pinned_;  // made on the first small copy
 };
 
 // Codes that, when work completes, mean the device or its context is gone rather than that one command was

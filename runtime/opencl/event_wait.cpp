@@ -7,8 +7,6 @@ namespace zr::opencl {
 
 namespace {
 
-// How long a wait polls, yielding between queries, before it starts to sleep between them.
-constexpr auto kPollFor = std::chrono::microseconds(200);
 // Sleeps between queries after that: doubling from the first to the longest.
 constexpr auto kFirstNap = std::chrono::microseconds(10);
 constexpr auto kLongestNap = std::chrono::microseconds(250);
@@ -20,7 +18,7 @@ EventWait outcome_of(cl_int status) {
 
 }  // namespace
 
-EventWait wait_for_event(cl_event event, std::chrono::nanoseconds limit) {
+EventWait wait_for_event(cl_event event, std::chrono::nanoseconds limit, std::chrono::nanoseconds spin_for) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   const auto deadline = start + limit;
@@ -33,7 +31,7 @@ EventWait wait_for_event(cl_event event, std::chrono::nanoseconds limit) {
     if (status <= CL_COMPLETE) return outcome_of(status);
     const auto now = clock::now();
     if (now >= deadline) return {EventWait::Outcome::timed_out, CL_SUCCESS, false};
-    if (now - start < kPollFor) {
+    if (now - start < spin_for) {
       std::this_thread::yield();  // a CPU device's worker threads may need this core
       continue;
     }

@@ -1,8 +1,9 @@
 #pragma once
 // Waiting for an OpenCL event with a deadline. OpenCL has no timed wait (clWaitForEvents, clFinish and
-// blocking reads wait forever), so a wait polls the event's status: yielding for the first 200 us (a small
-// reduction on a GPU completes within tens of microseconds), then sleeping between queries, 10 us at first,
-// doubling up to 250 us, so that a CPU device's worker threads keep their cores during a long wait.
+// blocking reads wait forever), so a wait polls the event's status: yielding between queries for `spin_for`,
+// then sleeping between them, 10 us at first, doubling up to 250 us. Context::wait spins for 5 ms on a GPU
+// (a reduction of 2^30 floats takes 1.4 ms on an H100: a sleep would add up to its length to every wait) and
+// for 200 us on a CPU device, whose worker threads need the cores a spinning host thread would take.
 //
 // Not the completion callback (clSetEventCallback): older PoCL (Debian's 3.1) calls it with the event
 // unlocked and holds no reference of its own meanwhile (later PoCL retains the event across the call for
@@ -20,6 +21,6 @@ struct EventWait {
   bool query_failed = false;  // failed because clGetEventInfo itself failed (code is its result)
 };
 
-EventWait wait_for_event(cl_event event, std::chrono::nanoseconds limit);
+EventWait wait_for_event(cl_event event, std::chrono::nanoseconds limit, std::chrono::nanoseconds spin_for);
 
 }  // namespace zr::opencl

@@ -56,6 +56,14 @@ cl_mem Executor::result_staging(std::size_t index, std::uint64_t bytes) {
   return buffer.get();
 }
 
+std::byte* Executor::result_landing(std::size_t index, std::uint64_t bytes) {
+  std::lock_guard lock(scratch_mutex_);
+  if (result_landing_.size() <= index) result_landing_.resize(index + 1);
+  PinnedHostBuffer& landing = result_landing_[index];
+  if (landing.bytes() < bytes) landing = PinnedHostBuffer(context_, std::max<std::uint64_t>(bytes, 64));
+  return landing.data();
+}
+
 bool read_event_times(cl_event event, core::PassTiming& timing) {
   cl_ulong start = 0, end = 0;
   const cl_int start_code = clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof(start), &start, nullptr);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "opencl/context.hpp"
+#include "opencl/pinned_host_buffer.hpp"
 #include "opencl/handles.hpp"
 #include "plan.hpp"
 #include "profile.hpp"
@@ -79,6 +80,9 @@ class Executor {
   // core::ResultTarget): kept and grown, so small reductions into host variables allocate nothing. Runs that
   // use them must not overlap (the caller serialises them).
   cl_mem result_staging(std::size_t index, std::uint64_t bytes);
+  // Pinned host memory of at least `bytes` for the same result: its initial value is written to the device
+  // from there and the result read back into it (see PinnedHostBuffer). Kept and grown likewise.
+  std::byte* result_landing(std::size_t index, std::uint64_t bytes);
 
  private:
   core::RunProfile wait_untimed(const Submission& submission) const;
@@ -92,6 +96,7 @@ class Executor {
   mutable std::mutex scratch_mutex_;
   std::map<ScratchKey, std::vector<Buffer>> scratch_;
   std::vector<Buffer> result_staging_;
+  std::vector<PinnedHostBuffer> result_landing_;
 };
 
 // The device-clock start and end of a completed command of a profiling queue; false where the driver has

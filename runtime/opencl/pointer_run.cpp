@@ -111,10 +111,12 @@ class Binder {
   std::uint64_t alignment_;
 };
 
-// A result kept in host memory: its staging buffer, and the copy commands around the kernels.
+// A result kept in host memory: its staging buffer, the pinned host memory the copies around the kernels go
+// through, and the caller's memory.
 struct StagedResult {
   std::size_t index;
   cl_mem staging;
+  std::byte* landing;
   void* host;
   std::uint64_t bytes;
 };
@@ -126,12 +128,14 @@ EventHandle enqueue_host_copy(const Context& context, cl_command_queue queue, co
   const std::string& device = context.device().name;
   cl_event event = nullptr;
   cl_event* wanted = events || last ? &event : nullptr;
-  if (to_device)
-    check(clEnqueueWriteBuffer(queue, staged.staging, CL_FALSE, 0, staged.bytes, staged.host, 0, nullptr, wanted),
+  if (to_device) {
+    std::memcpy(staged.landing, staged.host, staged.bytes);
+    check(clEnqueueWriteBuffer(queue, staged.staging, CL_FALSE, 0, staged.bytes, staged.landing, 0, nullptr, wanted),
           "clEnqueueWriteBuffer", device, [&] { return "initial value of result " + std::to_string(staged.index); });
-  else
-    check(clEnqueueReadBuffer(queue, staged.staging, CL_FALSE, 0, staged.bytes, staged.host, 0, nullptr, wanted),
+  } else {
+    check(clEnqueueReadBuffer(queue, staged.staging, CL_FALSE, 0, staged.bytes, staged.landing, 0, nullptr, wanted),
           "clEnqueueReadBuffer", device, [&] { return "result " + std::to_string(staged.index); });
+  }
   EventHandle owned(event);
   if (events) events->push_back(owned);
   return last ? owned : EventHandle();
@@ -154,7 +158,8 @@ core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocati
   for (std::size_t i = 0; i < results.size(); ++i) {
     const std::uint64_t bytes = core::result_bytes(plan, i);
     if (results[i].host_memory) {
-      staged.push_back({i, executor.result_staging(i, bytes), results[i].pointer, bytes});
+      staged.push_back({i, executor.result_staging(i, bytes), executor.result_landing(i, bytes), results[i].pointer,
+                        bytes});
       result_mems.push_back(staged.back().staging);
       continue;
     }
@@ -182,6 +187,7 @@ core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocati
       check(clFlush(queue), "clFlush", context.device().name);
       context.wait(last_read.get(), [&] { return "the result read behind " + std::string(core::name(plan.strategy)); });
       submission->completed = !timed;  // the in-order queue ran the kernels before the read
+      for (const auto& s : staged) std::memcpy(s.host, s.landing, s.bytes);
     }
   } catch (const Error&) {
     // A failed kernel is the error to report, not the read behind it; and nothing enqueued may still be
