@@ -157,27 +157,12 @@ const std::vector<std::shared_ptr<Device>>& devices() { return discovery().devic
 std::string_view unavailable_reason() { return discovery().unavailable; }
 
 void Device::mark_unusable_and_throw(std::exception_ptr error) const {
-  {
-    std::lock_guard lock(fate_mutex_);
-    if (!unusable_) unusable_ = error;
-    error = unusable_;  // the first fault is the one every later call reports
-  }
   logger().error("level_zero: device '{}' is unusable from now on", name_);
-  std::rethrow_exception(error);
+  fate_.fail(std::move(error));
 }
 
-void Device::throw_if_unusable() const {
-  std::exception_ptr error;
-  {
-    std::lock_guard lock(fate_mutex_);
-    error = unusable_;
-  }
-  if (error) std::rethrow_exception(error);
-}
+void Device::throw_if_unusable() const { fate_.throw_if_failed(); }
 
-bool Device::unusable() const {
-  std::lock_guard lock(fate_mutex_);
-  return unusable_ != nullptr;
-}
+bool Device::unusable() const { return fate_.failed(); }
 
 }  // namespace zr::level_zero

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "capabilities.hpp"
+#include "device_fate.hpp"
 #include "level_zero/device_info.hpp"
 #include "level_zero/handles.hpp"
 #include "level_zero/module_cache.hpp"
@@ -81,8 +82,7 @@ class Device {
   std::string problem_;
   std::unique_ptr<ModuleCache> modules_;
   mutable std::mutex recording_mutex_;
-  mutable std::mutex fate_mutex_;
-  mutable std::exception_ptr unusable_;
+  core::DeviceFate fate_;
 };
 
 // Every Level Zero device, enumerated once per process (root devices, each followed by its sub-devices).

@@ -169,28 +169,13 @@ void Context::fail_completion(std::string_view call, cl_int code, std::string_vi
 }
 
 void Context::mark_lost_and_throw(std::exception_ptr error) const {
-  {
-    std::lock_guard lock(state_mutex_);
-    if (!lost_) lost_ = error;
-    error = lost_;  // the first fault is the one every later call reports
-  }
   logger().error("opencl: device '{}' is unusable from now on", device_.name);
-  std::rethrow_exception(error);
+  fate_.fail(std::move(error));
 }
 
-void Context::throw_if_lost() const {
-  std::exception_ptr error;
-  {
-    std::lock_guard lock(state_mutex_);
-    error = lost_;
-  }
-  if (error) std::rethrow_exception(error);
-}
+void Context::throw_if_lost() const { fate_.throw_if_failed(); }
 
-bool Context::lost() const {
-  std::lock_guard lock(state_mutex_);
-  return lost_ != nullptr;
-}
+bool Context::lost() const { return fate_.failed(); }
 
 void Context::set_in_flight(const core::Plan& plan) const {
   std::lock_guard lock(state_mutex_);

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "capabilities.hpp"
+#include "device_fate.hpp"
 #include "plan.hpp"
 #include "wait_limit.hpp"
 #include "opencl/device.hpp"
@@ -122,7 +123,7 @@ class Context {
   std::unique_ptr<ProgramCache> programs_;
   std::mutex launch_mutex_;
   mutable std::mutex state_mutex_;
-  mutable std::exception_ptr lost_;  // the error that made the context unusable
+  core::DeviceFate fate_;  // the error that made the context unusable, if any
   mutable std::string in_flight_;
   std::chrono::nanoseconds spin_for_;  // see wait_for_event
   mutable std::mutex pinned_mutex_;  // held for a small copy through pinned_

@@ -1,0 +1,28 @@
+#include "device_fate.hpp"
+
+namespace zr::core {
+
+void DeviceFate::fail(std::exception_ptr error) const {
+  {
+    std::lock_guard lock(mutex_);
+    if (!first_fault_) first_fault_ = error;
+    error = first_fault_;
+  }
+  std::rethrow_exception(error);
+}
+
+void DeviceFate::throw_if_failed() const {
+  std::exception_ptr error;
+  {
+    std::lock_guard lock(mutex_);
+    error = first_fault_;
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+bool DeviceFate::failed() const {
+  std::lock_guard lock(mutex_);
+  return first_fault_ != nullptr;
+}
+
+}  // namespace zr::core
