@@ -85,9 +85,8 @@ class ZR_API device {
 ZR_API const std::vector<device>& get_devices();
 
 // The device ze-reduce uses when none is named: ZE_REDUCE_DEVICE (an index into get_devices()) when set,
-// else the first device, in get_devices() order, whose kernels really execute (probe answer yes: a device whose
-// probe did not finish is never the default). zr::UnsupportedError when
-// there is none.
+// else the first device, in get_devices() order, whose kernels really execute (execution probe: yes; a device
+// whose probe did not finish is never the default). zr::UnsupportedError when there is none.
 ZR_API device default_device();
 
 // get_devices()[index], or zr::InvalidArgumentError naming the index and how many devices there are.

@@ -22,7 +22,6 @@ class device_impl {
   const kernel_execution& execution() const;
 
  private:
-
   std::unique_ptr<api::BackendDevice> backend_;
   device_kind kind_;
   mutable std::once_flag capabilities_once_;
