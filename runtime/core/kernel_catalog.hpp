@@ -41,7 +41,7 @@ struct EmbeddedModule {
   std::string_view name;        // <variant>_<type class>
   std::string_view variant;
   std::string_view type_class;
-  std::string_view cl_std;      // OpenCL C version the source is written for: "CL1.2" or "CL2.0"
+  std::string_view cl_std;      // OpenCL C version the source is written for: "CL1.2", "CL2.0" or "CL3.0"
   FeatureSet required;          // features a device needs to load this module
   std::span<const std::uint32_t> spirv;
   std::span<const std::uint8_t> spir12_bitcode;

@@ -65,7 +65,8 @@ std::vector<TableRow> read_table(const std::string& path) {
     if (w.size() != 6) fail(where + "expected 6 columns: variant source cl_std requires type_classes ops");
     TableRow row{w[0], w[1], w[2], {}, split(w[4], ','), {}, line_no};
     if (row.variant.find('_') != std::string::npos) fail(where + "a variant name may not contain '_'");
-    if (row.cl_std != "CL1.2" && row.cl_std != "CL2.0") fail(where + "cl_std must be CL1.2 or CL2.0");
+    if (row.cl_std != "CL1.2" && row.cl_std != "CL2.0" && row.cl_std != "CL3.0")
+      fail(where + "cl_std must be CL1.2, CL2.0 or CL3.0");
     if (w[3] != "-") {
       for (const auto& f : split(w[3], ',')) {
         auto feature = zr::core::parse_feature(f);
