@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package ze-reduce needs to build, test and run, and nothing else.
-# Idempotent: when everything is present, apt-get only confirms it. Fails loudly on any missing package.
+# Installs every Debian 12 package ze-reduce needs to build, test and run, and nothing else; then Intel's
+# OpenCL CPU runtime from PyPI, pinned, into .deps/ (scripts/install-intel-opencl-cpu.sh: project-local, seen
+# only by the processes given its OCL_ICD_VENDORS folder).
+# Idempotent: when everything is present, apt-get and pip only confirm it. Fails loudly on any missing package.
 set -euo pipefail
 
 packages=(
@@ -14,8 +16,9 @@ packages=(
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
   # libraries
   libspdlog-dev libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
-  # tests: NumPy reads and writes the .npy files ze_reduce takes; jsonschema checks the JSON reports
-  python3 python3-numpy python3-jsonschema
+  # tests: NumPy reads and writes the .npy files ze_reduce takes; jsonschema checks the JSON reports;
+  # venv holds Intel's OpenCL CPU runtime from PyPI (scripts/install-intel-opencl-cpu.sh, below)
+  python3 python3-numpy python3-jsonschema python3-venv
   # bench/: TBB is libstdc++'s backend for std::execution::par_unseq (a peer); matplotlib draws the plots
   libtbb-dev python3-matplotlib
 )
@@ -36,17 +39,17 @@ for p in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages already installed"
-  exit 0
+else
+  echo "install-deps: installing ${missing[*]}"
+  "${sudo_cmd[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+  failed=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || failed+=("$p")
+  done
+  if [ ${#failed[@]} -ne 0 ]; then
+    echo "install-deps: FAILED, still missing: ${failed[*]}" >&2
+    exit 1
+  fi
 fi
-echo "install-deps: installing ${missing[*]}"
-"${sudo_cmd[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
-
-failed=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || failed+=("$p")
-done
-if [ ${#failed[@]} -ne 0 ]; then
-  echo "install-deps: FAILED, still missing: ${failed[*]}" >&2
-  exit 1
-fi
+bash "$(dirname "$0")/install-intel-opencl-cpu.sh"
 echo "install-deps: done"

@@ -9,14 +9,19 @@
 # whose libimf/libsvml/libirng/libintlc libintelocl.so needs; the wheel's own intel-cpu.icd names a
 # placeholder path (/opt/anaconda1anaconda2anaconda3/...), so the vendors folder gets one with the real path;
 # the venv's lib/ must not go on LD_LIBRARY_PATH (its libOpenCL.so.1 would shadow the system's ICD loader).
-# Not yet part of scripts/test.sh (issue 19).
+# scripts/install-deps.sh calls it, so the README's commands set it up; the tests that use it (label intel_cpu)
+# find the vendors folder in the default prefix.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix=${1:-.deps/intel-opencl-cpu}
 pins=(intel-opencl-rt==2026.2.0 intel-cmplr-lib-rt==2026.2.0 intel-cmplr-lic-rt==2026.2.0 tbb==2023.2.0)
 
-[ -x "$prefix/venv/bin/python3" ] || /usr/bin/python3 -m venv "$prefix/venv"
-"$prefix/venv/bin/python3" -m pip install --quiet --no-compile --disable-pip-version-check "${pins[@]}"
+stamp="$prefix/venv/installed-pins"
+if [ "$(cat "$stamp" 2>/dev/null)" != "${pins[*]}" ]; then
+  [ -x "$prefix/venv/bin/python3" ] || /usr/bin/python3 -m venv "$prefix/venv"
+  "$prefix/venv/bin/python3" -m pip install --quiet --no-compile --disable-pip-version-check "${pins[@]}"
+  echo "${pins[*]}" > "$stamp"
+fi
 library="$(cd "$prefix/venv/lib" && pwd)/libintelocl.so"
 [ -f "$library" ] || { echo "install-intel-opencl-cpu: $library is missing after the install" >&2; exit 1; }
 
