@@ -74,9 +74,10 @@ def main():
     parser.add_argument("--title", default="Conformance on the H100 machine")
     parser.add_argument("--versions", help="versions.txt of the run (date, commit, driver versions)")
     parser.add_argument("--out", help="write here instead of standard output")
+    parser.add_argument("--made-by", default="bench/run_h100_conformance.sh", help="the script that ran the suite")
     args = parser.parse_args()
     lines = [f"# {args.title}", "", "Made by `tests/reports/summarize.py` from the JSON reports beside this file "
-             "(`bench/run_h100_conformance.sh`, docs/conformance.md).", ""]
+             f"(`{args.made_by}`, docs/conformance.md).", ""]
     if args.versions:
         with open(args.versions) as versions:
             lines += ["```", *versions.read().strip().splitlines(), "```", ""]
