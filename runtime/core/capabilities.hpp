@@ -32,6 +32,9 @@ struct Capabilities {
   std::uint64_t global_memory_bytes = 0;
   std::vector<std::uint32_t> subgroup_sizes;  // empty: no sub-groups
   bool work_group_collectives = false;
+  // The device's compiler vectorises across work-items and prefers scalar code in each (OpenCL: preferred
+  // float vector width 1, as Intel's CPU runtime reports). Wide explicit-vector kernels then run slower.
+  bool vectorizes_across_work_items = false;
   bool int64_atomics = false;
   // fp16: the device can load and store half data. Our f16 kernels compute in float and only convert
   // (vload_half/vstore_half, core OpenCL C), so OpenCL devices have it without cl_khr_fp16.

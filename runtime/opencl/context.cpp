@@ -19,6 +19,7 @@ Context::Context(Device device, ContextOptions options)
       capabilities_(query_capabilities(device_)),
       spin_for_(device_.type == core::DeviceType::gpu ? std::chrono::microseconds(5000)
                                                       : std::chrono::microseconds(200)) {
+  if (device_.type == core::DeviceType::cpu) blocking_helper_ = std::make_unique<BlockingWaitHelper>();
   cl_int code = CL_SUCCESS;
   const cl_context_properties properties[] = {CL_CONTEXT_PLATFORM,
                                               reinterpret_cast<cl_context_properties>(device_.platform), 0};

@@ -16,6 +16,7 @@
 #include "device_fate.hpp"
 #include "plan.hpp"
 #include "wait_limit.hpp"
+#include "opencl/blocking_wait_helper.hpp"
 #include "opencl/device.hpp"
 #include "opencl/event_wait.hpp"
 #include "opencl/handles.hpp"
@@ -89,7 +90,7 @@ class Context {
   void wait(cl_event event, WhatFn&& what) const {
     // `what` is built only on failure: a small reduction waits on every call.
     const auto limit = core::wait_limit();
-    const EventWait waited = wait_for_event(event, limit, spin_for_);
+    const EventWait waited = wait_for_event(event, limit, spin_for_, blocking_helper_.get());
     if (waited.outcome != EventWait::Outcome::complete) fail_wait(waited, limit, std::forward<WhatFn>(what)());
   }
   void wait(cl_event event, std::string_view what) const {
@@ -126,6 +127,7 @@ class Context {
   core::DeviceFate fate_;  // the error that made the context unusable, if any
   mutable std::string in_flight_;
   std::chrono::nanoseconds spin_for_;  // see wait_for_event
+  std::unique_ptr<BlockingWaitHelper> blocking_helper_;  // CPU devices only (see BlockingWaitHelper)
   mutable std::mutex pinned_mutex_;  // held for a small copy through pinned_
   mutable std::unique_ptr<PinnedHostBuffer> pinned_;  // made on the first small copy
 };

@@ -176,6 +176,8 @@ DeviceInfo query_device_info(const Device& device) {
       device_value<cl_bool>(id, CL_DEVICE_LINKER_AVAILABLE, "CL_DEVICE_LINKER_AVAILABLE", n) == CL_TRUE;
   info.double_fp_config =
       device_value<cl_device_fp_config>(id, CL_DEVICE_DOUBLE_FP_CONFIG, "CL_DEVICE_DOUBLE_FP_CONFIG", n);
+  info.preferred_float_vector_width = device_value<cl_uint>(id, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT,
+                                                            "CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT", n);
 
   if (info.has_extension("cl_intel_required_subgroup_size")) {
     std::size_t bytes = 0;
@@ -232,6 +234,9 @@ core::Capabilities make_capabilities(const DeviceInfo& info) {
   caps.local_memory_bytes = info.local_memory_bytes;
   caps.max_allocation_bytes = info.max_allocation_bytes;
   caps.global_memory_bytes = info.global_memory_bytes;
+  // A compiler that packs work-items into SIMD lanes itself asks for scalar code (Intel's CPU runtime: 1;
+  // PoCL: the SIMD width).
+  caps.vectorizes_across_work_items = info.preferred_float_vector_width == 1;
 
   const int version = info.opencl_version();
   const bool has_subgroups =

@@ -1,5 +1,7 @@
 #include "opencl/event_wait.hpp"
 
+#include "opencl/blocking_wait_helper.hpp"
+
 #include <algorithm>
 #include <thread>
 
@@ -18,7 +20,8 @@ EventWait outcome_of(cl_int status) {
 
 }  // namespace
 
-EventWait wait_for_event(cl_event event, std::chrono::nanoseconds limit, std::chrono::nanoseconds spin_for) {
+EventWait wait_for_event(cl_event event, std::chrono::nanoseconds limit, std::chrono::nanoseconds spin_for,
+                         BlockingWaitHelper* helper) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   const auto deadline = start + limit;
@@ -34,6 +37,12 @@ EventWait wait_for_event(cl_event event, std::chrono::nanoseconds limit, std::ch
     if (now - start < spin_for) {
       std::this_thread::yield();  // a CPU device's worker threads may need this core
       continue;
+    }
+    if (helper != nullptr) {
+      const auto helped = helper->wait_until(event, deadline);
+      if (helped == BlockingWaitHelper::Outcome::timed_out) return {EventWait::Outcome::timed_out, CL_SUCCESS, false};
+      helper = nullptr;  // once: after it returned, the status query decides; when unavailable, poll
+      if (helped == BlockingWaitHelper::Outcome::returned) continue;
     }
     std::this_thread::sleep_for(std::min<std::chrono::nanoseconds>(nap, deadline - now));
     nap = std::min(nap * 2, kLongestNap);

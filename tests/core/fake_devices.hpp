@@ -21,6 +21,23 @@ inline core::Capabilities pocl_like_cpu() {
   return c;
 }
 
+// Intel's OpenCL CPU runtime (intel-opencl-rt 2026.2 on a 2-core EPYC), as it reports itself: SPIR-V,
+// sub-groups, work-group collectives, f32 atomics, and scalar code preferred (it vectorises across work-items).
+inline core::Capabilities intel_opencl_like_cpu() {
+  core::Capabilities c = pocl_like_cpu();
+  c.device_name = "fake intel opencl cpu";
+  c.max_work_group_size = 8192;
+  c.local_memory_bytes = 256u << 10;
+  c.subgroup_sizes = {4, 8, 16, 32, 64};
+  c.work_group_collectives = true;
+  c.f32_atomics.global_add = true;
+  c.f32_atomics.global_min_max = true;
+  c.vectorizes_across_work_items = true;
+  c.accepts_spirv = true;
+  c.opencl_c_version = 30;
+  return c;
+}
+
 // Intel Xe-LP (Tiger Lake) as its Level Zero driver reports it: no fp64, no float atomics.
 inline core::Capabilities tgllp_like_gpu() {
   core::Capabilities c;

@@ -23,6 +23,15 @@ TEST(StrategyChoice, GivenCpuDevice_WhenChoosing_ThenCpuChunks) {
   EXPECT_EQ(choose_strategy(test::pocl_like_cpu(), request(Op::bit_xor, DataType::u8)).strategy, Strategy::cpu_chunks);
 }
 
+TEST(StrategyChoice, GivenCpuDevices_WhenFloatMinMax_ThenWideLaneStatesOnlyWhereTheCompilerWantsExplicitVectors) {
+  for (DataType type : {DataType::f32, DataType::f64}) {
+    EXPECT_EQ(first_pass_variant(Strategy::cpu_chunks, Op::maximum, type, test::pocl_like_cpu()), "cpuwide");
+    EXPECT_EQ(first_pass_variant(Strategy::cpu_chunks, Op::minimum, type, test::intel_opencl_like_cpu()), "cpu");
+    EXPECT_EQ(choose_strategy(test::intel_opencl_like_cpu(), request(Op::maximum, type)).strategy, Strategy::cpu_chunks);
+  }
+  EXPECT_EQ(first_pass_variant(Strategy::cpu_chunks, Op::plus, DataType::f32, test::pocl_like_cpu()), "cpu");
+}
+
 TEST(StrategyChoice, GivenIntelProfiles_WhenF32SumAndMinMax_ThenFloatAtomicsOnlyWhereTheDeviceHasThem) {
   // Issue 4 item 5: pvc uses global float atomics for f32 add and min/max, dg2 for add only, tgllp neither.
   EXPECT_EQ(choose_strategy(test::pvc_like_gpu(), request(Op::plus, DataType::f32)).strategy, Strategy::global_atomics);
