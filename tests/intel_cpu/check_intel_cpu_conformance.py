@@ -1,20 +1,21 @@
 #!/usr/bin/env python3
 """The conformance suite on Intel's OpenCL CPU runtime (scripts/install-intel-opencl-cpu.sh), with results
-checked: the suite passes, its report validates, and every strategy that `ze_reduce --list` allows for every
-(op, type) on that device has cases that passed, among them the ones that no other device here runs:
-work_group (work-group collectives), subgroup, and floating-point global atomics (add, min, max).
+checked (tests/conformance/certify_device.py): among the strategies that must have passed cases are the ones
+that no other device here runs: work_group (work-group collectives), subgroup, and floating-point global
+atomics (add, min, max).
 
 Usage: check_intel_cpu_conformance.py CONFORMANCE ZE_REDUCE SCHEMA REPORT MODE
 MODE is quick or full. The caller sets OCL_ICD_VENDORS to the vendors folder of that install.
 Exit code 77 (ctest: skipped) when that folder or jsonschema is missing.
 """
-import json
 import os
-import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "conformance"))
+from certify_device import certify  # noqa: E402
+
 try:
-    import jsonschema
+    import jsonschema  # noqa: F401
 except ImportError as missing:
     print(f"skipped: {missing} (apt-get install python3-jsonschema)")
     sys.exit(77)
@@ -31,55 +32,11 @@ REQUIRED = {("work_group", "plus", "f32"), ("work_group", "maximum", "f64"), ("w
             ("global_atomics", "plus", "f32"), ("global_atomics", "minimum", "f32"),
             ("global_atomics", "maximum", "f32"), ("local_atomics", "plus", "i32"), ("last_group", "plus", "f64"),
             ("tree", "plus", "f16"), ("cpu_chunks", "maximum", "u8")}
-failures = []
 
-
-def require(condition, what):
-    if not condition:
-        failures.append(what)
-
-
-listing = subprocess.run([ZE_REDUCE, "--list", "--json"], capture_output=True, text=True, env=ENV, timeout=600)
-require(listing.returncode == 0, f"ze_reduce --list failed: {listing.stderr}")
-intel = [d for d in json.loads(listing.stdout or '{"devices": []}')["devices"]
-         if "Intel(R) OpenCL," in d["description"] and d["kind"] == "cpu"]
-if len(intel) != 1:
-    print(f"FAILED: expected one Intel(R) OpenCL CPU device in ze_reduce --list, found {len(intel)}:\n{listing.stdout[:3000]}")
-    sys.exit(1)
-device = intel[0]
-
-done = subprocess.run([CONFORMANCE, f"--{MODE}", "--device", str(device["index"]), "--report", REPORT,
-                       "--gtest_brief=1"], capture_output=True, text=True, env=ENV, timeout=3000)
-output = done.stdout + done.stderr
-require(done.returncode == 0, f"the suite failed (exit code {done.returncode})")
-with open(REPORT) as report_file, open(SCHEMA) as schema_file:
-    report = json.load(report_file)
-    jsonschema.validate(report, json.load(schema_file))
-
-require(len(report["devices"]) == 1, f"the report covers {len(report['devices'])} devices, not one")
-reported = report["devices"][0]
-require("Intel(R) OpenCL" in reported["description"], f"the report's device is {reported['description']}")
-require(reported["checks"] == "results", f"the device's cases were not compared with the host: {reported['checks']}")
-require(reported["cases"]["compared_with_reference"] > 1000,
-        f"only {reported['cases']['compared_with_reference']} cases compared with the host reference")
-require(reported.get("lost") is None, f"the device was lost: {reported.get('lost')}")
-require(report["totals"]["failed"] == 0, f"{report['totals']['failed']} cases failed: {report['failures'][:3]}")
-require(report["totals"]["not_run"] == 0, f"{report['totals']['not_run']} cases did not run")
-
-passed = {(r["strategy"], r["op"], r["type"]): r["passed"] for r in report["results"]}
-for pair, strategies in device["strategies"].items():
-    op, element_type = pair.split()
-    for strategy in strategies:
-        require(passed.get((strategy, op, element_type), 0) > 0,
-                f"{strategy} on {op} {element_type}: allowed by --list but no case passed")
-for key in sorted(REQUIRED):
-    require(passed.get(key, 0) > 0, f"{key[0]} on {key[1]} {key[2]}: no case passed (required by issue 19)")
-
-by_strategy = {}
-for (strategy, _, _), count in passed.items():
-    by_strategy[strategy] = by_strategy.get(strategy, 0) + count
-print(f"{reported['description']}: {report['totals']['passed']} passed, {report['totals']['skipped']} skipped, "
-      f"{report['totals']['failed']} failed in {report['duration_seconds']:.0f} s; passed by strategy: {by_strategy}")
+failures, summary = certify(CONFORMANCE, ZE_REDUCE, SCHEMA, REPORT, MODE,
+                            lambda d: "Intel(R) OpenCL," in d["description"] and d["kind"] == "cpu",
+                            REQUIRED, ENV, "required by issue 19")
+print(summary)
 if failures:
-    print("FAILED:\n  " + "\n  ".join(failures[:40]) + f"\n--- suite output (end) ---\n{output[-6000:]}")
+    print("FAILED:\n  " + "\n  ".join(failures[:40]))
     sys.exit(1)
