@@ -64,7 +64,11 @@ class LevelZeroBackend final : public BackendDevice {
     copier().copy(destination, source, bytes);
   }
 
-  core::Plan plan(const core::ReductionRequest& request) override { return level_zero::plan_for(*device_, request); }
+  // A lost or hung device refuses work with the error that made it so before anything is built for it.
+  core::Plan plan(const core::ReductionRequest& request) override {
+    device_->throw_if_unusable();
+    return level_zero::plan_for(*device_, request);
+  }
 
   // Level Zero timestamps cost little (a kernel-timestamp event per pass in the same command list): always on.
   core::RunProfile run(const core::Plan& plan, const void* input, std::span<const core::ResultTarget> results,

@@ -92,6 +92,11 @@ void throw_error(std::string_view call, ze_result_t result, std::string_view dev
   if (is_validation_result(result)) {
     logger().debug("{} returned the validation code {} on '{}'", call, result_name(result), device);
   }
+  // Any call may be the first to learn that the device is gone (a module build, an allocation): it is the same
+  // error as at a fence.
+  if (result == ZE_RESULT_ERROR_DEVICE_LOST)
+    throw DeviceLostError("level_zero", std::string(call), static_cast<long long>(result), std::string(result_name(result)),
+                          std::string(device), std::move(detail));
   throw BackendError("level_zero", std::string(call), static_cast<long long>(result), std::string(result_name(result)),
                      std::string(device), std::move(detail));
 }
