@@ -16,7 +16,10 @@ struct Executor::Prepared {
   std::string key;
   std::vector<Memory> scratch;
   EventPool pool;
-  std::vector<Event> events;  // one kernel-timestamp event per pass
+  // Kernel-timestamp events: one per pass, then two per result (its initial value in, the result back out).
+  std::vector<Event> events;
+  // The staging copies the list holds now: their label and the index of their event.
+  std::vector<std::pair<std::string, std::size_t>> copies;
   CommandList list;
   // What the list holds now (a result in host memory is recorded through its staging, whatever its address).
   bool recorded = false;
@@ -203,11 +206,11 @@ Executor::Prepared& Executor::prepare(const core::Plan& plan) {
     }
   }
 
-  if (!plan.passes.empty()) {
+  {
     ze_event_pool_desc_t pool_desc{};
     pool_desc.stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC;
     pool_desc.flags = ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP | ZE_EVENT_POOL_FLAG_HOST_VISIBLE;
-    pool_desc.count = static_cast<std::uint32_t>(plan.passes.size());
+    pool_desc.count = static_cast<std::uint32_t>(plan.passes.size() + 2 * std::max<std::size_t>(plan.results.size(), 1));
     ze_device_handle_t device = device_->handle();
     ze_event_pool_handle_t pool = nullptr;
     ZR_ZE_CHECK(name, zeEventPoolCreate, device_->context(), &pool_desc, 1, &device, &pool);
@@ -259,12 +262,21 @@ void Executor::record(Prepared& prepared, const core::Plan& plan, const void* in
     result_pointers.push_back(staging.device.get());
   }
   ZR_ZE_CHECK(name, zeCommandListReset, list);
+  prepared.copies.clear();
+  // The staging copies of result i signal events passes + 2i (in) and passes + 2i + 1 (back), when the pool has them.
+  auto copy_event = [&](std::size_t result, bool back, const char* label) -> ze_event_handle_t {
+    const std::size_t index = plan.passes.size() + 2 * result + (back ? 1 : 0);
+    if (index >= prepared.events.size()) return nullptr;
+    prepared.copies.emplace_back(label, index);
+    return prepared.events[index].get();
+  };
 
   bool barrier_needed = false;
   for (std::size_t i = 0; i < results.size(); ++i) {
     if (!results[i].host_memory || !core::reads_initial_value(plan, i)) continue;
     ZR_ZE_CHECK(name, zeCommandListAppendMemoryCopy, list, prepared.staging[i].device.get(),
-                prepared.staging[i].host.get(), core::result_bytes(plan, i), nullptr, 0, nullptr);
+                prepared.staging[i].host.get(), core::result_bytes(plan, i),
+                copy_event(i, false, "copy initial value to the device"), 0, nullptr);
     barrier_needed = true;
   }
 
@@ -315,7 +327,8 @@ void Executor::record(Prepared& prepared, const core::Plan& plan, const void* in
     if (barrier_needed && !copied_back) ZR_ZE_CHECK(name, zeCommandListAppendBarrier, list, nullptr, 0, nullptr);
     copied_back = true;
     ZR_ZE_CHECK(name, zeCommandListAppendMemoryCopy, list, prepared.staging[i].host.get(),
-                prepared.staging[i].device.get(), core::result_bytes(plan, i), nullptr, 0, nullptr);
+                prepared.staging[i].device.get(), core::result_bytes(plan, i), copy_event(i, true, "copy result back"),
+                0, nullptr);
   }
   ZR_ZE_CHECK(name, zeCommandListClose, list);
   prepared.recorded = true;
@@ -335,13 +348,13 @@ core::RunProfile Executor::submit_and_wait(Prepared& prepared, const core::Plan&
 
   core::RunProfile profile;
   const auto& d = device_->description();
-  for (std::size_t p = 0; p < plan.passes.size(); ++p) {
+  // The fence has signalled, so on a device that ran the list every timestamp event has too. Intel's driver
+  // without hardware never writes them: the profile then says its timestamps are not valid.
+  auto timed = [&](std::size_t index, std::string label, std::string kernel) {
     core::PassTiming timing;
-    timing.label = plan.passes[p].label;
-    timing.kernel = plan.passes[p].entry_point;
-    // The fence has signalled, so on a device that ran the kernels every timestamp event has too. Intel's
-    // driver without hardware never writes them: the profile then says its timestamps are not valid.
-    const ze_event_handle_t event = prepared.events[p].get();
+    timing.label = std::move(label);
+    timing.kernel = std::move(kernel);
+    const ze_event_handle_t event = prepared.events[index].get();
     if (ZR_ZE_READY(name, zeEventQueryStatus, event)) {
       ze_kernel_timestamp_result_t stamp{};
       ZR_ZE_CHECK(name, zeEventQueryKernelTimestamp, event, &stamp);
@@ -354,8 +367,11 @@ core::RunProfile Executor::submit_and_wait(Prepared& prepared, const core::Plan&
     } else {
       profile.timestamps_valid = false;
     }
-    profile.passes.push_back(std::move(timing));
-  }
+    return timing;
+  };
+  for (std::size_t p = 0; p < plan.passes.size(); ++p)
+    profile.passes.push_back(timed(p, plan.passes[p].label, plan.passes[p].entry_point));
+  for (const auto& [label, index] : prepared.copies) profile.copies.push_back(timed(index, label, ""));
   if (!profile.timestamps_valid) {
     static std::once_flag said;
     std::call_once(said, [&] {

@@ -37,7 +37,7 @@ if MODE == "run":
 RUNS = [("sum", "f32", "1000003", None), ("max", "f32", "2^20", "subgroup"), ("min", "i32", "777777", "work_group"),
         ("sum", "i64", "2^18", "global_atomics"), ("sum", "u8", "100001", "local_atomics"),
         ("prod", "f64", "4099", "tree"), ("xor", "u16", "65537", "last_group"), ("sum", "f16", "30000", "cpu_chunks"),
-        ("all", "bool", "123457", None), ("sum", "f32", "0", None), ("max", "f64", "1", None)]
+        ("land", "bool", "123457", None), ("sum", "f32", "0", None), ("max", "f64", "1", None)]
 problems = []
 for op, element_type, n, strategy in RUNS:
     command = [ZE_REDUCE, "-o", op, "-t", element_type, "-n", n, "--verify", "--json", "-i", "2"]
