@@ -24,7 +24,8 @@ except ImportError as missing:
 
 CONFORMANCE, ZE_REDUCE, SCHEMA, REPORT, MODE, PROFILE = sys.argv[1:7]
 ENV = {k: v for k, v in os.environ.items() if k not in ("ZE_REDUCE_DEVICE", "ZE_REDUCE_FAULT_INJECTION")}
-intel_backed = os.path.isfile(os.path.join(ENV.get("OCL_ICD_VENDORS", ""), "intel-opencl-cpu.icd"))
+intel_backed = (os.path.isfile(os.path.join(ENV.get("OCL_ICD_VENDORS", ""), "intel-opencl-cpu.icd"))
+                and ENV.get("ZRT_OPENCL", "") != "pocl")
 
 
 def is_test_driver_device(d):

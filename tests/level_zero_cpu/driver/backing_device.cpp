@@ -151,7 +151,8 @@ Profile BackingDevice::restrict(const Profile& wanted) const {
     else p.restricted.push_back("sub-group size " + std::to_string(size));
   }
   p.subgroup_sizes = kept;
-  if (!fp16) lose(p.fp16, "fp16");
+  // fp16 stays: the kernels only load and store halves (Float16Buffer), which every OpenCL device can; a module
+  // that computes in half on a device without cl_khr_fp16 fails to build with the OpenCL compiler's log.
   if (!fp64) lose(p.fp64, "fp64");
   if (!int64_atomics) lose(p.int64_atomics, "64-bit atomics");
   auto keep_atomics = [&](FloatAtomics& a, const FloatAtomics& have, const char* type) {
