@@ -13,7 +13,7 @@ vendors=$PWD/.deps/intel-opencl-cpu/vendors
 [ -f "$vendors/intel-opencl-cpu.icd" ] || bash scripts/install-intel-opencl-cpu.sh
 export OCL_ICD_VENDORS=$vendors
 export ZE_ENABLE_ALT_DRIVERS=$PWD/$build/tests/level_zero_cpu/libze_reduce_TEST_ONLY_cpu_driver.so
-export ZE_ENABLE_VALIDATION_LAYER=1 ZE_ENABLE_PARAMETER_VALIDATION=1
+export ZE_ENABLE_VALIDATION_LAYER=1 ZE_ENABLE_PARAMETER_VALIDATION=1 ZE_ENABLE_HANDLE_LIFETIME=1
 unset ZE_REDUCE_DEVICE ZRT_FAULT ZRT_DEVICES
 mkdir -p "$out"
 {

@@ -100,6 +100,7 @@ bool BackingDevice::open(std::string& problem) {
   }
   platform_name = platform_text(platform, CL_PLATFORM_NAME);
   device_name = device_text(device, CL_DEVICE_NAME);
+  driver_version = device_text(device, CL_DRIVER_VERSION);
   const std::string extensions = device_text(device, CL_DEVICE_EXTENSIONS);
   il_version = device_text(device, CL_DEVICE_IL_VERSION);
   takes_il = !il_version.empty() && il_version.find("SPIR-V") != std::string::npos;

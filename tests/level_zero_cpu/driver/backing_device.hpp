@@ -20,6 +20,7 @@ struct BackingDevice {
   cl_context context = nullptr;
   std::string platform_name;
   std::string device_name;
+  std::string driver_version;
   bool intel = false;      // Intel's CPU runtime (else PoCL)
   bool takes_il = false;   // clCreateProgramWithIL works
   std::vector<std::uint32_t> subgroup_sizes;

@@ -90,12 +90,7 @@ ze_result_t ZE_APICALL driver_get(std::uint32_t* count, ze_driver_handle_t* driv
   if (!count) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   auto* s = state();
   if (!s) return ZE_RESULT_ERROR_UNINITIALIZED;
-  if (*count == 0 || drivers == nullptr) {
-    *count = 1;
-    return ZE_RESULT_SUCCESS;
-  }
-  *count = 1;
-  drivers[0] = handle_of<ze_driver_handle_t>(&s->driver);
+  if (entries_to_fill(count, drivers != nullptr, 1) == 1) drivers[0] = handle_of<ze_driver_handle_t>(&s->driver);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -119,11 +114,7 @@ ze_result_t ZE_APICALL driver_get_extension_properties(ze_driver_handle_t driver
                                                        ze_driver_extension_properties_t* extensions) {
   if (!object_of<Driver>(driver)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!count) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (*count == 0 || !extensions) {
-    *count = 1;
-    return ZE_RESULT_SUCCESS;
-  }
-  *count = 1;
+  if (entries_to_fill(count, extensions != nullptr, 1) == 0) return ZE_RESULT_SUCCESS;
   std::memset(extensions[0].name, 0, sizeof(extensions[0].name));
   std::strncpy(extensions[0].name, ZE_FLOAT_ATOMICS_EXT_NAME, ZE_MAX_EXTENSION_NAME - 1);
   extensions[0].version = ZE_FLOAT_ATOMICS_EXT_VERSION_CURRENT;
@@ -135,12 +126,8 @@ ze_result_t ZE_APICALL device_get(ze_driver_handle_t driver, std::uint32_t* coun
   if (!d) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!count) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   const auto total = static_cast<std::uint32_t>(d->devices.size());
-  if (*count == 0 || !devices) {
-    *count = total;
-    return ZE_RESULT_SUCCESS;
-  }
-  *count = std::min(*count, total);
-  for (std::uint32_t i = 0; i < *count; ++i) devices[i] = handle_of<ze_device_handle_t>(d->devices[i].get());
+  const std::uint32_t filled = entries_to_fill(count, devices != nullptr, total);
+  for (std::uint32_t i = 0; i < filled; ++i) devices[i] = handle_of<ze_device_handle_t>(d->devices[i].get());
   return ZE_RESULT_SUCCESS;
 }
 
@@ -243,11 +230,7 @@ ze_result_t ZE_APICALL device_get_memory_properties(ze_device_handle_t device, s
                                                     ze_device_memory_properties_t* p) {
   if (!object_of<Device>(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!count) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (*count == 0 || !p) {
-    *count = 1;
-    return ZE_RESULT_SUCCESS;
-  }
-  *count = 1;
+  if (entries_to_fill(count, p != nullptr, 1) == 0) return ZE_RESULT_SUCCESS;
   p[0].flags = 0;
   p[0].maxClockRate = 0;
   p[0].maxBusWidth = 64;
@@ -261,11 +244,7 @@ ze_result_t ZE_APICALL device_get_command_queue_group_properties(ze_device_handl
                                                                  ze_command_queue_group_properties_t* p) {
   if (!object_of<Device>(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!count) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (*count == 0 || !p) {
-    *count = 1;
-    return ZE_RESULT_SUCCESS;
-  }
-  *count = 1;
+  if (entries_to_fill(count, p != nullptr, 1) == 0) return ZE_RESULT_SUCCESS;
   p[0].flags = ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE | ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY;
   p[0].maxMemoryFillPatternSize = 128;
   p[0].numQueues = 4;

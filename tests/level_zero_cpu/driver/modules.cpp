@@ -16,6 +16,7 @@
 #include "faults.hpp"
 #include "log.hpp"
 #include "objects.hpp"
+#include "program_cache.hpp"
 #include "spirv_reader.hpp"
 
 namespace zrt {
@@ -118,8 +119,18 @@ ze_result_t ZE_APICALL module_create(ze_context_handle_t context, ze_device_hand
   cl_int error = CL_SUCCESS;
   cl_program program = nullptr;
   std::string build_options = desc->pBuildFlags ? desc->pBuildFlags : "";
+  std::string cache_key;
   if (backing.takes_il) {
-    program = clCreateProgramWithIL(backing.context, desc->pInputModule, desc->inputSize, &error);
+    cache_key = program_cache_key(words, build_options, backing);
+    const auto cached = load_program_binary(cache_key);
+    if (!cached.empty()) {
+      const unsigned char* binary = cached.data();
+      const std::size_t size = cached.size();
+      program = clCreateProgramWithBinary(backing.context, 1, &backing.device, &size, &binary, nullptr, &error);
+      if (error == CL_SUCCESS) cache_key.clear();  // nothing to store after the build
+      else program = nullptr;
+    }
+    if (!program) program = clCreateProgramWithIL(backing.context, desc->pInputModule, desc->inputSize, &error);
   } else {
     std::string log;
     const auto bitcode = to_spir12(words, log);
@@ -137,6 +148,7 @@ ze_result_t ZE_APICALL module_create(ze_context_handle_t context, ze_device_hand
     clReleaseProgram(program);
     return fail(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, "error: clBuildProgram failed (" + std::to_string(error) + "): " + log);
   }
+  if (!cache_key.empty()) store_program_binary(cache_key, program);
   auto* m = make_handle_object<Module>(c, d);
   m->program = program;
   m->kernels = std::move(parsed.kernels);
@@ -158,12 +170,8 @@ ze_result_t ZE_APICALL module_get_kernel_names(ze_module_handle_t handle, std::u
   if (!m) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!count) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   const auto total = static_cast<std::uint32_t>(m->kernel_order.size());
-  if (*count == 0 || !names) {
-    *count = total;
-    return ZE_RESULT_SUCCESS;
-  }
-  *count = std::min(*count, total);
-  for (std::uint32_t i = 0; i < *count; ++i) names[i] = m->kernel_order[i].c_str();
+  const std::uint32_t filled = entries_to_fill(count, names != nullptr, total);
+  for (std::uint32_t i = 0; i < filled; ++i) names[i] = m->kernel_order[i].c_str();
   return ZE_RESULT_SUCCESS;
 }
 

@@ -58,6 +58,17 @@ Handle handle_of(T* object) {
   return reinterpret_cast<Handle>(object);
 }
 
+// Level Zero's two-call idiom for lists: with *count == 0 or no array the caller asks how many there are (set
+// *count, fill nothing); else it gets min(*count, total) entries. Returns how many entries to fill.
+inline std::uint32_t entries_to_fill(std::uint32_t* count, bool array_given, std::uint32_t total) {
+  if (*count == 0 || !array_given) {
+    *count = total;
+    return 0;
+  }
+  *count = *count < total ? *count : total;
+  return *count;
+}
+
 // A new object owned by the handle it becomes, until the matching ze*Destroy takes it back into a unique_ptr.
 template <typename T, typename... Args>
 T* make_handle_object(Args&&... args) {
