@@ -19,6 +19,8 @@ packages=(
   # tests: NumPy reads and writes the .npy files ze_reduce takes; jsonschema checks the JSON reports;
   # venv holds Intel's OpenCL CPU runtime from PyPI (scripts/install-intel-opencl-cpu.sh, below)
   python3 python3-numpy python3-jsonschema python3-venv
+  # python/: the zereduce package's bindings (pybind11, Python headers) and its tests (pytest, hypothesis)
+  pybind11-dev python3-dev python3-pytest python3-hypothesis
   # bench/: TBB is libstdc++'s backend for std::execution::par_unseq (a peer); matplotlib draws the plots
   libtbb-dev python3-matplotlib
 )

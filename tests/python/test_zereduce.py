@@ -1,0 +1,184 @@
+"""The zereduce package against NumPy on the default device (PoCL in CI): every dtype and operation, strided
+and empty arrays, initial values, determinism, errors, threads, random shapes (hypothesis), and the package's
+docstring example."""
+import concurrent.futures
+import textwrap
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import zereduce
+
+INTEGERS = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
+FLOATS = [np.float16, np.float32, np.float64]
+NUMPY_OP = {"plus": np.add, "multiplies": np.multiply, "minimum": np.minimum, "maximum": np.maximum,
+            "bit_and": np.bitwise_and, "bit_or": np.bitwise_or, "bit_xor": np.bitwise_xor,
+            "logical_and": np.logical_and, "logical_or": np.logical_or}
+
+
+def sample(dtype, n, seed=1):
+    rng = np.random.default_rng(seed)
+    if dtype == np.bool_:
+        return rng.random(n) < 0.97
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        return rng.integers(info.min, info.max, size=n, dtype=dtype, endpoint=True)
+    return (rng.random(n) * 4 - 2).astype(dtype)
+
+
+def check(x, op, result):
+    expected = NUMPY_OP[op].reduce(x, dtype=x.dtype) if x.size else None
+    assert isinstance(result, np.generic) and result.dtype == x.dtype, (type(result), x.dtype)
+    if op in ("plus", "multiplies") and np.issubdtype(x.dtype, np.floating):
+        # Sums: within n * eps of the sum of magnitudes (the library's bound is tighter); products of values in
+        # [-2, 2) over few elements only (see the callers).
+        exact = NUMPY_OP[op].reduce(x.astype(np.float64))
+        scale = np.add.reduce(np.abs(x.astype(np.float64))) if op == "plus" else abs(exact)
+        eps = np.finfo(x.dtype).eps
+        assert abs(float(result) - exact) <= x.size * eps * scale + np.finfo(x.dtype).tiny, (result, exact)
+    else:
+        assert result == expected, (result, expected)
+
+
+@pytest.mark.parametrize("dtype", INTEGERS)
+@pytest.mark.parametrize("op", ["plus", "multiplies", "minimum", "maximum", "bit_and", "bit_or", "bit_xor"])
+def test_integers_are_exact_and_wrap_like_numpy_in_their_dtype(dtype, op):
+    x = sample(dtype, 100_003)
+    check(x, op, zereduce.reduce(x, op))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("op", ["plus", "minimum", "maximum"])
+def test_floats_sum_within_the_bound_and_min_max_exactly(dtype, op):
+    x = sample(dtype, 65_537)
+    check(x, op, zereduce.reduce(x, op))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_float_products(dtype):
+    x = (1 + (sample(dtype, 50).astype(np.float64) / 64)).astype(dtype)
+    check(x, "multiplies", zereduce.prod(x))
+
+
+@pytest.mark.parametrize("op", ["logical_and", "logical_or"])
+def test_bool(op):
+    x = sample(np.bool_, 10_001)
+    check(x, op, zereduce.reduce(x, op))
+    assert zereduce.all(np.ones(1000, bool)) and not zereduce.any(np.zeros(1000, bool))
+
+
+def test_shortcuts_match_numpy():
+    x = sample(np.int32, 5000) // 1024
+    assert zereduce.sum(x) == np.add.reduce(x, dtype=x.dtype)
+    assert zereduce.min(x) == x.min() and zereduce.max(x) == x.max()
+    assert zereduce.reduce(x, "xor") == np.bitwise_xor.reduce(x)
+
+
+def test_strided_and_two_dimensional_arrays_are_reduced_whole():
+    x = sample(np.int64, 20_000)
+    assert zereduce.sum(x[::3]) == np.add.reduce(x[::3], dtype=np.int64)
+    m = x.reshape(100, 200)
+    assert zereduce.max(m.T) == m.max()
+
+
+def test_empty_arrays_give_the_identity_and_min_max_refuse_as_numpy():
+    assert zereduce.sum(np.zeros(0, np.float32)) == 0 and zereduce.prod(np.zeros(0, np.int16)) == 1
+    assert zereduce.all(np.zeros(0, bool)) and not zereduce.any(np.zeros(0, bool))
+    with pytest.raises(ValueError):
+        zereduce.min(np.zeros(0, np.float64))
+
+
+def test_initial_value_is_folded_in():
+    x = np.arange(100, dtype=np.int32)
+    assert zereduce.sum(x, initial=1000) == 1000 + 4950
+    assert zereduce.max(x, initial=500) == 500
+
+
+def test_deterministic_repeats_bitwise():
+    x = sample(np.float32, 1 << 20)
+    first = zereduce.sum(x, deterministic=True)
+    assert all(zereduce.sum(x, deterministic=True).tobytes() == first.tobytes() for _ in range(4))
+
+
+def test_nan_and_infinities_propagate_in_sums():
+    x = np.ones(1000, np.float32)
+    x[17] = np.inf
+    assert zereduce.sum(x) == np.inf
+    x[400] = np.nan
+    assert np.isnan(zereduce.sum(x))
+
+
+@pytest.mark.parametrize("bad, error", [
+    (lambda: zereduce.sum(np.array(["a"])), zereduce.InvalidArgumentError),
+    (lambda: zereduce.sum(np.array([1j])), zereduce.InvalidArgumentError),
+    (lambda: zereduce.sum(np.array([object()])), zereduce.InvalidArgumentError),
+    (lambda: zereduce.reduce(np.ones(4), "median"), zereduce.InvalidArgumentError),
+    (lambda: zereduce.reduce(np.ones(4, np.float32), "bit_xor"), zereduce.InvalidArgumentError),
+    (lambda: zereduce.sum(np.ones(4), strategy="fastest"), zereduce.InvalidArgumentError),
+    (lambda: zereduce.sum(np.ones(4), device=10_000), zereduce.InvalidArgumentError),
+])
+def test_bad_input_raises_a_named_error(bad, error):
+    with pytest.raises(error) as caught:
+        bad()
+    assert isinstance(caught.value, zereduce.Error) and str(caught.value)
+
+
+def test_a_strategy_the_device_lacks_is_unsupported_not_a_wrong_answer():
+    allowed = set()
+    for strategy in ("tree", "subgroup", "work_group", "local_atomics", "cpu_chunks", "last_group", "global_atomics"):
+        try:
+            assert zereduce.sum(np.arange(10_000, dtype=np.int32), strategy=strategy) == 49_995_000
+            allowed.add(strategy)
+        except zereduce.UnsupportedError as error:
+            assert strategy in str(error)
+    assert "tree" in allowed
+
+
+def test_threads_share_the_device():
+    inputs = [sample(np.int64, 100_000, seed) for seed in range(16)]
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(zereduce.sum, inputs))
+    assert results == [np.add.reduce(x, dtype=np.int64) for x in inputs]
+
+
+@settings(max_examples=40, deadline=None)
+@given(dtype=st.sampled_from(INTEGERS + [np.bool_]), shape=st.lists(st.integers(0, 40), min_size=1, max_size=3),
+       seed=st.integers(0, 2**32 - 1))
+def test_random_shapes_and_dtypes(dtype, shape, seed):
+    x = sample(dtype, int(np.prod(shape)), seed).reshape(shape)
+    op = "logical_or" if dtype == np.bool_ else "bit_xor"
+    assert zereduce.reduce(x, op) == NUMPY_OP[op].reduce(x.reshape(-1), dtype=x.dtype) if x.size else True
+
+
+def test_devices_list_the_default_device():
+    listed = zereduce.devices()
+    assert listed and all({"index", "name", "backend", "kind", "executes_kernels"} <= set(d) for d in listed)
+    assert any(d["executes_kernels"] for d in listed)
+
+
+def test_the_package_docstring_example_runs():
+    example = textwrap.dedent(zereduce.__doc__.split("\n\n")[1])
+    namespace = {}
+    exec(compile(example, "zereduce docstring", "exec"), namespace)
+
+
+@pytest.mark.parametrize("dtype, op", [(np.int32, "plus"), (np.float32, "maximum"), (np.uint8, "bit_or")])
+def test_axis_0_of_a_2d_array_is_one_result_per_column(dtype, op):
+    m = sample(dtype, 3000 * 7).reshape(3000, 7)
+    got = zereduce.reduce(m, op, axis=0)
+    assert got.shape == (7,) and got.dtype == m.dtype
+    assert np.array_equal(got, NUMPY_OP[op].reduce(m, axis=0, dtype=m.dtype))
+    strided = m[::2]
+    assert np.array_equal(zereduce.reduce(strided, op, axis=0), NUMPY_OP[op].reduce(strided, axis=0, dtype=m.dtype))
+    assert np.array_equal(zereduce.sum(m[:, :3], axis=0, initial=5) if op == "plus" else got, 
+                          (np.add.reduce(m[:, :3], axis=0, dtype=m.dtype) + 5) if op == "plus" else got)
+    with pytest.raises(zereduce.InvalidArgumentError):
+        zereduce.reduce(m, op, axis=1)
+
+
+def test_python_m_zereduce_lists_the_devices():
+    import subprocess
+    import sys
+    listed = subprocess.run([sys.executable, "-m", "zereduce", "--list"], capture_output=True, text=True, check=True)
+    assert listed.stdout.startswith("[0] ") and "kernels execute" in listed.stdout
