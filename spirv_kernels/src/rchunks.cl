@@ -1,0 +1,91 @@
+// Variant "rchunks": the first pass of a reproducible sum (zr_binned.h) shaped for CPU devices, as cpu.cl:
+// work-item i of G adds the contiguous chunk [i*chunk, min(n, (i+1)*chunk)), chunk = ceil(n/G) rounded up
+// to a multiple of 16, and writes one state (launch with local size 1). The hot loop works on vectors of
+// ZR_RLANES_* inputs at once, the bins' float sums kept per lane; a vector with any input that does not
+// fit under the current top (a larger value, an infinity or NaN) is added one input at a time instead.
+// Arguments: in, n (64-bit), states (one zr_binned per work-item), scratch (unused: the signature of rgrid).
+#include "zr_binned.h"
+
+#define ZR_RLANES_f32 8
+#define ZR_RLANES_f64 4
+#define ZR_RVEC_f32 float8
+#define ZR_RVEC_f64 double4
+#define ZR_RLONGS_f32(v) convert_long8(v)
+#define ZR_RLONGS_f64(v) convert_long4(v)
+#define ZR_RLANE_SUM_8(v) ((v).s0 + (v).s1 + (v).s2 + (v).s3 + (v).s4 + (v).s5 + (v).s6 + (v).s7)
+#define ZR_RLANE_SUM_4(v) ((v).s0 + (v).s1 + (v).s2 + (v).s3)
+#define ZR_RLANE_SUM_(N, v) ZR_RLANE_SUM_##N(v)
+#define ZR_RLANE_SUM(N, v) ZR_RLANE_SUM_(N, v)
+#define ZR_RVLOAD_f32(i, p) vload8((i), (p))
+#define ZR_RVLOAD_f16(i, p) vload_half8((i), (p))
+#define ZR_RVLOAD_f64(i, p) vload4((i), (p))
+
+#define ZR_RLANE_ADD(FTN, s, v) zr_rsum_add_##FTN(s, v)
+#define ZR_RLANE_ADDS_f64(s, x) \
+  ZR_RLANE_ADD(f64, s, (x).s0); ZR_RLANE_ADD(f64, s, (x).s1); ZR_RLANE_ADD(f64, s, (x).s2); ZR_RLANE_ADD(f64, s, (x).s3)
+#define ZR_RLANE_ADDS_f32(s, x) \
+  ZR_RLANE_ADD(f32, s, (x).s0); ZR_RLANE_ADD(f32, s, (x).s1); ZR_RLANE_ADD(f32, s, (x).s2); \
+  ZR_RLANE_ADD(f32, s, (x).s3); ZR_RLANE_ADD(f32, s, (x).s4); ZR_RLANE_ADD(f32, s, (x).s5); \
+  ZR_RLANE_ADD(f32, s, (x).s6); ZR_RLANE_ADD(f32, s, (x).s7)
+
+#define ZR_DEFINE_RLANES(FTN, FT)                                                                          \
+  typedef struct {                                                                                         \
+    ZR_RVEC_##FTN sum0, sum1, sum2, sum3; /* per lane, as zr_rsum_*.sum */                                 \
+    uint pending;                                                                                          \
+    zr_rsum_##FTN scalar; /* the top, the scales, the integer bins; and inputs added one at a time */      \
+  } zr_rlanes_##FTN;                                                                                       \
+                                                                                                           \
+  static inline void zr_rlanes_flush_##FTN(zr_rlanes_##FTN* s) {                                           \
+    const FT##4 u = ZR_RSUM_UNITS_##FTN;                                                                   \
+    s->scalar.bins += (long4)(      ZR_RLANE_SUM(ZR_RLANES_##FTN, ZR_RLONGS_##FTN(s->sum0 * u.s0)),         \
+                                  ZR_RLANE_SUM(ZR_RLANES_##FTN, ZR_RLONGS_##FTN(s->sum1 * u.s1)),         \
+                                  ZR_RLANE_SUM(ZR_RLANES_##FTN, ZR_RLONGS_##FTN(s->sum2 * u.s2)),         \
+                                  ZR_RLANE_SUM(ZR_RLANES_##FTN, ZR_RLONGS_##FTN(s->sum3 * u.s3)));        \
+    s->sum0 = s->sum1 = s->sum2 = s->sum3 = 0;                                                             \
+    s->pending = 0;                                                                                        \
+  }                                                                                                        \
+  static inline void zr_rlanes_add_##FTN(zr_rlanes_##FTN* s, ZR_RVEC_##FTN x) {                            \
+    ZR_RVEC_##FTN y = x * s->scalar.scale_high * s->scalar.scale_low;                                      \
+    if (any(isnan(y) | isgreaterequal(fabs(y), (ZR_RVEC_##FTN)ZR_RSUM_LIMIT_##FTN))) {                     \
+      zr_rlanes_flush_##FTN(s); /* the top may rise: the lane sums must be empty then */                  \
+      ZR_RLANE_ADDS_##FTN(&s->scalar, x);                                                                  \
+      return;                                                                                              \
+    }                                                                                                      \
+    ZR_RVEC_##FTN piece = (y + ZR_RSUM_C0_##FTN) - ZR_RSUM_C0_##FTN;                                       \
+    s->sum0 += piece;                                                                                      \
+    y -= piece;                                                                                            \
+    piece = (y + ZR_RSUM_C1_##FTN) - ZR_RSUM_C1_##FTN;                                                     \
+    s->sum1 += piece;                                                                                      \
+    y -= piece;                                                                                            \
+    piece = (y + ZR_RSUM_C2_##FTN) - ZR_RSUM_C2_##FTN;                                                     \
+    s->sum2 += piece;                                                                                      \
+    y -= piece;                                                                                            \
+    s->sum3 += (y + ZR_RSUM_C3_##FTN) - ZR_RSUM_C3_##FTN;                                                  \
+    if (++s->pending == ZR_RSUM_FLUSH_##FTN) zr_rlanes_flush_##FTN(s);                                     \
+  }
+
+#if defined(ZR_CLASS_FP64)
+ZR_DEFINE_RLANES(f64, double)
+#else
+ZR_DEFINE_RLANES(f32, float)
+#endif
+
+#define ZR_RCHUNKS_KERNEL(TN, T, FTN, FT, MANTISSA, MIN_EXPONENT)                                            \
+  kernel void zr_rchunks_plus_##TN(global const T* restrict in, ulong n, global zr_binned* restrict states, \
+                                   local zr_binned* scratch) {                                              \
+    const ulong items = get_global_size(0);                                                                 \
+    const ulong chunk = ((n + items - 1) / items + 15) / 16 * 16;                                           \
+    const ulong begin = min(n, get_global_id(0) * chunk);                                                   \
+    const ulong end = min(n, begin + chunk);                                                                \
+    zr_rlanes_##FTN s;                                                                                      \
+    s.sum0 = s.sum1 = s.sum2 = s.sum3 = 0;                                                                  \
+    s.pending = 0;                                                                                          \
+    zr_rsum_init_##FTN(&s.scalar);                                                                          \
+    ulong i = begin;                                                                                        \
+    for (; i + ZR_RLANES_##FTN <= end; i += ZR_RLANES_##FTN) zr_rlanes_add_##FTN(&s, ZR_RVLOAD_##TN(0, in + i)); \
+    zr_rlanes_flush_##FTN(&s);                                                                              \
+    for (; i < end; ++i) zr_rsum_add_##FTN(&s.scalar, ZR_LOAD_##TN(in, i));                                 \
+    states[get_global_id(0)] = zr_rsum_state_##FTN(&s.scalar);                                              \
+  }
+
+ZR_FOR_EACH_RSUM(ZR_RCHUNKS_KERNEL)
