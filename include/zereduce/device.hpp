@@ -63,8 +63,10 @@ class ZR_API device {
 
   // Whether the device can reduce this pair at all (empty) or why not ("has no fp64", ...).
   std::optional<std::string> why_unsupported(element_type type, op_kind op) const;
-  // The strategies the device allows for the pair, fastest first (empty when why_unsupported says why).
-  std::vector<strategy> strategies(element_type type, op_kind op, bool deterministic = false) const;
+  // The strategies the device allows for the pair, fastest first (empty when why_unsupported says why), with
+  // the deterministic or reproducible property (reproducible floating-point sums: tree or cpu_chunks).
+  std::vector<strategy> strategies(element_type type, op_kind op, bool deterministic = false,
+                                   bool reproducible = false) const;
   // Whether kernels really run, from the execution probe: false on Intel's driver without hardware, which
   // accepts and "completes" work without executing it, and on a device that did not finish the probe in time.
   bool executes_kernels() const;

@@ -1,6 +1,6 @@
 #pragma once
 // Reduction properties, as SYCL 2020 (initialize_to_identity) and sycl_ext_oneapi_reduction_properties
-// (deterministic) define them, plus a request for one strategy (for testing and tuning); and the queue
+// (deterministic) define them, ze-reduce's reproducible, plus a request for one strategy (for testing and tuning); and the queue
 // property that turns device timestamps on (SYCL 2020 property::queue::enable_profiling).
 #include <cstdint>
 #include <optional>
@@ -22,6 +22,13 @@ struct initialize_to_identity {};
 // Same device, same launch configuration, same input: bitwise-identical result. Rules out floating-point
 // atomics and every step whose combine order depends on timing.
 struct deterministic {};
+// Stronger than deterministic (and implies it): the same input VALUES give a bitwise-identical result on every
+// device, strategy and launch shape, in any order. Floating-point plus (f16, f32, f64) then runs a binned sum
+// with one final rounding, within n * 2^-48 * max|x| (f16, f32) or n * 2^-60 * max|x| (f64) plus half an ulp
+// of the exact sum (README, "Reproducible sums"). Every other op and type is order-independent already
+// (integer arithmetic wraps exactly; minimum, maximum, bitwise and logical ops are exact) and runs as usual;
+// floating-point multiplies is not, and is refused with zr::UnsupportedError.
+struct reproducible {};
 // Use exactly this strategy (zr::UnsupportedError before any work when the device cannot).
 struct use_strategy {
   zr::strategy value;
@@ -52,18 +59,21 @@ class property_list {
   }
 
   bool initialize_to_identity() const { return initialize_to_identity_; }
-  bool deterministic() const { return deterministic_; }
+  bool deterministic() const { return deterministic_ || reproducible_; }
+  bool reproducible() const { return reproducible_; }
   std::optional<zr::strategy> requested_strategy() const { return strategy_; }
   bool enable_profiling() const { return enable_profiling_; }
 
  private:
   void add(property::reduction::initialize_to_identity) { initialize_to_identity_ = true; }
   void add(property::reduction::deterministic) { deterministic_ = true; }
+  void add(property::reduction::reproducible) { reproducible_ = true; }
   void add(property::reduction::use_strategy s) { strategy_ = s.value; }
   void add(property::queue::enable_profiling) { enable_profiling_ = true; }
 
   bool initialize_to_identity_ = false;
   bool deterministic_ = false;
+  bool reproducible_ = false;
   bool enable_profiling_ = false;
   std::optional<zr::strategy> strategy_;
 };

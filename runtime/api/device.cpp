@@ -75,13 +75,14 @@ std::vector<device> enumerate() {
   return found;
 }
 
-core::ReductionRequest request_for(element_type type, op_kind op, bool deterministic) {
+core::ReductionRequest request_for(element_type type, op_kind op, bool deterministic, bool reproducible = false) {
   core::ReductionRequest request;
   request.type = static_cast<core::DataType>(type);
   request.op = static_cast<core::Op>(op);
   request.n = 1;
   request.identity = core::Scalar{request.type, {}};
-  request.deterministic = deterministic;
+  request.deterministic = deterministic || reproducible;
+  request.reproducible = reproducible;
   return request;
 }
 
@@ -108,8 +109,8 @@ std::optional<std::string> device::why_unsupported(element_type type, op_kind op
   }
 }
 
-std::vector<strategy> device::strategies(element_type type, op_kind op, bool deterministic) const {
-  const auto request = request_for(type, op, deterministic);
+std::vector<strategy> device::strategies(element_type type, op_kind op, bool deterministic, bool reproducible) const {
+  const auto request = request_for(type, op, deterministic, reproducible);
   const auto& caps = impl_->backend().capabilities();
   std::vector<strategy> allowed;
   try {

@@ -42,6 +42,7 @@ core::ReductionRequest request_of(const detail::reduction_spec& spec, std::uint6
   request.identity = identity_of(spec);
   request.include_initial = !first_chunk || !spec.properties.initialize_to_identity();
   request.deterministic = spec.properties.deterministic();
+  request.reproducible = spec.properties.reproducible();
   if (auto s = spec.properties.requested_strategy()) request.strategy = static_cast<core::Strategy>(*s);
   return request;
 }
@@ -119,7 +120,14 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
     auto scalar_request = request_of(spec, n_, true);
     scalar_request.strategy.reset();
     if (!cached_scalar_plan_) core::choose_strategy(device_.capabilities(), scalar_request);
-    if (spec.columns == 1) {
+    const bool binned = core::is_binned_sum(scalar_request);
+    if (binned && spec.columns > 1)
+      throw UnsupportedError(which() + ": reproducible array reductions of floating-point sums are not offered yet: "
+                             "reduce each column on its own");
+    if (binned) {
+      binned_groups_ = true;
+      groups_.push_back({{i}, 1});  // its own plan: the fused pass has no binned sums
+    } else if (spec.columns == 1) {
       scalars.specs.push_back(i);
     } else {
       groups_.push_back({{i}, spec.columns});
@@ -137,6 +145,11 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
   if (chunk_elements_ == 0 && n_ > 0)
     throw UnsupportedError("device '" + device_.name() + "' cannot allocate one row of " +
                            std::to_string(columns_lcm) + " " + std::string(core::name(type_)) + " values");
+  // Later chunks fold the rounded result of the earlier ones in: not the one rounding a binned sum promises.
+  if (binned_groups_ && chunk_elements_ < n_)
+    throw UnsupportedError("a reproducible sum of host data larger than device '" + device_.name() +
+                           "' can allocate at once (" + std::to_string(max_allocation) + " bytes) is not offered yet: "
+                           "n = " + std::to_string(n_) + " " + std::string(core::name(type_)) + " values");
   // Planning now is what turns an unavailable strategy or a missing kernel into an error before any work.
   for (const auto& group : groups_) first_plans_.push_back(first_plan_for(group));
 }

@@ -51,6 +51,7 @@ class ReductionJob {
   // A single scalar reduction the device has planned before: found once, while checking the request.
   std::shared_ptr<const PlannedRun> cached_scalar_plan_;
   std::uint64_t chunk_elements_ = 0;
+  bool binned_groups_ = false;  // a reproducible floating-point sum is among the reductions
 };
 
 }  // namespace zr::api

@@ -40,6 +40,8 @@ struct Capabilities {
   // (vload_half/vstore_half, core OpenCL C), so OpenCL devices have it without cl_khr_fp16.
   bool fp16 = false;
   bool fp64 = false;
+  // f32 arithmetic keeps subnormals (OpenCL and Level Zero make it optional): reproducible f32 sums need it.
+  bool fp32_denormals = false;
   FloatAtomicSupport f16_atomics, f32_atomics, f64_atomics;
   // How the device can ingest our kernels.
   bool accepts_spirv = false;

@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "binned_sum.hpp"
 #include "half.hpp"
 #include "zereduce/errors.hpp"
 
@@ -178,6 +179,13 @@ bool agrees(const HostReference& reference, const Scalar& actual, std::string* w
     *why = "expected " + reference.value.to_string() + " within " + std::to_string(reference.tolerance) + ", got " +
            actual.to_string() + " (off by " + std::to_string(error) + ")";
   return false;
+}
+
+HostReference reproducible_sum_reference(DataType type, std::span<const std::byte> data, std::uint64_t n,
+                                         const std::optional<Scalar>& initial) {
+  BinnedState state = binned_add_all({}, data, n, type);
+  if (initial) state = binned_add_all(state, std::as_bytes(std::span(initial->bytes)), 1, type);
+  return {binned_value(state, type), 0.0};
 }
 
 }  // namespace zr::core

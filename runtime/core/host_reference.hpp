@@ -34,6 +34,12 @@ HostReference host_reference(Op op, DataType type, std::span<const std::byte> da
                              const Scalar& identity, const std::optional<Scalar>& initial,
                              std::optional<std::uint64_t> combine_depth = std::nullopt);
 
+// A reproducible floating-point sum (property::reduction::reproducible): the host model of the binned sum
+// (binned_sum.hpp), which devices must match bit for bit (tolerance 0). That model is checked against exact
+// sums within its bound by the core tests and the conformance suite.
+HostReference reproducible_sum_reference(DataType type, std::span<const std::byte> data, std::uint64_t n,
+                                         const std::optional<Scalar>& initial);
+
 // Whether `actual` agrees with the reference; when not, `why` (if given) says how far off it is.
 bool agrees(const HostReference& reference, const Scalar& actual, std::string* why = nullptr);
 

@@ -112,6 +112,36 @@ void append_final_passes(Plan& plan, const Capabilities& caps, const Tuning& tun
                      u32(include_initial ? 1 : 0), LocalMemoryArg{local_bytes(final_pass.local_size, acc_size)}};
   plan.passes.push_back(std::move(final_pass));
 }
+// A reproducible floating-point sum (spirv_kernels/src/zr_binned.h): a binned state per group (rgrid) or per
+// work-item (rchunks, CPU devices), then one group of rfinal merges them and rounds once. There are never
+// intermediate passes: rfinal's work-items each merge a strided share of the states first.
+constexpr std::size_t kBinnedStateBytes = 64;  // zr_binned, a long8
+
+void plan_binned_sum(Plan& plan, const Capabilities& caps, const Tuning& tuning) {
+  const ReductionRequest& request = plan.request;
+  const bool chunks = plan.strategy == Strategy::cpu_chunks;
+  const std::string_view variant = chunks ? "rchunks" : "rgrid";
+  const Shape shape = chunks ? grid_shape(caps, tuning, request.n, 1)
+                             : grid_shape(caps, tuning, request.n, group_size(caps, tuning, Strategy::tree, kBinnedStateBytes));
+  const std::uint64_t states = shape.groups * (chunks ? shape.local_size : 1);
+  KernelPass first = kernel_pass(variant, Op::plus, request.type, "partials");
+  first.local_size = shape.local_size;
+  first.global_size = shape.groups * shape.local_size;
+  const BufferArg partials = add_scratch(plan, states * kBinnedStateBytes, std::nullopt,
+                                         "binned states, one per " + std::string(chunks ? "work-item" : "work-group"));
+  first.args = {BufferArg{BufferArg::Which::input, 0}, u64(request.n), partials,
+                LocalMemoryArg{chunks ? 8 : local_bytes(shape.local_size, kBinnedStateBytes)}};
+  plan.passes.push_back(std::move(first));
+
+  KernelPass final_pass = kernel_pass("rfinal", Op::plus, request.type, "final");
+  std::uint64_t final_size = std::min(tuning.final_work_group_size, caps.max_work_group_size);
+  if (caps.local_memory_bytes > 0) final_size = std::min<std::uint64_t>(final_size, caps.local_memory_bytes / kBinnedStateBytes);
+  final_pass.local_size = std::max<std::uint64_t>(1, final_size);
+  final_pass.global_size = final_pass.local_size;
+  final_pass.args = {partials, u64(states), BufferArg{BufferArg::Which::result, 0}, u32(request.include_initial ? 1 : 0),
+                     LocalMemoryArg{local_bytes(final_pass.local_size, kBinnedStateBytes)}};
+  plan.passes.push_back(std::move(final_pass));
+}
 }  // namespace
 
 std::uint64_t result_bytes(const Plan& plan, std::size_t index) {
@@ -137,6 +167,11 @@ Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const 
   plan.results = {{request.op, request.identity, request.include_initial, 1}};
   plan.strategy = choice.strategy;
   plan.reason = choice.reason;
+  if (is_binned_sum(request)) {
+    plan.request.deterministic = true;
+    plan_binned_sum(plan, caps, tuning);
+    return plan;
+  }
 
   const Op op = request.op;
   const DataType type = request.type;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "binned_sum.hpp"
 #include "zereduce/errors.hpp"
 
 namespace zr::core {
@@ -58,6 +59,25 @@ std::optional<Strategy> parse_strategy(std::string_view text) {
 
 std::string_view kernel_variant(Strategy strategy) { return kNames[static_cast<int>(strategy)].variant; }
 
+bool is_binned_sum(const ReductionRequest& request) {
+  return request.reproducible && request.op == Op::plus && is_floating(request.type);
+}
+
+namespace {
+// A binned sum (zr_binned.h) has two shapes: rgrid (GPU-like, Strategy::tree) and rchunks (CPU devices,
+// Strategy::cpu_chunks), each followed by rfinal.
+std::string_view binned_variant(Strategy strategy) { return strategy == Strategy::cpu_chunks ? "rchunks" : "rgrid"; }
+
+std::optional<std::string> why_binned_unavailable(Strategy strategy, const Capabilities& caps, const ReductionRequest& request) {
+  if (strategy != Strategy::tree && strategy != Strategy::cpu_chunks)
+    return "reproducible floating-point sums run as binned sums, with strategy tree or cpu_chunks only";
+  if (request.type == DataType::f32 && !caps.fp32_denormals)
+    return device_label(caps) + " flushes f32 subnormals, which a reproducible f32 sum cannot allow";
+  if (auto missing = kernel_unavailable(binned_variant(strategy), Op::plus, request.type, caps)) return missing;
+  return kernel_unavailable("rfinal", Op::plus, request.type, caps);
+}
+}  // namespace
+
 std::string_view first_pass_variant(Strategy strategy, Op op, DataType type, const Capabilities& caps) {
   if (strategy == Strategy::global_atomics && is_floating(type))
     return op == Op::plus ? "fatomicadd" : "fatomicminmax";
@@ -71,6 +91,7 @@ std::string_view first_pass_variant(Strategy strategy, Op op, DataType type, con
 }
 
 std::optional<std::string> why_unavailable(Strategy strategy, const Capabilities& caps, const ReductionRequest& request) {
+  if (is_binned_sum(request)) return why_binned_unavailable(strategy, caps, request);
   const Op op = request.op;
   const DataType type = request.type;
   const bool floating = is_floating(type);
@@ -125,6 +146,14 @@ StrategyChoice choose_strategy(const Capabilities& caps, const ReductionRequest&
   if (type == DataType::f16 && !caps.fp16)
     throw UnsupportedError(device_label(caps) + " has no fp16: it cannot reduce f16 (half) data");
 
+  if (request.reproducible && op == Op::multiplies && is_floating(type))
+    throw UnsupportedError("the reproducible property is not offered for floating-point multiplies: its result "
+                           "depends on the order of the products (plus, minimum and maximum are offered)");
+  if (is_binned_sum(request) && request.n > binned_max_elements(type))
+    throw UnsupportedError("a reproducible " + std::string(name(type)) + " sum takes at most " +
+                           std::to_string(binned_max_elements(type)) + " elements (its bins' integer sums could "
+                           "overflow beyond); n = " + std::to_string(request.n));
+
   if (request.strategy) {
     if (auto why = why_unavailable(*request.strategy, caps, request))
       throw UnsupportedError("strategy " + std::string(name(*request.strategy)) + " is not available on " +
@@ -135,6 +164,15 @@ StrategyChoice choose_strategy(const Capabilities& caps, const ReductionRequest&
 
   auto available = [&](Strategy s) { return !why_unavailable(s, caps, request).has_value(); };
   const bool floating = is_floating(type);
+
+  if (is_binned_sum(request)) {
+    if (caps.type == DeviceType::cpu && available(Strategy::cpu_chunks))
+      return {Strategy::cpu_chunks, "reproducible: a binned sum over one contiguous chunk per work-item (CPU device)"};
+    if (auto why = why_unavailable(Strategy::tree, caps, request))
+      throw UnsupportedError("device '" + caps.device_name + "' cannot run a reproducible " + std::string(name(type)) +
+                             " sum: " + *why);
+    return {Strategy::tree, "reproducible: a binned sum per work-item, merged exactly through local memory and a final pass"};
+  }
 
   if (caps.type == DeviceType::cpu && available(Strategy::cpu_chunks))
     return {Strategy::cpu_chunks,

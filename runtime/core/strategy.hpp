@@ -40,8 +40,13 @@ struct ReductionRequest {
   Scalar identity;               // element type; the known identity unless the user gave one
   bool include_initial = true;   // false with initialize_to_identity
   bool deterministic = false;
+  bool reproducible = false;     // implies deterministic
   std::optional<Strategy> strategy;  // asked for explicitly (testing, tuning)
 };
+
+// Whether the request runs as a binned sum (spirv_kernels/src/zr_binned.h): reproducible floating-point plus.
+// Reproducible requests of other (op, type) pairs are order-independent already and run as usual.
+bool is_binned_sum(const ReductionRequest& request);
 
 // Why the device cannot run this strategy for this request, or nullopt when it can.
 std::optional<std::string> why_unavailable(Strategy strategy, const Capabilities& caps, const ReductionRequest& request);

@@ -203,6 +203,7 @@ core::Capabilities to_capabilities(const DeviceDescription& d) {
   caps.int64_atomics = (d.module_flags & ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS) != 0;
   caps.fp16 = (d.module_flags & ZE_DEVICE_MODULE_FLAG_FP16) != 0;
   caps.fp64 = (d.module_flags & ZE_DEVICE_MODULE_FLAG_FP64) != 0;
+  caps.fp32_denormals = (d.fp32_flags & ZE_DEVICE_FP_FLAG_DENORM) != 0;
   auto atomics = [](ze_device_fp_atomic_ext_flags_t flags) {
     core::FloatAtomicSupport s;
     s.global_add = (flags & ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_ADD) != 0;

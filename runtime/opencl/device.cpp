@@ -174,6 +174,8 @@ DeviceInfo query_device_info(const Device& device) {
       device_value<cl_bool>(id, CL_DEVICE_COMPILER_AVAILABLE, "CL_DEVICE_COMPILER_AVAILABLE", n) == CL_TRUE;
   info.linker_available =
       device_value<cl_bool>(id, CL_DEVICE_LINKER_AVAILABLE, "CL_DEVICE_LINKER_AVAILABLE", n) == CL_TRUE;
+  info.single_fp_config =
+      device_value<cl_device_fp_config>(id, CL_DEVICE_SINGLE_FP_CONFIG, "CL_DEVICE_SINGLE_FP_CONFIG", n);
   info.double_fp_config =
       device_value<cl_device_fp_config>(id, CL_DEVICE_DOUBLE_FP_CONFIG, "CL_DEVICE_DOUBLE_FP_CONFIG", n);
   info.preferred_float_vector_width = device_value<cl_uint>(id, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT,
@@ -264,6 +266,7 @@ core::Capabilities make_capabilities(const DeviceInfo& info) {
   // float, so every OpenCL device can run them; cl_khr_fp16 (half arithmetic) is not needed.
   caps.fp16 = true;
   caps.fp64 = info.has_extension("cl_khr_fp64") || info.double_fp_config != 0;
+  caps.fp32_denormals = (info.single_fp_config & CL_FP_DENORM) != 0;
 
   auto float_atomics = [](cl_ulong bits) {
     core::FloatAtomicSupport support;

@@ -50,6 +50,7 @@ struct DeviceInfo {
   cl_uint max_num_sub_groups = 0;                 // CL_DEVICE_MAX_NUM_SUB_GROUPS (OpenCL 2.1+)
   std::optional<cl_uint> simd_width;              // CL_DEVICE_WARP_SIZE_NV or CL_DEVICE_WAVEFRONT_WIDTH_AMD
   std::optional<bool> work_group_collectives;     // CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT (3.0)
+  cl_device_fp_config single_fp_config = 0;
   cl_device_fp_config double_fp_config = 0;
   cl_uint preferred_float_vector_width = 0;  // CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT
   cl_ulong half_fp_atomics = 0;  // cl_ext_float_atomics capability bits

@@ -26,7 +26,7 @@ TEST(CaseGeneration, GivenEachDevice_WhenCasesAreGeneratedInBothModes_ThenNamesA
         EXPECT_TRUE(names.insert(test_suite_name(dut, c) + "." + test_name(c)).second) << test_name(c);
         pairs.insert({c.type, c.op});
         if (c.expectation == Expectation::matches_reference || c.expectation == Expectation::validity_only) {
-          const auto allowed = dut.get().strategies(c.type, c.op, c.properties.deterministic);
+          const auto allowed = dut.get().strategies(c.type, c.op, c.properties.deterministic, c.properties.reproducible);
           EXPECT_NE(std::find(allowed.begin(), allowed.end(), c.strategy), allowed.end()) << describe(c);
         }
         if (!dut.executes_kernels()) {

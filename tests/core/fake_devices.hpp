@@ -15,6 +15,7 @@ inline core::Capabilities pocl_like_cpu() {
   c.int64_atomics = true;
   c.fp16 = true;
   c.fp64 = true;
+  c.fp32_denormals = true;
   c.accepts_spir12 = true;
   c.accepts_opencl_c = true;
   c.opencl_c_version = 12;
@@ -71,6 +72,7 @@ inline core::Capabilities pvc_like_gpu() {
   c.local_memory_bytes = 128u << 10;
   c.subgroup_sizes = {16, 32};
   c.fp64 = true;
+  c.fp32_denormals = true;
   c.f16_atomics = c.f32_atomics = c.f64_atomics = {true, true, false, false};
   return c;
 }
@@ -87,6 +89,7 @@ inline core::Capabilities nvidia_like_gpu() {
   c.int64_atomics = true;
   c.fp16 = true;
   c.fp64 = true;
+  c.fp32_denormals = true;
   c.accepts_opencl_c = true;
   c.opencl_c_version = 12;
   return c;

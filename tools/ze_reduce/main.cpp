@@ -76,7 +76,7 @@ int run(const Options& options) {
   std::optional<Verification> verification;
   if (options.verify) {
     progress.update("checking on the host");
-    verification = verify(options.op, options.columns, workload, outcome);
+    verification = verify(options.op, options.columns, options.reproducible, workload, outcome);
   }
   std::optional<std::uint64_t> probe_ns;
   if (options.bandwidth) probe_ns = measure_read_probe_ns(queue, options, workload, progress);

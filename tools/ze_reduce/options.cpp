@@ -132,6 +132,10 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--deterministic", o.deterministic,
                "the deterministic property: the same device, launch configuration and input give a bitwise-identical "
                "result (no floating-point atomics, no order-dependent steps)");
+  app.add_flag("--reproducible", o.reproducible,
+               "the reproducible property (implies --deterministic): the same input values give a bitwise-identical "
+               "result on every device, strategy and launch shape; floating-point sums run as binned sums, rounded "
+               "once");
   app.add_option_function<std::string>(
          "--strategy",
          [&o](const std::string& text) {

@@ -28,6 +28,7 @@ struct Options {
   std::optional<std::string> initial;   // the reduction variable's value before; default: the identity
   bool initialize_to_identity = false;
   bool deterministic = false;
+  bool reproducible = false;
   std::optional<zr::strategy> strategy;
   // where and how often
   std::optional<std::size_t> device_index;

@@ -23,6 +23,7 @@ zr::property_list properties_of(const Options& options) {
   zr::property_list props;
   if (options.initialize_to_identity) props = props.with(zr::property::reduction::initialize_to_identity{});
   if (options.deterministic) props = props.with(zr::property::reduction::deterministic{});
+  if (options.reproducible) props = props.with(zr::property::reduction::reproducible{});
   if (options.strategy) props = props.with(zr::property::reduction::use_strategy{*options.strategy});
   return props;
 }

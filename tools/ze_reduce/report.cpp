@@ -57,6 +57,7 @@ nlohmann::json to_json(const Report& r) {
                     {"bytes", w.data.size()},
                     {"columns", o.columns},
                     {"deterministic", o.deterministic},
+                    {"reproducible", o.reproducible},
                     {"initialize_to_identity", o.initialize_to_identity},
                     {"strategy", o.strategy ? nlohmann::json(std::string(to_string(*o.strategy))) : nlohmann::json()},
                     {"identity", outcome.identity.to_string()},

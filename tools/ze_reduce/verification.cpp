@@ -10,7 +10,8 @@ bool Verification::passed() const {
   return std::all_of(columns.begin(), columns.end(), [](const ColumnCheck& c) { return c.agrees; });
 }
 
-Verification verify(core::Op op, std::uint64_t columns, const Workload& workload, const RunOutcome& outcome) {
+Verification verify(core::Op op, std::uint64_t columns, bool reproducible, const Workload& workload,
+                    const RunOutcome& outcome) {
   Verification verification;
   const std::size_t element = core::size_of(workload.type);
   const std::uint64_t rows = columns ? workload.n / columns : 0;
@@ -26,8 +27,11 @@ Verification verify(core::Op op, std::uint64_t columns, const Workload& workload
     ColumnCheck check;
     // The plan's combine depth gives the tight error bound; 0 (no plan: n = 0) leaves the any-order bound.
     const std::uint64_t depth = outcome.plans.empty() ? 0 : outcome.plans.front().combine_depth;
-    check.reference = core::host_reference(op, workload.type, data, rows, outcome.identity, outcome.initial,
-                                           depth ? std::optional<std::uint64_t>(depth) : std::nullopt);
+    if (reproducible && op == core::Op::plus && core::is_floating(workload.type))
+      check.reference = core::reproducible_sum_reference(workload.type, data, rows, outcome.initial);
+    else
+      check.reference = core::host_reference(op, workload.type, data, rows, outcome.identity, outcome.initial,
+                                             depth ? std::optional<std::uint64_t>(depth) : std::nullopt);
     check.agrees = core::agrees(check.reference, outcome.results.at(c), &check.why);
     verification.columns.push_back(std::move(check));
   }

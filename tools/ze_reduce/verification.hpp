@@ -22,6 +22,8 @@ struct Verification {
   bool passed() const;
 };
 
-Verification verify(core::Op op, std::uint64_t columns, const Workload& workload, const RunOutcome& outcome);
+// reproducible: a floating-point sum is checked bit for bit against the host model of the binned sum.
+Verification verify(core::Op op, std::uint64_t columns, bool reproducible, const Workload& workload,
+                    const RunOutcome& outcome);
 
 }  // namespace zr::cli

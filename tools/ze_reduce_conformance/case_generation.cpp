@@ -72,7 +72,7 @@ std::vector<SizedInput> schedule(element_type type, SuiteMode mode) {
 
 // initialize_to_identity and deterministic, each on and off, in all four combinations (in both modes: the
 // modes differ in sizes and inputs).
-constexpr CaseProperties kPropertySets[] = {{false, false}, {true, false}, {false, true}, {true, true}};
+constexpr CaseProperties kPropertySets[] = {{false, false, false}, {true, false, false}, {false, true, false}, {true, true, false}};
 
 // Seeds depend on the type, size and input only (not on op or strategy), so cases share inputs; the base
 // seed (--seed) changes them all.
@@ -91,34 +91,56 @@ ConformanceCase case_of(std::size_t slot, element_type type, op_kind op, strateg
   return c;
 }
 
-// The strategies the device allows for the pair, without and with the deterministic property.
+// The strategies the device allows for the pair, without and with the deterministic and reproducible properties.
 struct AllowedStrategies {
-  std::vector<strategy> plain, deterministic;
-  const std::vector<strategy>& with(bool is_deterministic) const { return is_deterministic ? deterministic : plain; }
+  std::vector<strategy> plain, deterministic, reproducible;
+  AllowedStrategies(const zr::device& device, element_type type, op_kind op)
+      : plain(device.strategies(type, op, false)),
+        deterministic(device.strategies(type, op, true)),
+        reproducible(device.strategies(type, op, true, true)) {}
+  const std::vector<strategy>& with(const CaseProperties& props) const {
+    return props.reproducible ? reproducible : props.deterministic ? deterministic : plain;
+  }
 };
+
+// Reproducible floating-point sums (binned sums) get a dimension of their own: initialize_to_identity on and
+// off. (Reproducible is not repeated for the other pairs: it changes nothing there.)
+bool binned(element_type type, op_kind op) {
+  return op == op_kind::plus && (type == element_type::f16 || type == element_type::f32 || type == element_type::f64);
+}
+std::vector<CaseProperties> property_sets(element_type type, op_kind op) {
+  std::vector<CaseProperties> sets(std::begin(kPropertySets), std::end(kPropertySets));
+  if (binned(type, op)) {
+    sets.push_back({false, true, true});
+    sets.push_back({true, true, true});
+  }
+  return sets;
+}
 
 // Cases that need no kernel to execute: refusals of what the device cannot do, and (on a device whose kernels
 // do not execute) every allowed strategy submitted once.
 void add_refusals_and_validity(std::vector<ConformanceCase>& out, const DeviceUnderTest& dut, std::size_t slot,
                                element_type type, op_kind op, std::uint64_t base_seed) {
   const std::uint64_t n = 4097;
-  auto add = [&](strategy s, bool deterministic, Expectation expectation) {
+  auto add = [&](strategy s, const CaseProperties& props, Expectation expectation) {
     ConformanceCase c = case_of(slot, type, op, s);
-    c.properties.deterministic = deterministic;
+    c.properties = props;
     c.n = n;
     c.seed = seed_for(base_seed, type, n, InputKind::random);
     c.expectation = expectation;
     out.push_back(c);
   };
   if (dut.get().why_unsupported(type, op)) {
-    for (strategy s : kStrategies) add(s, false, Expectation::pair_refused);
+    for (strategy s : kStrategies) add(s, {}, Expectation::pair_refused);
     return;
   }
-  const AllowedStrategies allowed{dut.get().strategies(type, op, false), dut.get().strategies(type, op, true)};
+  const AllowedStrategies allowed(dut.get(), type, op);
+  std::vector<CaseProperties> property_sets = {{false, false, false}, {false, true, false}};
+  if (binned(type, op)) property_sets.push_back({false, true, true});
   for (strategy s : kStrategies)
-    for (bool deterministic : {false, true}) {
-      if (!contains(allowed.with(deterministic), s)) add(s, deterministic, Expectation::strategy_refused);
-      else if (!dut.executes_kernels()) add(s, deterministic, Expectation::validity_only);
+    for (const CaseProperties& props : property_sets) {
+      if (!contains(allowed.with(props), s)) add(s, props, Expectation::strategy_refused);
+      else if (!dut.executes_kernels()) add(s, props, Expectation::validity_only);
     }
 }
 
@@ -129,12 +151,12 @@ void add_result_checks(std::vector<ConformanceCase>& out, const DeviceUnderTest&
   std::vector<std::pair<op_kind, AllowedStrategies>> runnable;
   for (op_kind op : kOps)
     if (pair_defined(type, op) && !dut.get().why_unsupported(type, op))
-      runnable.push_back({op, {dut.get().strategies(type, op, false), dut.get().strategies(type, op, true)}});
+      runnable.push_back({op, AllowedStrategies(dut.get(), type, op)});
   for (const SizedInput& sized : schedule(type, mode))
     for (const auto& [op, allowed] : runnable)
       for (strategy s : kStrategies)
-        for (const CaseProperties& props : kPropertySets) {
-          if (!contains(allowed.with(props.deterministic), s)) continue;
+        for (const CaseProperties& props : property_sets(type, op)) {
+          if (!contains(allowed.with(props), s)) continue;
           ConformanceCase c = case_of(slot, type, op, s);
           c.properties = props;
           c.n = sized.n;

@@ -40,6 +40,7 @@ enum class Expectation : std::uint8_t {
 struct CaseProperties {
   bool initialize_to_identity = false;
   bool deterministic = false;
+  bool reproducible = false;  // implies deterministic (floating-point sums: checked bit for bit)
 };
 
 struct ConformanceCase {

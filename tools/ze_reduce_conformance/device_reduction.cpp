@@ -13,6 +13,7 @@ property_list properties_of(const ConformanceCase& c) {
   property_list props{property::reduction::use_strategy{c.strategy}};
   if (c.properties.initialize_to_identity) props = props.with(property::reduction::initialize_to_identity{});
   if (c.properties.deterministic) props = props.with(property::reduction::deterministic{});
+  if (c.properties.reproducible) props = props.with(property::reduction::reproducible{});
   return props;
 }
 

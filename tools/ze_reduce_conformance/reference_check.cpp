@@ -2,6 +2,10 @@
 
 #include <cmath>
 
+#include <cstring>
+
+#include "binned_sum.hpp"
+#include "exact_sum.hpp"
 #include "host_reference.hpp"
 #include "common/type_dispatch.hpp"
 
@@ -16,6 +20,37 @@ core::Op core_op(op_kind op) { return static_cast<core::Op>(op); }
 
 bool floating(element_type type) {
   return type == element_type::f16 || type == element_type::f32 || type == element_type::f64;
+}
+
+// A reproducible sum: the device's bits must be the host model's (binned_sum.hpp), and the model must be within
+// its bound of the exact sum of this input (exact_sum.hpp; skipped when an infinity or NaN decides the result).
+std::optional<std::string> binned_sum_disagreement(const ConformanceCase& c, std::span<const std::byte> input,
+                                                   const std::optional<core::Scalar>& initial,
+                                                   const core::Scalar& actual) {
+  const core::DataType type = core_type(c.type);
+  const core::HostReference model = core::reproducible_sum_reference(type, input, c.n, initial);
+  if (!model.value.bitwise_equal(actual))
+    return "reproducible sum " + actual.to_string() + " is not the host binned sum " + model.value.to_string() +
+           " bit for bit";
+  core::ExactSum exact;
+  core::BinnedState state = core::binned_add_all({}, input, c.n, type);
+  if (initial) state = core::binned_add_all(state, std::as_bytes(std::span(initial->bytes)), 1, type);
+  if (state.flags != 0 || !std::isfinite(model.value.to_double())) return std::nullopt;
+  auto add_all = [&](std::span<const std::byte> values, std::uint64_t count) {
+    for (std::uint64_t i = 0; i < count; ++i) {
+      core::Scalar value{type, {}};
+      std::memcpy(value.bytes.data(), values.data() + i * core::size_of(type), core::size_of(type));
+      exact.add(value.to_double());
+    }
+  };
+  add_all(input, c.n);
+  if (initial) add_all(std::as_bytes(std::span(initial->bytes)), 1);
+  exact.add(-model.value.to_double());
+  const long double error = std::fabs(exact.value());
+  const double bound = core::binned_error_bound(state, c.n + (initial ? 1 : 0), type);
+  if (error <= bound) return std::nullopt;
+  return "the host binned sum " + model.value.to_string() + " is " + std::to_string(static_cast<double>(error)) +
+         " from the exact sum, beyond its bound " + std::to_string(bound);
 }
 
 }  // namespace
@@ -56,6 +91,8 @@ std::optional<std::string> disagreement(const ConformanceCase& c, std::span<cons
   // path to the root). Products: every multiplication's rounding scales the whole result (Higham 3.1:
   // prod fl = exact * (1 + theta_k), k the number of multiplications), so the tree's height is not enough
   // whatever its shape: m = n + 1 (host_reference's "any order"). A reported depth of 0 also means any order.
+  if (c.properties.reproducible && checked_within_bound(c.type, c.op) && c.op == op_kind::plus)
+    return binned_sum_disagreement(c, input, folded_initial, actual);
   std::optional<std::uint64_t> depth;
   if (combine_depth > 0 && c.op != op_kind::multiplies) depth = combine_depth;
   const core::HostReference reference = core::host_reference(core_op(c.op), core_type(c.type), input, c.n,

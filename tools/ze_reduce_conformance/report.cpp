@@ -70,6 +70,7 @@ nlohmann::json failure_json(const CaseRecord& record, const std::vector<DeviceUn
           {"seed", c.seed},
           {"initialize_to_identity", c.properties.initialize_to_identity},
           {"deterministic", c.properties.deterministic},
+          {"reproducible", c.properties.reproducible},
           {"message", record.failure.empty() ? "failed (see the test output)" : record.failure}};
 }
 

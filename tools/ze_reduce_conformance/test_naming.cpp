@@ -35,7 +35,8 @@ std::string when(const ConformanceCase& c) {
   std::string text = "When" + camel(to_string(c.op)) + "By" + camel(to_string(c.strategy));
   if (c.expectation == Expectation::matches_reference)
     text += c.properties.initialize_to_identity ? "FromIdentity" : "WithInitialValue";
-  if (c.properties.deterministic) text += "Deterministic";
+  if (c.properties.reproducible) text += "Reproducible";
+  else if (c.properties.deterministic) text += "Deterministic";
   if (c.from_host_span) text += "FromHostSpan";
   return text;
 }
@@ -48,6 +49,7 @@ std::string then(const ConformanceCase& c) {
     case Expectation::matches_reference: break;
   }
   if (!checked_within_bound(c.type, c.op)) return "ThenExactlyHostReference";
+  if (c.properties.reproducible) return "ThenBitwiseTheHostBinnedSumWithinItsBoundOfExact";
   return c.properties.deterministic ? "ThenWithinErrorBoundAndBitwiseRepeatable" : "ThenWithinErrorBound";
 }
 
