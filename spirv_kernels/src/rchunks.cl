@@ -4,6 +4,7 @@
 // ZR_RLANES_* inputs at once, the bins' float sums kept per lane; a vector with any input that does not
 // fit under the current top (a larger value, an infinity or NaN) is added one input at a time instead.
 // Arguments: in, n (64-bit), states (one zr_binned per work-item), scratch (unused: the signature of rgrid).
+// Measured (ze_reduce --reproducible, f32, 2-core EPYC): see bench/README.md, "Reproducible sums".
 #include "zr_binned.h"
 
 #define ZR_RLANES_f32 8
@@ -28,48 +29,19 @@
   ZR_RLANE_ADD(f32, s, (x).s3); ZR_RLANE_ADD(f32, s, (x).s4); ZR_RLANE_ADD(f32, s, (x).s5); \
   ZR_RLANE_ADD(f32, s, (x).s6); ZR_RLANE_ADD(f32, s, (x).s7)
 
-#define ZR_DEFINE_RLANES(FTN, FT)                                                                          \
-  typedef struct {                                                                                         \
-    ZR_RVEC_##FTN sum0, sum1, sum2, sum3; /* per lane, as zr_rsum_*.sum */                                 \
-    uint pending;                                                                                          \
-    zr_rsum_##FTN scalar; /* the top, the scales, the integer bins; and inputs added one at a time */      \
-  } zr_rlanes_##FTN;                                                                                       \
-                                                                                                           \
-  static inline void zr_rlanes_flush_##FTN(zr_rlanes_##FTN* s) {                                           \
+// The lanes' integer values of the four bins' sums (exact: see ZR_RSUM_FLUSH_*), added into the bins.
+#define ZR_RLANES_FLUSH(FTN, FT, bins, sum0, sum1, sum2, sum3)                                             \
+  do {                                                                                                     \
     const FT##4 u = ZR_RSUM_UNITS_##FTN;                                                                   \
-    s->scalar.bins += (long4)(      ZR_RLANE_SUM(ZR_RLANES_##FTN, ZR_RLONGS_##FTN(s->sum0 * u.s0)),         \
-                                  ZR_RLANE_SUM(ZR_RLANES_##FTN, ZR_RLONGS_##FTN(s->sum1 * u.s1)),         \
-                                  ZR_RLANE_SUM(ZR_RLANES_##FTN, ZR_RLONGS_##FTN(s->sum2 * u.s2)),         \
-                                  ZR_RLANE_SUM(ZR_RLANES_##FTN, ZR_RLONGS_##FTN(s->sum3 * u.s3)));        \
-    s->sum0 = s->sum1 = s->sum2 = s->sum3 = 0;                                                             \
-    s->pending = 0;                                                                                        \
-  }                                                                                                        \
-  static inline void zr_rlanes_add_##FTN(zr_rlanes_##FTN* s, ZR_RVEC_##FTN x) {                            \
-    ZR_RVEC_##FTN y = x * s->scalar.scale_high * s->scalar.scale_low;                                      \
-    if (any(isnan(y) | isgreaterequal(fabs(y), (ZR_RVEC_##FTN)ZR_RSUM_LIMIT_##FTN))) {                     \
-      zr_rlanes_flush_##FTN(s); /* the top may rise: the lane sums must be empty then */                  \
-      ZR_RLANE_ADDS_##FTN(&s->scalar, x);                                                                  \
-      return;                                                                                              \
-    }                                                                                                      \
-    ZR_RVEC_##FTN piece = (y + ZR_RSUM_C0_##FTN) - ZR_RSUM_C0_##FTN;                                       \
-    s->sum0 += piece;                                                                                      \
-    y -= piece;                                                                                            \
-    piece = (y + ZR_RSUM_C1_##FTN) - ZR_RSUM_C1_##FTN;                                                     \
-    s->sum1 += piece;                                                                                      \
-    y -= piece;                                                                                            \
-    piece = (y + ZR_RSUM_C2_##FTN) - ZR_RSUM_C2_##FTN;                                                     \
-    s->sum2 += piece;                                                                                      \
-    y -= piece;                                                                                            \
-    s->sum3 += (y + ZR_RSUM_C3_##FTN) - ZR_RSUM_C3_##FTN;                                                  \
-    if (++s->pending == ZR_RSUM_FLUSH_##FTN) zr_rlanes_flush_##FTN(s);                                     \
-  }
+    (bins) += (long4)(ZR_RLANE_SUM(ZR_RLANES_##FTN, ZR_RLONGS_##FTN((sum0) * u.s0)),                       \
+                      ZR_RLANE_SUM(ZR_RLANES_##FTN, ZR_RLONGS_##FTN((sum1) * u.s1)),                       \
+                      ZR_RLANE_SUM(ZR_RLANES_##FTN, ZR_RLONGS_##FTN((sum2) * u.s2)),                       \
+                      ZR_RLANE_SUM(ZR_RLANES_##FTN, ZR_RLONGS_##FTN((sum3) * u.s3)));                      \
+    (sum0) = (sum1) = (sum2) = (sum3) = 0;                                                                 \
+  } while (0)
 
-#if defined(ZR_CLASS_FP64)
-ZR_DEFINE_RLANES(f64, double)
-#else
-ZR_DEFINE_RLANES(f32, float)
-#endif
-
+// The hot loop keeps the lanes' sums, the scales and the count in local variables (registers); a vector
+// with any input that does not fit under the current top goes through zr_rsum_add_* one input at a time.
 #define ZR_RCHUNKS_KERNEL(TN, T, FTN, FT, MANTISSA, MIN_EXPONENT)                                            \
   kernel void zr_rchunks_plus_##TN(global const T* restrict in, ulong n, global zr_binned* restrict states, \
                                    local zr_binned* scratch) {                                              \
@@ -77,15 +49,41 @@ ZR_DEFINE_RLANES(f32, float)
     const ulong chunk = ((n + items - 1) / items + 15) / 16 * 16;                                           \
     const ulong begin = min(n, get_global_id(0) * chunk);                                                   \
     const ulong end = min(n, begin + chunk);                                                                \
-    zr_rlanes_##FTN s;                                                                                      \
-    s.sum0 = s.sum1 = s.sum2 = s.sum3 = 0;                                                                  \
-    s.pending = 0;                                                                                          \
-    zr_rsum_init_##FTN(&s.scalar);                                                                          \
+    zr_rsum_##FTN s;                                                                                        \
+    zr_rsum_init_##FTN(&s);                                                                                 \
+    ZR_RVEC_##FTN sum0 = 0, sum1 = 0, sum2 = 0, sum3 = 0;                                                   \
+    FT scale_high = s.scale_high, scale_low = s.scale_low;                                                  \
+    uint pending = 0;                                                                                       \
     ulong i = begin;                                                                                        \
-    for (; i + ZR_RLANES_##FTN <= end; i += ZR_RLANES_##FTN) zr_rlanes_add_##FTN(&s, ZR_RVLOAD_##TN(0, in + i)); \
-    zr_rlanes_flush_##FTN(&s);                                                                              \
-    for (; i < end; ++i) zr_rsum_add_##FTN(&s.scalar, ZR_LOAD_##TN(in, i));                                 \
-    states[get_global_id(0)] = zr_rsum_state_##FTN(&s.scalar);                                              \
+    for (; i + ZR_RLANES_##FTN <= end; i += ZR_RLANES_##FTN) {                                              \
+      const ZR_RVEC_##FTN x = ZR_RVLOAD_##TN(0, in + i);                                                    \
+      ZR_RVEC_##FTN y = x * scale_high * scale_low;                                                         \
+      if (any(!isless(fabs(y), (ZR_RVEC_##FTN)ZR_RSUM_LIMIT_##FTN))) { /* NaN too */                         \
+        ZR_RLANES_FLUSH(FTN, FT, s.bins, sum0, sum1, sum2, sum3); /* the top may rise */                    \
+        pending = 0;                                                                                        \
+        ZR_RLANE_ADDS_##FTN(&s, x);                                                                         \
+        scale_high = s.scale_high;                                                                          \
+        scale_low = s.scale_low;                                                                            \
+        continue;                                                                                           \
+      }                                                                                                     \
+      ZR_RVEC_##FTN piece = (y + ZR_RSUM_C0_##FTN) - ZR_RSUM_C0_##FTN;                                      \
+      sum0 += piece;                                                                                        \
+      y -= piece;                                                                                           \
+      piece = (y + ZR_RSUM_C1_##FTN) - ZR_RSUM_C1_##FTN;                                                    \
+      sum1 += piece;                                                                                        \
+      y -= piece;                                                                                           \
+      piece = (y + ZR_RSUM_C2_##FTN) - ZR_RSUM_C2_##FTN;                                                    \
+      sum2 += piece;                                                                                        \
+      y -= piece;                                                                                           \
+      sum3 += (y + ZR_RSUM_C3_##FTN) - ZR_RSUM_C3_##FTN;                                                    \
+      if (++pending == ZR_RSUM_FLUSH_##FTN) {                                                               \
+        ZR_RLANES_FLUSH(FTN, FT, s.bins, sum0, sum1, sum2, sum3);                                           \
+        pending = 0;                                                                                        \
+      }                                                                                                     \
+    }                                                                                                       \
+    ZR_RLANES_FLUSH(FTN, FT, s.bins, sum0, sum1, sum2, sum3);                                               \
+    for (; i < end; ++i) zr_rsum_add_##FTN(&s, ZR_LOAD_##TN(in, i));                                        \
+    states[get_global_id(0)] = zr_rsum_state_##FTN(&s);                                                     \
   }
 
 ZR_FOR_EACH_RSUM(ZR_RCHUNKS_KERNEL)

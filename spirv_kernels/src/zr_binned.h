@@ -225,7 +225,7 @@ static inline zr_rounded zr_binned_round(zr_binned s, int width, int e0, int man
     if (++s->pending == ZR_RSUM_FLUSH_##FTN) zr_rsum_flush_##FTN(s);                                        \
   }                                                                                                         \
   /* x does not fit under the current top: an infinity, a NaN, or a value that raises the top */            \
-  static void zr_rsum_raise_##FTN(zr_rsum_##FTN* s, FT x) {                                                 \
+  static inline void zr_rsum_raise_##FTN(zr_rsum_##FTN* s, FT x) {                                               \
     if (isnan(x)) {                                                                                         \
       s->flags |= ZR_SEEN_NAN;                                                                               \
     } else if (isinf(x)) {                                                                                  \
