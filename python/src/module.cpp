@@ -76,7 +76,8 @@ zr::queue& queue_for(long device) {
 // along its first axis into one value per column (the library's array reduction). `initial` (an array of the
 // result's shape and dtype, or None) is folded in; without it the result starts from the operation's identity.
 py::array reduce(const py::array& values, const std::string& op_name, const std::optional<py::array>& initial,
-                 bool deterministic, const std::optional<std::string>& strategy_name, long device) {
+                 bool deterministic, bool reproducible, const std::optional<std::string>& strategy_name,
+                 long device) {
   if (values.ndim() != 1 && values.ndim() != 2) throw zr::InvalidArgumentError("_zereduce.reduce takes a 1-D or 2-D array");
   if (!(values.flags() & py::array::c_style)) throw zr::InvalidArgumentError("_zereduce.reduce takes a contiguous array");
   const bool columns = values.ndim() == 2;
@@ -103,6 +104,7 @@ py::array reduce(const py::array& values, const std::string& op_name, const std:
     zr::property_list props;
     if (!initial) props = props.with(zr::property::reduction::initialize_to_identity{});
     if (deterministic) props = props.with(zr::property::reduction::deterministic{});
+    if (reproducible) props = props.with(zr::property::reduction::reproducible{});
     if (strategy) props = props.with(zr::property::reduction::use_strategy{*strategy});
     // Not std::vector: vector<bool> has no data().
     const auto results = std::make_unique<T[]>(column_count);
@@ -148,5 +150,5 @@ PYBIND11_MODULE(_zereduce, m) {
   py::register_exception<zr::TimeoutError>(m, "TimeoutError", backend.ptr());
   m.def("devices", &devices, "every device, as ze_reduce --list shows them");
   m.def("reduce", &reduce, py::arg("values"), py::arg("op"), py::arg("initial"), py::arg("deterministic"),
-        py::arg("strategy"), py::arg("device"));
+        py::arg("reproducible"), py::arg("strategy"), py::arg("device"));
 }

@@ -38,7 +38,7 @@ def devices():
     return _zereduce.devices()
 
 
-def reduce(x, op, *, initial=None, deterministic=False, strategy=None, device=None, axis=None):
+def reduce(x, op, *, initial=None, deterministic=False, reproducible=False, strategy=None, device=None, axis=None):
     """The reduction of every element of ``x`` with ``op`` (axis=None), or of a 2-D ``x`` along axis 0: one
     result per column, in one pass over the rows (the library's array reduction), as an array.
 
@@ -47,6 +47,8 @@ def reduce(x, op, *, initial=None, deterministic=False, strategy=None, device=No
     initial: a value folded into the result (converted to x's dtype); without it the result starts from the
     operation's identity.
     deterministic: the same device, launch configuration and input give a bitwise-identical result.
+    reproducible: the same values give a bitwise-identical result on every device, strategy and order (floating
+    sums run as binned sums rounded once; docs/api.md, "Reproducible sums"). Implies deterministic.
     strategy: run exactly this strategy (tree, subgroup, work_group, local_atomics, cpu_chunks, last_group,
     global_atomics), refused where the device cannot.
     device: an index of ``devices()``; default: the library's default device.
@@ -70,7 +72,7 @@ def reduce(x, op, *, initial=None, deterministic=False, strategy=None, device=No
     if initial is not None:
         start = _np.broadcast_to(_np.asarray(initial, dtype=values.dtype), (results,)).copy()
     try:
-        result = _zereduce.reduce(values, op_name, start, bool(deterministic), strategy,
+        result = _zereduce.reduce(values, op_name, start, bool(deterministic), bool(reproducible), strategy,
                                   -1 if device is None else int(device))
     except _zereduce.InvalidArgumentError as error:
         raise InvalidArgumentError(str(error)) from None

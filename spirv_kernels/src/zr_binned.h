@@ -156,7 +156,7 @@ static inline zr_rounded zr_binned_round(zr_binned s, int width, int e0, int man
 // multiple of the bin's scaled unit 2^(-k*W), to nearest even).
 #define ZR_RSUM_WIDTH_f32 16
 #define ZR_RSUM_E0_f32 (-149)
-#define ZR_RSUM_FLUSH_f32 256u
+#define ZR_RSUM_FLUSH_f32 256u /* + up to 15 more: 271 * 2^15 < 2^24 */
 #define ZR_RSUM_LIMIT_f32 0x1p15f
 #define ZR_RSUM_C0_f32 0x1.8p23f
 #define ZR_RSUM_C1_f32 0x1.8p7f
@@ -222,7 +222,11 @@ static inline zr_rounded zr_binned_round(zr_binned s, int width, int e0, int man
     y -= pieces.s2;                                                                                         \
     pieces.s3 = (y + ZR_RSUM_C3_##FTN) - ZR_RSUM_C3_##FTN;                                                  \
     s->sum += pieces;                                                                                       \
-    if (++s->pending == ZR_RSUM_FLUSH_##FTN) zr_rsum_flush_##FTN(s);                                        \
+  }                                                                                                         \
+  /* after `added` more inputs (at most 16 at a time): the sums move to the bins before they could round */ \
+  static inline void zr_rsum_count_##FTN(zr_rsum_##FTN* s, uint added) {                                    \
+    s->pending += added;                                                                                    \
+    if (s->pending >= ZR_RSUM_FLUSH_##FTN) zr_rsum_flush_##FTN(s);                                          \
   }                                                                                                         \
   /* x does not fit under the current top: an infinity, a NaN, or a value that raises the top */            \
   static inline void zr_rsum_raise_##FTN(zr_rsum_##FTN* s, FT x) {                                               \
@@ -242,12 +246,17 @@ static inline zr_rounded zr_binned_round(zr_binned s, int width, int e0, int man
       zr_rsum_pieces_##FTN(s, x * s->scale_high * s->scale_low);                                            \
     }                                                                                                       \
   }                                                                                                         \
-  static inline void zr_rsum_add_##FTN(zr_rsum_##FTN* s, FT x) {                                            \
+  /* adds x, leaving the count to the caller (zr_rsum_count_*) */                                           \
+  static inline void zr_rsum_add_uncounted_##FTN(zr_rsum_##FTN* s, FT x) {                                  \
     const FT y = x * s->scale_high * s->scale_low;                                                          \
     if (fabs(y) < ZR_RSUM_LIMIT_##FTN) /* false for NaN and infinities */                                   \
       zr_rsum_pieces_##FTN(s, y);                                                                           \
     else                                                                                                    \
       zr_rsum_raise_##FTN(s, x);                                                                            \
+  }                                                                                                         \
+  static inline void zr_rsum_add_##FTN(zr_rsum_##FTN* s, FT x) {                                            \
+    zr_rsum_add_uncounted_##FTN(s, x);                                                                      \
+    zr_rsum_count_##FTN(s, 1);                                                                              \
   }                                                                                                         \
   static inline zr_binned zr_rsum_state_##FTN(zr_rsum_##FTN* s) {                                           \
     zr_rsum_flush_##FTN(s);                                                                                 \

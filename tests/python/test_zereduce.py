@@ -2,6 +2,7 @@
 and empty arrays, initial values, determinism, errors, threads, random shapes (hypothesis), and the package's
 docstring example."""
 import concurrent.futures
+import math
 import textwrap
 
 import numpy as np
@@ -99,6 +100,24 @@ def test_deterministic_repeats_bitwise():
     x = sample(np.float32, 1 << 20)
     first = zereduce.sum(x, deterministic=True)
     assert all(zereduce.sum(x, deterministic=True).tobytes() == first.tobytes() for _ in range(4))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_reproducible_sums_give_the_same_bits_in_any_order_and_strategy(dtype):
+    x = sample(dtype, 100_003, seed=5)
+    first = zereduce.sum(x, reproducible=True)
+    for seed in (1, 2):
+        shuffled = np.random.default_rng(seed).permutation(x)
+        assert zereduce.sum(shuffled, reproducible=True).tobytes() == first.tobytes()
+        assert zereduce.sum(shuffled, reproducible=True, strategy="tree").tobytes() == first.tobytes()
+    if dtype == np.float64:
+        # Every bit of these inputs (in [-2, 2)) lies in the binned window: the exact sum, rounded once.
+        assert float(first) == math.fsum(x.tolist())
+
+
+def test_reproducible_products_are_refused():
+    with pytest.raises(zereduce.UnsupportedError, match="multiplies"):
+        zereduce.prod(np.ones(10, np.float32), reproducible=True)
 
 
 def test_nan_and_infinities_propagate_in_sums():
