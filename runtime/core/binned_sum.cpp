@@ -16,10 +16,37 @@ constexpr BinnedFormat kF32{16, -149, 24, -149};
 constexpr BinnedFormat kF16{16, -149, 11, -24};
 constexpr BinnedFormat kF64{20, -1074, 53, -1074};
 
+// A finite, non-zero double as significand * 2^exponent (integers), and its ilogb, read from its bits.
+struct Decomposed {
+  std::int64_t significand;
+  int exponent;
+  int log2;  // floor(log2 |x|)
+};
+Decomposed decompose(double x) {
+  const auto bits = std::bit_cast<std::uint64_t>(x);
+  const auto field = static_cast<int>((bits >> 52) & 0x7ff);
+  const std::uint64_t fraction = bits & ((std::uint64_t{1} << 52) - 1);
+  const std::uint64_t magnitude = field == 0 ? fraction : fraction | (std::uint64_t{1} << 52);
+  const int exponent = field == 0 ? -1074 : field - 1075;
+  const int log2 = exponent + 63 - std::countl_zero(magnitude);
+  const auto significand = static_cast<std::int64_t>(magnitude);
+  return {bits >> 63 ? -significand : significand, exponent, log2};
+}
+
 // Bin b's unit is 2^(e0 + b*W); b_top(x) is the lowest b with |x| < 2^(e0 + (b+1)*W - 1).
-int top_bin_of(double x, const BinnedFormat& format) {
-  const int above = std::ilogb(x) + 2 - format.e0;
+int top_bin_of(const Decomposed& x, const BinnedFormat& format) {
+  const int above = x.log2 + 2 - format.e0;
   return (above + format.width - 1) / format.width - 1;
+}
+
+// value / 2^shift rounded to nearest, ties to even (shift >= 0; |value| < 2^100).
+__int128 rounded_shift(__int128 value, int shift) {
+  if (shift == 0) return value;
+  if (shift > 110) return 0;  // |value| < 2^100 <= 2^(shift - 1): below half a unit
+  const __int128 quotient = value >> shift;  // floor
+  const __int128 rest = value - (quotient << shift);
+  const __int128 half = static_cast<__int128>(1) << (shift - 1);
+  return rest > half || (rest == half && (quotient & 1)) ? quotient + 1 : quotient;
 }
 
 BinnedState raised(BinnedState s, std::int64_t by) {
@@ -79,17 +106,21 @@ BinnedState binned_add(BinnedState state, double x, DataType type) {
   }
   if (x == 0) return state;
   const BinnedFormat format = binned_format(type);
-  const int top = top_bin_of(x, format);
+  const Decomposed d = decompose(x);
+  const int top = top_bin_of(d, format);
   if (top > state.top) state = raised(state, top - state.top);
-  // The pieces from the top down, each x's remainder rounded to nearest even at the bin's unit. On the host
-  // in long double (x86: 64-bit significand), where the remainders are exact: the device computes the same
-  // pieces in the element's compute type with scaled extraction constants.
-  long double rest = std::ldexp(static_cast<long double>(x), -(format.e0 + static_cast<int>(state.top) * format.width));
+  // The pieces from the top down, each the remainder rounded to nearest even at its bin's unit, in exact
+  // integer arithmetic: the remainder is an integer in units of 2^low (the lowest bin's unit, or x's last bit
+  // if that is lower). The device computes the same pieces in floating point (zr_binned.h).
+  const int lowest_unit = format.e0 + (static_cast<int>(state.top) - (kBinnedBins - 1)) * format.width;
+  const int low = std::min(d.exponent, lowest_unit);
+  __int128 rest = static_cast<__int128>(d.significand) << (d.exponent - low);  // |rest| < 2^(4W) or 2^53
   for (int k = 0; k < kBinnedBins; ++k) {
-    const long double unit = std::ldexp(1.0L, -k * format.width);
-    const long double piece = std::nearbyint(rest / unit) * unit;  // the default rounding: to nearest even
-    rest -= piece;
-    state.bins[k] += static_cast<std::int64_t>(std::ldexp(piece, k * format.width));
+    const int shift = lowest_unit + (kBinnedBins - 1 - k) * format.width - low;
+    const __int128 piece = rounded_shift(rest, shift);
+    if (piece == 0) continue;
+    rest -= piece << shift;
+    state.bins[k] += static_cast<std::int64_t>(piece);
   }
   return state;
 }

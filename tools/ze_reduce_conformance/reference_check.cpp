@@ -28,14 +28,14 @@ std::optional<std::string> binned_sum_disagreement(const ConformanceCase& c, std
                                                    const std::optional<core::Scalar>& initial,
                                                    const core::Scalar& actual) {
   const core::DataType type = core_type(c.type);
-  const core::HostReference model = core::reproducible_sum_reference(type, input, c.n, initial);
-  if (!model.value.bitwise_equal(actual))
-    return "reproducible sum " + actual.to_string() + " is not the host binned sum " + model.value.to_string() +
-           " bit for bit";
-  core::ExactSum exact;
   core::BinnedState state = core::binned_add_all({}, input, c.n, type);
   if (initial) state = core::binned_add_all(state, std::as_bytes(std::span(initial->bytes)), 1, type);
-  if (state.flags != 0 || !std::isfinite(model.value.to_double())) return std::nullopt;
+  const core::Scalar model = core::binned_value(state, type);
+  if (!model.bitwise_equal(actual))
+    return "reproducible sum " + actual.to_string() + " is not the host binned sum " + model.to_string() +
+           " bit for bit";
+  if (state.flags != 0 || !std::isfinite(model.to_double())) return std::nullopt;
+  core::ExactSum exact;
   auto add_all = [&](std::span<const std::byte> values, std::uint64_t count) {
     for (std::uint64_t i = 0; i < count; ++i) {
       core::Scalar value{type, {}};
@@ -45,11 +45,11 @@ std::optional<std::string> binned_sum_disagreement(const ConformanceCase& c, std
   };
   add_all(input, c.n);
   if (initial) add_all(std::as_bytes(std::span(initial->bytes)), 1);
-  exact.add(-model.value.to_double());
+  exact.add(-model.to_double());
   const long double error = std::fabs(exact.value());
   const double bound = core::binned_error_bound(state, c.n + (initial ? 1 : 0), type);
   if (error <= bound) return std::nullopt;
-  return "the host binned sum " + model.value.to_string() + " is " + std::to_string(static_cast<double>(error)) +
+  return "the host binned sum " + model.to_string() + " is " + std::to_string(static_cast<double>(error)) +
          " from the exact sum, beyond its bound " + std::to_string(bound);
 }
 
