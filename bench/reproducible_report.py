@@ -57,7 +57,7 @@ def main():
         for _, rows in runs:
             found = [r for r in rows if r["kind"] == "digest" and (r["type"], r["input"]) == key]
             if not found:
-                cells.append("not run")
+                cells.append("not run (no such type on the device)")
                 continue
             r = found[0]
             values.add(r["bits"])

@@ -52,6 +52,7 @@ inline core::Capabilities tgllp_like_gpu() {
   c.work_group_collectives = true;
   c.int64_atomics = true;
   c.fp16 = true;
+  c.fp32_denormals = true;
   c.accepts_spirv = true;
   return c;
 }
