@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""zereduce.sum against numpy.sum (and dpnp.sum / dpctl.tensor.sum where they import) on this machine, from
+Python, n = 2^10 .. 2^28 float32 (issue 23, item 5). Wall time of a blocking call on a NumPy array in host
+memory, median over repeated calls, the peers called in turn in one run; each result is checked against
+NumPy's float64 sum. Writes JSON lines, a markdown table and a plot.
+
+usage: PYTHONPATH=build/release/python python3 bench/python_bench.py --out bench/results/python_2core
+       [--device INDEX] [--min-log2 10] [--max-log2 28] [--step 2] [--min-time 0.2]
+"""
+import argparse
+import json
+import os
+import platform
+import time
+
+import numpy as np
+
+import zereduce
+
+
+def median_seconds(call, min_time):
+    call()  # warm-up (plans, module builds)
+    times = []
+    start = time.perf_counter()
+    while len(times) < 5 or (time.perf_counter() - start < min_time and len(times) < 1000):
+        t0 = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - t0)
+    times.sort()
+    return times[len(times) // 2]
+
+
+def peers(device):
+    found = {"zereduce": lambda x: zereduce.sum(x, device=device), "numpy": np.sum}
+    try:  # Intel's SYCL array libraries, where installed (bench/install_sycl_peers.sh)
+        import dpnp
+        found["dpnp"] = lambda x: dpnp.asnumpy(dpnp.sum(dpnp.asarray(x)))
+    except ImportError:
+        pass
+    return found
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--device", type=int, default=None)
+    parser.add_argument("--min-log2", type=int, default=10)
+    parser.add_argument("--max-log2", type=int, default=28)
+    parser.add_argument("--step", type=int, default=2)
+    parser.add_argument("--min-time", type=float, default=0.2)
+    args = parser.parse_args()
+
+    device = args.device
+    devices = zereduce.devices()
+    name = devices[device if device is not None else 0]["description"] if devices else "none"
+    runners = peers(device)
+    rows = []
+    meta = {"kind": "meta", "numpy": np.__version__, "device": name, "cpu": platform.processor() or platform.machine(),
+            "cores": os.cpu_count(), "load": os.getloadavg()[0]}
+    rng = np.random.default_rng(1)
+    for log2 in range(args.min_log2, args.max_log2 + 1, args.step):
+        x = rng.random(1 << log2, dtype=np.float32)
+        exact = float(np.sum(x, dtype=np.float64))
+        row = {"kind": "sum", "dtype": "float32", "log2": log2}
+        for peer, call in runners.items():
+            result = float(call(x))
+            assert abs(result - exact) <= 1e-3 * abs(exact) + 1e-3, (peer, result, exact)
+            row[peer + "_s"] = median_seconds(lambda: call(x), args.min_time)
+        row["zereduce_vs_numpy"] = row["numpy_s"] / row["zereduce_s"]
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+
+    with open(args.out + ".jsonl", "w") as f:
+        for row in [meta] + rows:
+            f.write(json.dumps(row) + "\n")
+    lines = ["# zereduce.sum from Python against numpy.sum (float32, wall time of a blocking call)", "",
+             f"Device: {name}; NumPy {np.__version__}; {meta['cores']} cores; load {meta['load']:.2f} at the start. "
+             "Made by `bench/python_bench.py`. Ratio > 1: zereduce is faster.", "",
+             "| n | " + " | ".join(f"{p} (us)" for p in runners) + " | numpy / zereduce |",
+             "|---|" + "---|" * len(runners) + "---|"]
+    for row in rows:
+        cells = " | ".join(f"{row[p + '_s'] * 1e6:.1f}" for p in runners)
+        lines.append(f"| 2^{row['log2']} | {cells} | {row['zereduce_vs_numpy']:.2f} |")
+    with open(args.out + ".md", "w") as f:
+        f.write("\n".join(lines) + "\n")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        figure, axis = plt.subplots(figsize=(7, 4))
+        for peer in runners:
+            axis.plot([r["log2"] for r in rows], [(4 << r["log2"]) / r[peer + "_s"] / 1e9 for r in rows], marker="o", label=peer)
+        axis.set_xlabel("log2 n (float32)")
+        axis.set_ylabel("GB/s (input bytes / wall time)")
+        axis.set_title("sum of a NumPy array in host memory")
+        axis.legend()
+        figure.tight_layout()
+        figure.savefig(args.out + ".png", dpi=100)
+    except ImportError:
+        print("matplotlib missing: no plot")
+    print(f"wrote {args.out}.jsonl, .md" + (", .png" if os.path.exists(args.out + ".png") else ""))
+
+
+if __name__ == "__main__":
+    main()
