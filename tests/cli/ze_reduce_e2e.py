@@ -86,6 +86,23 @@ class GivenNpyFileWithKnownContents(Case):
         self.assertLessEqual(abs(float(doc["result"][0]) - exact), tolerance)
         self.assertLess(tolerance, 1e-6, "the bound from the plan's combine depth should be tight")
 
+    def test_WhenReproducible_ThenTheExactSumBitForBitInEveryOrderAndStrategy(self):
+        # Multiples of 2^-12 below 2^18: every bit lies in the binned window and the exact sum fits a double, so
+        # the reproducible sum is exactly math.fsum's; --verify compares it bit for bit with the host model.
+        rng = np.random.default_rng(12)
+        values = rng.integers(-(1 << 30), 1 << 30, size=100_003) / 4096.0
+        exact = math.fsum(values.tolist())
+        results = set()
+        for name, data in (("sums_f64.npy", values), ("sums_shuffled_f64.npy", rng.permutation(values))):
+            for strategy in ((), ("--strategy", "tree")):
+                doc = self.run_json("--input", save(name, data), "-o", "sum", "--reproducible", "--verify", *strategy)
+                self.assertTrue(doc["request"]["reproducible"])
+                self.assertTrue(doc["verification"]["passed"], doc["verification"])
+                self.assertEqual(doc["verification"]["columns"][0]["tolerance"], 0)
+                self.assertEqual(float(doc["result"][0]), exact)
+                results.add(doc["result"][0])
+        self.assertEqual(len(results), 1, results)
+
     def test_WhenTwoDimensionalWithColumns_ThenNumPyAxisZeroResult(self):
         values = np.arange(-30, 30, dtype=np.int16).reshape(12, 5) * 3
         doc = self.run_json("--input", save("matrix_i16.npy", values), "-o", "min", "--columns", 5, "--verify")
