@@ -130,6 +130,13 @@ BinnedState binned_add_all(BinnedState state, std::span<const std::byte> data, s
   return state;
 }
 
+BinnedState binned_sum_state(DataType type, std::span<const std::byte> data, std::uint64_t n,
+                             const std::optional<Scalar>& initial) {
+  BinnedState state = binned_add_all({}, data, n, type);
+  if (initial) state = binned_add_all(state, std::as_bytes(std::span(initial->bytes)), 1, type);
+  return state;
+}
+
 BinnedState binned_merge(BinnedState a, BinnedState b) {
   const std::int64_t top = std::max(a.top, b.top);
   a = raised(a, top - a.top);

@@ -6,6 +6,7 @@
 // over several devices or MPI ranks merges their states, not their rounded values).
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 
 #include "data_types.hpp"
@@ -44,6 +45,9 @@ std::uint64_t binned_max_elements(DataType type);
 // Adds one value (an f16, f32 or f64 value, held exactly by a double) to a state.
 BinnedState binned_add(BinnedState state, double value, DataType type);
 BinnedState binned_add_all(BinnedState state, std::span<const std::byte> data, std::uint64_t n, DataType type);
+// The state of n values and, when given, the reduction variable's initial value (one more input).
+BinnedState binned_sum_state(DataType type, std::span<const std::byte> data, std::uint64_t n,
+                             const std::optional<Scalar>& initial);
 BinnedState binned_merge(BinnedState a, BinnedState b);
 // The state's value rounded once, to nearest even, to the element type (NaN and infinities from the flags).
 Scalar binned_value(const BinnedState& state, DataType type);

@@ -183,9 +183,7 @@ bool agrees(const HostReference& reference, const Scalar& actual, std::string* w
 
 HostReference reproducible_sum_reference(DataType type, std::span<const std::byte> data, std::uint64_t n,
                                          const std::optional<Scalar>& initial) {
-  BinnedState state = binned_add_all({}, data, n, type);
-  if (initial) state = binned_add_all(state, std::as_bytes(std::span(initial->bytes)), 1, type);
-  return {binned_value(state, type), 0.0};
+  return {binned_value(binned_sum_state(type, data, n, initial), type), 0.0};
 }
 
 }  // namespace zr::core

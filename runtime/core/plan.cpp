@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "binned_sum.hpp"
 #include "identity.hpp"
 #include "zereduce/errors.hpp"
 
@@ -115,7 +116,7 @@ void append_final_passes(Plan& plan, const Capabilities& caps, const Tuning& tun
 // A reproducible floating-point sum (spirv_kernels/src/zr_binned.h): a binned state per group (rgrid) or per
 // work-item (rchunks, CPU devices), then one group of rfinal merges them and rounds once. There are never
 // intermediate passes: rfinal's work-items each merge a strided share of the states first.
-constexpr std::size_t kBinnedStateBytes = 64;  // zr_binned, a long8
+constexpr std::size_t kBinnedStateBytes = sizeof(BinnedState);  // the kernels' zr_binned
 
 void plan_binned_sum(Plan& plan, const Capabilities& caps, const Tuning& tuning) {
   const ReductionRequest& request = plan.request;

@@ -165,15 +165,6 @@ StrategyChoice choose_strategy(const Capabilities& caps, const ReductionRequest&
   auto available = [&](Strategy s) { return !why_unavailable(s, caps, request).has_value(); };
   const bool floating = is_floating(type);
 
-  if (is_binned_sum(request)) {
-    if (caps.type == DeviceType::cpu && available(Strategy::cpu_chunks))
-      return {Strategy::cpu_chunks, "reproducible: a binned sum over one contiguous chunk per work-item (CPU device)"};
-    if (auto why = why_unavailable(Strategy::tree, caps, request))
-      throw UnsupportedError("device '" + caps.device_name + "' cannot run a reproducible " + std::string(name(type)) +
-                             " sum: " + *why);
-    return {Strategy::tree, "reproducible: a binned sum per work-item, merged exactly through local memory and a final pass"};
-  }
-
   if (caps.type == DeviceType::cpu && available(Strategy::cpu_chunks))
     return {Strategy::cpu_chunks,
             "CPU device: one contiguous chunk per work-item with wide vector loads (its work-items run one after "

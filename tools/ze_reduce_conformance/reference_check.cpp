@@ -28,8 +28,7 @@ std::optional<std::string> binned_sum_disagreement(const ConformanceCase& c, std
                                                    const std::optional<core::Scalar>& initial,
                                                    const core::Scalar& actual) {
   const core::DataType type = core_type(c.type);
-  core::BinnedState state = core::binned_add_all({}, input, c.n, type);
-  if (initial) state = core::binned_add_all(state, std::as_bytes(std::span(initial->bytes)), 1, type);
+  const core::BinnedState state = core::binned_sum_state(type, input, c.n, initial);
   const core::Scalar model = core::binned_value(state, type);
   if (!model.bitwise_equal(actual))
     return "reproducible sum " + actual.to_string() + " is not the host binned sum " + model.to_string() +
