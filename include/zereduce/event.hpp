@@ -1,5 +1,6 @@
 #pragma once
 // The completion of work submitted to a queue, with its profile.
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -52,6 +53,9 @@ class ZR_API event {
   event() = default;  // an event that is already complete, with an empty profile
   // Blocks until the work is done; rethrows the error the work failed with (zr::Error).
   void wait() const;
+  // Waits at most `timeout`: false if the work is still running then; true once it is done (rethrowing its
+  // error, as wait() does). For callers that must stay responsive while waiting (e.g. to a user's interrupt).
+  bool wait_for(std::chrono::nanoseconds timeout) const;
   bool is_complete() const;
   // Waits, then returns the profile.
   const profile& get_profile() const;

@@ -10,8 +10,8 @@
 // Memory: malloc_device/host/shared give unified-shared-memory style allocations of the queue's device
 // (on OpenCL devices without USM, device allocations are addresses only ze-reduce can resolve: never
 // dereference them on the host). Reductions read device, host or shared allocations of this queue's device
-// in place. Host spans are accepted too: the data is then copied to the device first, and that copy is
-// listed in the event's profile.
+// in place. Host spans are accepted too: CPU devices read them where they lie; for other devices the data is
+// copied to the device first, and that copy is listed in the event's profile.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -79,8 +79,8 @@ class ZR_API queue {
     const std::array<detail::reduction_spec, sizeof...(R)> specs{reductions.spec()...};
     return submit(input, detail::element_type_of<T>(), n, false, specs);
   }
-  // The same over host data (copied to the device as part of the work; the span must stay valid until
-  // the event completes).
+  // The same over host data (read in place on CPU devices, else copied to the device as part of the work;
+  // the span must stay valid and unchanged until the event completes).
   template <typename T, typename... R>
   event reduce(std::span<const T> host_input, reduction_descriptor<R>... reductions) {
     static_assert(sizeof...(R) > 0, "give at least one zr::reduction(...)");

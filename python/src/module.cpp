@@ -1,17 +1,21 @@
 // _zereduce: the compiled part of the zereduce Python package (python/zereduce/__init__.py holds the Python API
-// and its NumPy conventions). It maps NumPy dtypes to the library's element types, runs one reduction of a
-// C-contiguous 1-D array on a device's queue with the GIL released, and turns the library's exceptions into
-// Python ones of the same names.
+// and its NumPy conventions). It maps NumPy dtypes to the library's element types, starts reductions of NumPy
+// arrays (read in place on CPU devices) or of arrays kept in device memory on a device's queue with the GIL
+// released, waits for them in a way Ctrl-C can interrupt, and turns the library's exceptions into Python ones
+// of the same names.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common/type_dispatch.hpp"
 #include "zereduce/zereduce.hpp"
@@ -72,32 +76,152 @@ zr::queue& queue_for(long device) {
   return found->second;
 }
 
-// The reduction of a C-contiguous array: a 1-D one into a 0-d array of its dtype, a 2-D one (rows x columns)
-// along its first axis into one value per column (the library's array reduction). `initial` (an array of the
-// result's shape and dtype, or None) is folded in; without it the result starts from the operation's identity.
-py::array reduce(const py::array& values, const std::string& op_name, const std::optional<py::array>& initial,
-                 bool deterministic, bool reproducible, const std::optional<std::string>& strategy_name,
-                 long device) {
-  if (values.ndim() != 1 && values.ndim() != 2) throw zr::InvalidArgumentError("_zereduce.reduce takes a 1-D or 2-D array");
-  if (!(values.flags() & py::array::c_style)) throw zr::InvalidArgumentError("_zereduce.reduce takes a contiguous array");
-  const bool columns = values.ndim() == 2;
-  const auto column_count = static_cast<std::size_t>(columns ? values.shape(1) : 1);
+// An array in a device allocation (zereduce.asarray): copied there once, reduced in place as often as wanted.
+class DeviceArray {
+ public:
+  DeviceArray(const py::array& host, long device)
+      : device_(device), queue_(queue_for(device)), dtype_(host.dtype()), shape_(host.shape(), host.shape() + host.ndim()) {
+    if (!(host.flags() & py::array::c_style)) throw zr::InvalidArgumentError("_zereduce.DeviceArray takes a contiguous array");
+    (void)element_type_of(dtype_);
+    bytes_ = static_cast<std::uint64_t>(host.nbytes());
+    data_ = queue_.malloc_device_bytes(bytes_);
+    py::gil_scoped_release released;
+    queue_.memcpy(data_, host.data(), bytes_).wait();
+  }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+  ~DeviceArray() { queue_.free(data_); }  // waits for the queue's work, reductions of this array included
+
+  py::array to_numpy() const {
+    py::array host(dtype_, shape_);
+    void* destination = host.mutable_data();
+    py::gil_scoped_release released;
+    queue_.memcpy(destination, data_, bytes_).wait();
+    return host;
+  }
+  const void* data() const { return data_; }
+  long device() const { return device_; }
+  const py::dtype& dtype() const { return dtype_; }
+  const std::vector<py::ssize_t>& shape() const { return shape_; }
+  std::uint64_t size() const { return bytes_ / static_cast<std::uint64_t>(dtype_.itemsize()); }
+  std::uint64_t nbytes() const { return bytes_; }
+
+ private:
+  long device_;
+  mutable zr::queue queue_;  // copies are submissions: not const in the C++ API
+  py::dtype dtype_;
+  std::vector<py::ssize_t> shape_;
+  std::uint64_t bytes_ = 0;
+  void* data_ = nullptr;
+};
+
+// A submitted reduction: its event, the result's storage that the work writes, and the input it reads (kept
+// alive until the work is done). wait() releases the GIL and waits in short slices, checking for signals
+// between them, so that Ctrl-C interrupts a long wait (the work itself runs on; zereduce keeps it alive).
+class Submission {
+ public:
+  Submission(py::object input_owner, py::dtype dtype, std::size_t results, bool scalar)
+      : input_owner_(std::move(input_owner)), dtype_(std::move(dtype)), results_(results), scalar_(scalar),
+        storage_(std::make_unique<std::byte[]>(results * static_cast<std::size_t>(dtype_.itemsize()))) {}
+  Submission(const Submission&) = delete;
+  Submission& operator=(const Submission&) = delete;
+  ~Submission() {
+    // The work writes storage_ and reads the input: neither may go before it is done.
+    if (event_.is_complete()) return;
+    py::gil_scoped_release released;
+    try {
+      event_.wait();
+    } catch (const zr::Error&) {
+      // Nobody asked for the result: its error has no one to go to.
+    }
+  }
+
+  std::byte* storage() { return storage_.get(); }
+  void start(zr::event event) { event_ = std::move(event); }
+  bool done() const { return event_.is_complete(); }
+
+  // True once the work is done (rethrowing its error); false if `timeout_s` passed first (None: no limit).
+  bool wait(std::optional<double> timeout_s) const {
+    using clock = std::chrono::steady_clock;
+    constexpr auto slice = std::chrono::milliseconds(50);
+    const auto deadline = timeout_s ? clock::now() + std::chrono::duration_cast<clock::duration>(
+                                                         std::chrono::duration<double>(std::max(0.0, *timeout_s)))
+                                    : clock::time_point::max();
+    for (;;) {
+      const auto left = deadline - clock::now();
+      bool done = false;
+      {
+        py::gil_scoped_release released;
+        done = event_.wait_for(std::min<clock::duration>(slice, std::max<clock::duration>(left, clock::duration::zero())));
+      }
+      if (done) return true;
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      if (clock::now() >= deadline) return false;
+    }
+  }
+
+  // The result (waiting for it): a 0-d array for a scalar reduction, one value per column otherwise.
+  py::array result() const {
+    (void)wait(std::nullopt);
+    py::array out(dtype_, scalar_ ? std::vector<py::ssize_t>{} : std::vector<py::ssize_t>{static_cast<py::ssize_t>(results_)});
+    std::memcpy(out.mutable_data(), storage_.get(), results_ * static_cast<std::size_t>(dtype_.itemsize()));
+    return out;
+  }
+
+ private:
+  py::object input_owner_;
+  py::dtype dtype_;
+  std::size_t results_;
+  bool scalar_;
+  std::unique_ptr<std::byte[]> storage_;
+  zr::event event_;
+};
+
+// Starts the reduction of `values`: a C-contiguous NumPy array (1-D, or 2-D reduced along its first axis into
+// one value per column: the library's array reduction) or a DeviceArray (all of it, or with `columns` its rows
+// of shape[1] values). `initial` (one value of the dtype per result, or None) is folded in; without it the
+// result starts from the operation's identity.
+std::unique_ptr<Submission> submit(const py::object& values, const std::string& op_name,
+                                   const std::optional<py::array>& initial, bool deterministic, bool reproducible,
+                                   const std::optional<std::string>& strategy_name, long device, bool columns) {
+  const void* data = nullptr;
+  std::uint64_t n = 0;
+  std::size_t column_count = 1;
+  py::dtype dtype;
+  bool host_input = true;
+  if (py::isinstance<DeviceArray>(values)) {
+    const auto& array = values.cast<const DeviceArray&>();
+    if (device >= 0 && device != array.device())
+      throw zr::InvalidArgumentError("the array lives on device " + std::to_string(array.device()) +
+                                     ", but device=" + std::to_string(device) + " was asked for");
+    device = array.device();
+    if (columns && array.shape().size() != 2) throw zr::InvalidArgumentError("axis=0 needs a 2-D array");
+    if (columns) column_count = static_cast<std::size_t>(array.shape()[1]);
+    data = array.data();
+    n = array.size();
+    dtype = array.dtype();
+    host_input = false;
+  } else {
+    const auto array = values.cast<py::array>();
+    if (!(array.flags() & py::array::c_style)) throw zr::InvalidArgumentError("_zereduce.submit takes a contiguous array");
+    if (columns && array.ndim() != 2) throw zr::InvalidArgumentError("axis=0 needs a 2-D array");
+    if (columns) column_count = static_cast<std::size_t>(array.shape(1));
+    data = array.data();
+    n = static_cast<std::uint64_t>(array.size());
+    dtype = array.dtype();
+  }
   if (columns && column_count == 0) throw zr::InvalidArgumentError("an array reduction needs at least one column");
-  const zr::element_type type = element_type_of(values.dtype());
+  const zr::element_type type = element_type_of(dtype);
   const zr::op_kind op = op_of(op_name);
   std::optional<zr::strategy> strategy;
   if (strategy_name) strategy = strategy_of(*strategy_name);
-  py::array result(values.dtype(), columns ? std::vector<py::ssize_t>{static_cast<py::ssize_t>(column_count)}
-                                           : std::vector<py::ssize_t>{});
+  auto job = std::make_unique<Submission>(values, dtype, column_count, !columns);
   if (initial) {
-    if (!initial->dtype().is(values.dtype()) || static_cast<std::size_t>(initial->size()) != column_count)
+    if (!initial->dtype().is(dtype) || static_cast<std::size_t>(initial->size()) != column_count)
       throw zr::InvalidArgumentError("the initial value must be one value of the array's dtype per result");
-    std::memcpy(result.mutable_data(), initial->data(), column_count * values.itemsize());
+    std::memcpy(job->storage(), initial->data(), column_count * static_cast<std::size_t>(dtype.itemsize()));
   }
   zr::queue& q = queue_for(device);
-  const auto n = static_cast<std::uint64_t>(values.size());
-  const void* data = values.data();
-  void* out = result.mutable_data();
   zr::tools::visit_pair(type, op, [&](auto type_tag, auto op_tag) {
     using T = typename decltype(type_tag)::type;
     using Op = typename decltype(op_tag)::type;
@@ -106,18 +230,15 @@ py::array reduce(const py::array& values, const std::string& op_name, const std:
     if (deterministic) props = props.with(zr::property::reduction::deterministic{});
     if (reproducible) props = props.with(zr::property::reduction::reproducible{});
     if (strategy) props = props.with(zr::property::reduction::use_strategy{*strategy});
-    // Not std::vector: vector<bool> has no data().
-    const auto results = std::make_unique<T[]>(column_count);
-    std::memcpy(results.get(), out, column_count * sizeof(T));
-    const std::span<const T> input(static_cast<const T*>(data), n);
-    {
-      py::gil_scoped_release released;
-      if (columns) q.reduce(input, zr::reduction(std::span<T>(results.get(), column_count), Op{}, props)).wait();
-      else q.reduce(input, zr::reduction(results.get(), Op{}, props)).wait();
-    }
-    std::memcpy(out, results.get(), column_count * sizeof(T));
+    auto* results = reinterpret_cast<T*>(job->storage());
+    const auto* input = static_cast<const T*>(data);
+    auto reduction = columns ? zr::reduction(std::span<T>(results, column_count), Op{}, props)
+                             : zr::reduction(results, Op{}, props);
+    // Small work runs on this thread (queue.hpp): without the GIL, as other threads may be reducing too.
+    py::gil_scoped_release released;
+    job->start(host_input ? q.reduce(std::span<const T>(input, n), reduction) : q.reduce(input, n, reduction));
   });
-  return result;
+  return job;
 }
 
 py::list devices() {
@@ -149,6 +270,18 @@ PYBIND11_MODULE(_zereduce, m) {
   py::register_exception<zr::DeviceLostError>(m, "DeviceLostError", backend.ptr());
   py::register_exception<zr::TimeoutError>(m, "TimeoutError", backend.ptr());
   m.def("devices", &devices, "every device, as ze_reduce --list shows them");
-  m.def("reduce", &reduce, py::arg("values"), py::arg("op"), py::arg("initial"), py::arg("deterministic"),
-        py::arg("reproducible"), py::arg("strategy"), py::arg("device"));
+  py::class_<DeviceArray>(m, "DeviceArray")
+      .def(py::init<const py::array&, long>(), py::arg("host"), py::arg("device"))
+      .def("to_numpy", &DeviceArray::to_numpy)
+      .def_property_readonly("device", &DeviceArray::device)
+      .def_property_readonly("dtype", &DeviceArray::dtype)
+      .def_property_readonly("shape", [](const DeviceArray& a) { return py::tuple(py::cast(a.shape())); })
+      .def_property_readonly("size", &DeviceArray::size)
+      .def_property_readonly("nbytes", &DeviceArray::nbytes);
+  py::class_<Submission>(m, "Submission")
+      .def("done", &Submission::done)
+      .def("wait", &Submission::wait, py::arg("timeout") = py::none())
+      .def("result", &Submission::result);
+  m.def("submit", &submit, py::arg("values"), py::arg("op"), py::arg("initial"), py::arg("deterministic"),
+        py::arg("reproducible"), py::arg("strategy"), py::arg("device"), py::arg("columns"));
 }

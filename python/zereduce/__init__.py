@@ -10,9 +10,17 @@ The device is the library's default one (ZE_REDUCE_DEVICE names another by its i
 C-contiguous are copied first. An empty array gives the operation's identity (0 for sum, 1 for prod, True for
 all, False for any); ``min`` and ``max`` of an empty array raise ValueError, as NumPy's do.
 
+Memory: CPU devices read a C-contiguous array where it lies (no copy); other devices get it copied for each
+call, so for repeated reductions ``asarray(x, device=...)`` copies it into device memory once. Host DLPack
+producers (``__dlpack__`` on kDLCPU) are read as NumPy views. ``reduce_async`` returns a ``Future``; waits
+release the GIL and Ctrl-C interrupts them.
+
 Errors keep the library's message and class: ``InvalidArgumentError`` (a ValueError too), ``UnsupportedError``,
 ``BackendError``, and its kinds ``DeviceLostError`` and ``TimeoutError``; all derive from ``zereduce.Error``.
 """
+import concurrent.futures as _futures
+import threading as _threading
+
 import numpy as _np
 
 from . import _zereduce
@@ -23,13 +31,16 @@ class InvalidArgumentError(_zereduce.InvalidArgumentError, ValueError):
     """A bad argument: dtype, operation, strategy, shape or initial value."""
 
 
-__all__ = ["devices", "reduce", "sum", "prod", "min", "max", "all", "any", "Error", "InvalidArgumentError",
-           "UnsupportedError", "BackendError", "DeviceLostError", "TimeoutError"]
+__all__ = ["devices", "reduce", "reduce_async", "asarray", "DeviceArray", "Future", "sum", "prod", "min", "max",
+           "all", "any", "Error", "InvalidArgumentError", "UnsupportedError", "BackendError", "DeviceLostError",
+           "TimeoutError"]
 
 # NumPy-style names of the SYCL operations the library takes.
 _OPS = {"sum": "plus", "add": "plus", "prod": "multiplies", "multiply": "multiplies", "min": "minimum",
         "max": "maximum", "and": "bit_and", "or": "bit_or", "xor": "bit_xor", "all": "logical_and",
         "any": "logical_or"}
+
+_DLPACK_CPU = 1  # DLDeviceType kDLCPU
 
 
 def devices():
@@ -38,10 +49,127 @@ def devices():
     return _zereduce.devices()
 
 
+class DeviceArray(_zereduce.DeviceArray):
+    """An array copied once into a device allocation (see ``asarray``): reductions of it read it in place, with
+    no copy per call. ``numpy.asarray(a)`` or ``a.to_numpy()`` copies it back."""
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of a 0-d array")
+        return self.shape[0]
+
+    def __array__(self, dtype=None, copy=None):
+        host = self.to_numpy()
+        return host if dtype is None else host.astype(dtype, copy=False)
+
+    def __repr__(self):
+        return f"zereduce.DeviceArray(shape={self.shape}, dtype={self.dtype}, device={self.device})"
+
+
+def asarray(x, device=None):
+    """``x`` (anything ``numpy.asarray`` takes) copied into memory of ``device`` (an index of ``devices()``;
+    default: the library's default device), for repeated reductions without a copy each time. A DeviceArray on
+    that device is returned as it is."""
+    if isinstance(x, DeviceArray) and (device is None or int(device) == x.device):
+        return x
+    host = _np.ascontiguousarray(_host_array(x))
+    try:
+        return DeviceArray(host, -1 if device is None else int(device))
+    except _zereduce.InvalidArgumentError as error:
+        raise InvalidArgumentError(str(error)) from None
+
+
+def _host_array(x):
+    """A NumPy view of ``x``: DLPack producers of host memory (kDLCPU) are viewed without a copy."""
+    if not isinstance(x, _np.ndarray) and hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):
+        kind, _ = x.__dlpack_device__()
+        if int(kind) != _DLPACK_CPU:
+            raise InvalidArgumentError(f"a DLPack array on device type {int(kind)}: zereduce reads host (kDLCPU) "
+                                       "DLPack arrays and its own DeviceArray; copy it to the host first")
+        x = _np.from_dlpack(x)
+    array = _np.asarray(x)
+    if array.dtype == object:
+        raise InvalidArgumentError("object arrays cannot be reduced: give a numeric or bool dtype")
+    return array
+
+
+class Future:
+    """A reduction started by ``reduce_async``: ``result()`` waits for it (Ctrl-C interrupts the wait, not the
+    work) and gives what ``reduce`` would have. The input must not change until ``done()``."""
+
+    def __init__(self, job, axis):
+        self._job = job
+        self._axis = axis
+
+    def done(self):
+        """Whether the work has finished (successfully or not)."""
+        return self._job.done()
+
+    def result(self, timeout=None):
+        """The result, waiting at most ``timeout`` seconds (None: until done; the library's own wait limits
+        still apply) and raising ``concurrent.futures.TimeoutError`` after that, or the work's error."""
+        try:
+            if not self._job.wait(timeout):
+                raise _futures.TimeoutError(f"the reduction is still running after {timeout} s")
+            result = self._job.result()
+        except _zereduce.InvalidArgumentError as error:
+            raise InvalidArgumentError(str(error)) from None
+        return result[()] if self._axis is None else result
+
+
+# Reductions whose caller stopped waiting (Ctrl-C): kept until done, as the work still reads and writes their
+# memory.
+_still_running = []
+_still_running_lock = _threading.Lock()
+
+
+def reduce_async(x, op, *, initial=None, deterministic=False, reproducible=False, strategy=None, device=None,
+                 axis=None):
+    """``reduce`` started and returned at once as a ``Future`` (small work on an idle device may already be done
+    on return: it runs on the calling thread)."""
+    if isinstance(x, DeviceArray):
+        values = x
+        shape, dtype, size = x.shape, x.dtype, x.size
+    else:
+        values = _host_array(x)
+        shape, dtype, size = values.shape, values.dtype, values.size
+    if axis is None:
+        results = 1
+        if not isinstance(values, DeviceArray):
+            values = _np.ascontiguousarray(values).reshape(-1)
+    elif axis == 0 and len(shape) == 2:
+        results = shape[1]
+        if not isinstance(values, DeviceArray):
+            values = _np.ascontiguousarray(values)
+    else:
+        raise InvalidArgumentError(f"axis={axis!r} on a {len(shape)}-D array: zereduce reduces all elements "
+                                   "(axis=None) or the rows of a 2-D array (axis=0)")
+    op_name = _OPS.get(op, op)
+    if size == 0 and op_name in ("minimum", "maximum"):
+        raise ValueError(f"zero-size array to reduction operation {op_name} which has no identity")
+    start = None
+    if initial is not None:
+        start = _np.broadcast_to(_np.asarray(initial, dtype=dtype), (results,)).copy()
+    with _still_running_lock:
+        _still_running[:] = [job for job in _still_running if not job.done()]
+    try:
+        job = _zereduce.submit(values, op_name, start, bool(deterministic), bool(reproducible), strategy,
+                               -1 if device is None else int(device), axis == 0)
+    except _zereduce.InvalidArgumentError as error:
+        raise InvalidArgumentError(str(error)) from None
+    return Future(job, axis)
+
+
 def reduce(x, op, *, initial=None, deterministic=False, reproducible=False, strategy=None, device=None, axis=None):
     """The reduction of every element of ``x`` with ``op`` (axis=None), or of a 2-D ``x`` along axis 0: one
     result per column, in one pass over the rows (the library's array reduction), as an array.
 
+    x: a NumPy array (or anything ``numpy.asarray`` takes, or a host DLPack producer), read in place on CPU
+    devices when C-contiguous (other layouts are copied first), or a ``DeviceArray`` from ``asarray``.
     op: a SYCL name (plus, multiplies, minimum, maximum, bit_and, bit_or, bit_xor, logical_and, logical_or) or a
     NumPy-style one (sum, prod, min, max, and, or, xor, all, any).
     initial: a value folded into the result (converted to x's dtype); without it the result starts from the
@@ -51,32 +179,18 @@ def reduce(x, op, *, initial=None, deterministic=False, reproducible=False, stra
     sums run as binned sums rounded once; docs/api.md, "Reproducible sums"). Implies deterministic.
     strategy: run exactly this strategy (tree, subgroup, work_group, local_atomics, cpu_chunks, last_group,
     global_atomics), refused where the device cannot.
-    device: an index of ``devices()``; default: the library's default device.
+    device: an index of ``devices()``; default: the library's default device (a DeviceArray's own device).
+
+    The GIL is released while the device works; Ctrl-C interrupts the wait with KeyboardInterrupt.
     """
-    array = _np.asarray(x)
-    if array.dtype == object:
-        raise InvalidArgumentError("object arrays cannot be reduced: give a numeric or bool dtype")
-    if axis is None:
-        values = _np.ascontiguousarray(array).reshape(-1)
-        results = 1
-    elif axis == 0 and array.ndim == 2:
-        values = _np.ascontiguousarray(array)
-        results = values.shape[1]
-    else:
-        raise InvalidArgumentError(f"axis={axis!r} on a {array.ndim}-D array: zereduce reduces all elements "
-                                   "(axis=None) or the rows of a 2-D array (axis=0)")
-    op_name = _OPS.get(op, op)
-    if values.size == 0 and op_name in ("minimum", "maximum"):
-        raise ValueError(f"zero-size array to reduction operation {op_name} which has no identity")
-    start = None
-    if initial is not None:
-        start = _np.broadcast_to(_np.asarray(initial, dtype=values.dtype), (results,)).copy()
+    future = reduce_async(x, op, initial=initial, deterministic=deterministic, reproducible=reproducible,
+                          strategy=strategy, device=device, axis=axis)
     try:
-        result = _zereduce.reduce(values, op_name, start, bool(deterministic), bool(reproducible), strategy,
-                                  -1 if device is None else int(device))
-    except _zereduce.InvalidArgumentError as error:
-        raise InvalidArgumentError(str(error)) from None
-    return result[()] if axis is None else result
+        return future.result()
+    except KeyboardInterrupt:
+        with _still_running_lock:
+            _still_running.append(future._job)
+        raise
 
 
 def sum(x, **kwargs):  # noqa: A001 (NumPy's name)

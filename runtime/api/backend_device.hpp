@@ -41,12 +41,16 @@ class BackendDevice {
   virtual std::optional<Allocation> find(const void* pointer) const = 0;
   // Whether kernels may read and write an allocation of this kind in place.
   virtual bool kernels_access(memory_kind kind) const = 0;
+  // Whether run() takes ordinary host memory (a std::span's data) as its input and kernels read it where it
+  // lies: CPU devices, whose memory is the host's. Others get host input copied to a device allocation first.
+  virtual bool reads_host_input_in_place() const { return false; }
   // Blocking copy between ordinary host memory and this device's allocations, in any direction.
   virtual void copy(void* destination, const void* source, std::uint64_t bytes) = 0;
 
   // The plan of one scalar reduction (a backend may refine the core's tuning with what its compiler says).
   virtual core::Plan plan(const core::ReductionRequest& request) = 0;
-  // Runs a plan: `input` is an allocation of this device that kernels access in place; each result is one too,
+  // Runs a plan: `input` is an allocation of this device that kernels access in place (or ordinary host memory
+  // where reads_host_input_in_place()); each result is one too,
   // or ordinary host memory that the run stages (core::ResultTarget). Blocks until the results are in place.
   virtual core::RunProfile run(const core::Plan& plan, const void* input, std::span<const core::ResultTarget> results,
                                core::Timestamps timestamps) = 0;

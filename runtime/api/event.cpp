@@ -15,6 +15,8 @@ void event::wait() const {
   if (state_) state_->wait();
 }
 
+bool event::wait_for(std::chrono::nanoseconds timeout) const { return !state_ || state_->wait_for(timeout); }
+
 bool event::is_complete() const { return !state_ || state_->is_complete(); }
 
 const profile& event::get_profile() const { return state_ ? state_->wait() : empty_profile(); }

@@ -1,5 +1,6 @@
 #pragma once
 // The completion state an event shares with the queue's worker.
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -26,6 +27,14 @@ class event_state {
     observed_ = true;
     if (error_) std::rethrow_exception(error_);
     return profile_;
+  }
+  // False while the work runs after `timeout`; else as wait().
+  bool wait_for(std::chrono::nanoseconds timeout) {
+    std::unique_lock lock(mutex_);
+    if (!done_changed_.wait_for(lock, timeout, [this] { return done_; })) return false;
+    observed_ = true;
+    if (error_) std::rethrow_exception(error_);
+    return true;
   }
   bool is_complete() {
     std::lock_guard lock(mutex_);

@@ -50,6 +50,7 @@ class OpenClBackend final : public BackendDevice {
     return Allocation{public_kind(resolved->kind), resolved->base, resolved->bytes};
   }
   bool kernels_access(memory_kind kind) const override { return kind != memory_kind::unknown; }
+  bool reads_host_input_in_place() const override { return opencl::reads_host_memory_in_place(device_); }
 
   void copy(void* destination, const void* source, std::uint64_t bytes) override {
     State& s = state();

@@ -239,7 +239,7 @@ void ReductionJob::execute(profile& out) {
     targets[i] = {specs_[i].var, !(allocation && device_.kernels_access(allocation->kind))};
   }
 
-  const bool staged = host_input_ || n_ == 0;
+  const bool staged = (host_input_ && !device_.reads_host_input_in_place()) || n_ == 0;
   ScopedAllocation staging;
   if (staged) staging = ScopedAllocation(device_, memory_kind::device, std::min(n_, chunk_elements_) * element);
 

@@ -3,8 +3,9 @@
 // with a message naming the problem), executed later on the queue's worker.
 //
 // Scalar reductions of one call share one read of the input (a fused plan when there are several); each
-// array reduction is a column plan of its own. Inputs larger than one device allocation, and host inputs,
-// are processed in chunks: each chunk's result is folded into the next as its initial value. Results whose
+// array reduction is a column plan of its own. Inputs larger than one device allocation are processed in
+// chunks: each chunk's result is folded into the next as its initial value. Host inputs are copied to the
+// device chunk by chunk, except on devices that read host memory in place (CPU devices). Results whose
 // variable kernels cannot write in place (ordinary host memory) are staged by the backend within each run.
 #include <cstdint>
 #include <memory>

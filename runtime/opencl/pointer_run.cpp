@@ -41,11 +41,20 @@ class Binder {
   Bound bind(const void* pointer, std::uint64_t bytes, bool written) {
     const std::string& device = context_.device().name;
     const auto resolved = allocations_.resolve(pointer);
-    if (!resolved) throw InvalidArgumentError("opencl: pointer is not an allocation of device '" + device + "'");
     // A zero-byte range still needs a valid buffer argument; nothing is read from it.
     const std::uint64_t size = bytes ? bytes : 1;
     Bound bound;
     cl_int code = CL_SUCCESS;
+    if (!resolved) {
+      if (written || !reads_host_memory_in_place(context_.device()))
+        throw InvalidArgumentError("opencl: pointer is not an allocation of device '" + device + "'");
+      // The caller's host input, read where it lies: the buffer is only a view of it.
+      bound.owned = MemHandle(clCreateBuffer(context_.handle(), CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, size,
+                                             const_cast<void*>(pointer), &code));
+      check(code, "clCreateBuffer(CL_MEM_USE_HOST_PTR)", device, std::to_string(size) + " bytes of the host input");
+      bound.mem = bound.owned.get();
+      return bound;
+    }
     if (resolved->kind != AllocationKind::device) {
       auto* host = const_cast<void*>(pointer);
       if (resolved->offset + size > resolved->bytes) host = const_cast<std::byte*>(resolved->base);
@@ -142,6 +151,8 @@ EventHandle enqueue_host_copy(const Context& context, cl_command_queue queue, co
 }
 
 }  // namespace
+
+bool reads_host_memory_in_place(const Device& device) { return device.type == core::DeviceType::cpu; }
 
 core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocations, const core::Plan& plan,
                                  const void* input, std::span<const core::ResultTarget> results,

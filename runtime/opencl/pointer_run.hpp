@@ -13,7 +13,12 @@
 
 namespace zr::opencl {
 
-// The input and every result that is not host_memory must lie in an allocation of `allocations`, with room
+// Whether kernels on `device` read ordinary host memory in place through a CL_MEM_USE_HOST_PTR buffer, so that
+// run_on_pointers takes it as its input: CPU devices (their global memory is the host's).
+bool reads_host_memory_in_place(const Device& device);
+
+// The input (or, where reads_host_memory_in_place, ordinary host memory holding it) and every result that is
+// not host_memory must lie in an allocation of `allocations`, with room
 // for what the plan reads or writes (the caller checks). Results in host memory go through the executor's
 // result staging buffers, copied in and out on the same queue as the kernels. Blocks until done: one wait.
 // Untimed runs list their passes without timestamps and their staged copies not at all.

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <numeric>
 #include <thread>
 #include <vector>
@@ -159,6 +160,41 @@ TEST(Events, GivenALargeReductionQueuedWhenASmallOneFoldsInTheSameVariableThenTh
     second.wait();
     EXPECT_TRUE(first.is_complete());
     EXPECT_EQ(total, 3 * (std::int64_t{1} << 22) + 200) << "round " << round;
+  }
+}
+
+TEST(Events, GivenWorkInFlightWhenWaitedForInShortSlicesThenTheLastSliceSeesItDoneWithItsResult) {
+  ZR_REQUIRE_QUEUE(q);
+  EXPECT_TRUE(event().wait_for(std::chrono::nanoseconds(0))) << "a default event is complete";
+  const std::vector<std::int64_t> large(1 << 22, 3);
+  std::int64_t total = 0;
+  const event running = q.reduce(std::span<const std::int64_t>(large), reduction(&total, plus<>()));
+  int slices = 0;
+  while (!running.wait_for(std::chrono::milliseconds(1))) ASSERT_LT(++slices, 600'000) << "no completion in 10 min";
+  EXPECT_TRUE(running.is_complete());
+  EXPECT_EQ(total, 3 * (std::int64_t{1} << 22));
+  EXPECT_TRUE(running.wait_for(std::chrono::nanoseconds(0))) << "once done, it stays done";
+}
+
+TEST(Memory, GivenAHostSpanAtEveryByteOffsetThenTheSumIsRightAndCpuDevicesReadItWithoutACopy) {
+  ZR_REQUIRE_QUEUE(q);
+  std::vector<std::int8_t> values(3 << 20);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::int8_t>(i * 2654435761u >> 24);
+  const bool cpu = q.get_device().kind() == device_kind::cpu;
+  for (std::size_t offset : {0, 1, 2, 3, 5, 63}) {
+    const std::span<const std::int8_t> view(values.data() + offset, values.size() - offset);
+    std::int8_t sum = 0;
+    const event done = q.reduce(view, reduction(&sum, plus<>()));
+    done.wait();
+    std::uint8_t expected = 0;  // wraps as the device's int8 sum does, without signed overflow
+    for (std::int8_t v : view) expected = static_cast<std::uint8_t>(expected + static_cast<std::uint8_t>(v));
+    EXPECT_EQ(static_cast<std::uint8_t>(sum), expected) << "offset " << offset;
+    const auto& passes = done.get_profile().passes;
+    const bool copied = std::any_of(passes.begin(), passes.end(), [](const pass_profile& p) {
+      return p.what == pass_profile::kind::copy && p.label.find("input") != std::string::npos;
+    });
+    EXPECT_EQ(copied, !cpu) << "offset " << offset << " on " << q.get_device().name()
+                            << ": CPU devices read host spans in place, others copy them first";
   }
 }
 
