@@ -2,15 +2,19 @@
 """zereduce.sum against numpy.sum (and dpnp.sum / dpctl.tensor.sum where they import) on this machine, from
 Python, n = 2^10 .. 2^28 float32 (issue 23, item 5). Wall time of a blocking call on a NumPy array in host
 memory, median over repeated calls, the peers called in turn in one run; each result is checked against
-NumPy's float64 sum. Writes JSON lines, a markdown table and a plot.
+NumPy's float64 sum. At the smallest n, the C++ API's blocking latency for the same call (zr_blocking_latency,
+run just before and just after) gives the Python package's calling overhead as a ratio. Writes JSON lines, a
+markdown table and a plot.
 
 usage: PYTHONPATH=build/release/python python3 bench/python_bench.py --out bench/results/python_2core
        [--device INDEX] [--min-log2 10] [--max-log2 28] [--step 2] [--min-time 0.2]
+       [--cpp-latency build/release/bench/zr_blocking_latency]
 """
 import argparse
 import json
 import os
 import platform
+import subprocess
 import time
 
 import numpy as np
@@ -28,6 +32,11 @@ def median_seconds(call, min_time):
         times.append(time.perf_counter() - t0)
     times.sort()
     return times[len(times) // 2]
+
+
+def cpp_latency(program, device, log2):
+    command = [program, "--log2", str(log2)] + ([] if device is None else ["--device", str(device)])
+    return json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)["median_s"]
 
 
 def peers(device):
@@ -48,6 +57,7 @@ def main():
     parser.add_argument("--max-log2", type=int, default=28)
     parser.add_argument("--step", type=int, default=2)
     parser.add_argument("--min-time", type=float, default=0.2)
+    parser.add_argument("--cpp-latency", default="build/release/bench/zr_blocking_latency")
     args = parser.parse_args()
 
     device = args.device
@@ -67,6 +77,12 @@ def main():
             assert abs(result - exact) <= 1e-3 * abs(exact) + 1e-3, (peer, result, exact)
             row[peer + "_s"] = median_seconds(lambda: call(x), args.min_time)
         row["zereduce_vs_numpy"] = row["numpy_s"] / row["zereduce_s"]
+        if log2 == args.min_log2 and os.path.exists(args.cpp_latency):
+            cpp = [cpp_latency(args.cpp_latency, device, log2)]
+            row["zereduce_beside_cpp_s"] = median_seconds(lambda: runners["zereduce"](x), args.min_time)
+            cpp.append(cpp_latency(args.cpp_latency, device, log2))
+            row["cpp_api_s"] = sum(cpp) / 2
+            row["python_vs_cpp"] = row["zereduce_beside_cpp_s"] / row["cpp_api_s"]
         rows.append(row)
         print(json.dumps(row), flush=True)
 
@@ -81,6 +97,12 @@ def main():
     for row in rows:
         cells = " | ".join(f"{row[p + '_s'] * 1e6:.1f}" for p in runners)
         lines.append(f"| 2^{row['log2']} | {cells} | {row['zereduce_vs_numpy']:.2f} |")
+    for row in rows:
+        if "cpp_api_s" in row:
+            lines += ["", f"Calling overhead at n = 2^{row['log2']}: `zereduce.sum` {row['zereduce_beside_cpp_s'] * 1e6:.1f} us, "
+                      f"the C++ API's blocking latency for the same call {row['cpp_api_s'] * 1e6:.1f} us "
+                      f"(`zr_blocking_latency`, mean of a run just before and one just after): "
+                      f"Python / C++ = {row['python_vs_cpp']:.2f}."]
     with open(args.out + ".md", "w") as f:
         f.write("\n".join(lines) + "\n")
     try:

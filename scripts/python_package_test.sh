@@ -5,7 +5,7 @@
 # build isolation (nothing unpinned is downloaded) in build/wheel (kept: a second run is incremental).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-venv=.deps/python-venv
+venv="$PWD/.deps/python-venv"
 pins=(scikit-build-core==1.1.2 packaging==24.2 pathspec==0.12.1)
 stamp="$venv/installed-pins"
 if [ ! -x "$venv/bin/python3" ] || [ "$(cat "$stamp" 2>/dev/null)" != "${pins[*]}" ]; then

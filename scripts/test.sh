@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Install dependencies, build everything (release, warnings are errors) and run the whole test suite, then the
-# driver-level fault tests once more under AddressSanitizer, LeakSanitizer and UBSan (the debug preset, built
-# for those tests only: about 2 minutes on 2 cores; ZR_SKIP_SANITIZED=1 skips it).
+# Install dependencies, build everything (release, warnings are errors) and run the whole test suite; then the
+# Python package as pip installs it, with its tests; then the driver-level fault tests once more under
+# AddressSanitizer, LeakSanitizer and UBSan (the debug preset, built for those tests only: about 2 minutes on
+# 2 cores; ZR_SKIP_SANITIZED=1 skips it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 cmake --preset release
 cmake --build --preset release
 ctest --preset release --parallel "$(nproc)" "$@"
+# The Python package as users get it: pip install . into a project-local venv, then its tests (about 2 minutes).
+bash scripts/python_package_test.sh
 if [ "${ZR_SKIP_SANITIZED:-0}" != 1 ]; then
   cmake --preset debug
   cmake --build --preset debug --target level_zero_cpu_fault_tests level_zero_cpu_rules_tests ze_reduce_test_driver

@@ -201,3 +201,19 @@ def test_python_m_zereduce_lists_the_devices():
     import sys
     listed = subprocess.run([sys.executable, "-m", "zereduce", "--list"], capture_output=True, text=True, check=True)
     assert listed.stdout.startswith("[0] ") and "kernels execute" in listed.stdout
+
+
+def test_the_readme_python_example_runs():
+    import pathlib
+    readme = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text()
+    example = readme.split("## From Python")[1].split("```python\n")[1].split("```")[0]
+    exec(compile(example, "README.md", "exec"), {})
+
+
+def test_the_type_stubs_declare_every_public_name():
+    import ast
+    import pathlib
+    stub = pathlib.Path(zereduce.__file__).with_suffix(".pyi")
+    declared = {node.name for node in ast.parse(stub.read_text()).body
+                if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    assert set(zereduce.__all__) <= declared, set(zereduce.__all__) - declared
