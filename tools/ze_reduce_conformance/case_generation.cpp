@@ -166,6 +166,24 @@ void add_result_checks(std::vector<ConformanceCase>& out, const DeviceUnderTest&
         }
 }
 
+// Host spans (read where they lie on CPU devices, copied to the device first on others): every op at the
+// schedule's largest random input, with the device's first strategy for it.
+void add_host_span_checks(std::vector<ConformanceCase>& out, const DeviceUnderTest& dut, std::size_t slot,
+                          element_type type, SuiteMode mode, std::uint64_t base_seed) {
+  SizedInput largest{0, InputKind::random};
+  for (const SizedInput& sized : schedule(type, mode))
+    if (sized.input == InputKind::random && sized.n > largest.n) largest = sized;
+  for (op_kind op : kOps) {
+    if (!pair_defined(type, op) || dut.get().why_unsupported(type, op)) continue;
+    ConformanceCase c = case_of(slot, type, op, dut.get().strategies(type, op).front());
+    c.n = largest.n;
+    c.input = largest.input;
+    c.seed = seed_for(base_seed, type, c.n, c.input);
+    c.from_host_span = true;
+    out.push_back(c);
+  }
+}
+
 // The input above 2^31 elements: u8 plus, the device's first strategy, from a host span.
 void add_large_input(std::vector<ConformanceCase>& out, const DeviceUnderTest& dut, std::size_t slot,
                      std::uint64_t base_seed) {
@@ -191,6 +209,7 @@ std::vector<ConformanceCase> generate_cases(const DeviceUnderTest& dut, std::siz
         add_refusals_and_validity(cases, dut, slot, type, op, base_seed);
     if (!dut.executes_kernels()) continue;
     add_result_checks(cases, dut, slot, type, mode, base_seed);
+    add_host_span_checks(cases, dut, slot, type, mode, base_seed);
     if (mode == SuiteMode::full && type == element_type::u8) add_large_input(cases, dut, slot, base_seed);
   }
   return cases;
