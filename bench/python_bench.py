@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""zereduce.sum against numpy.sum (and dpnp.sum / dpctl.tensor.sum where they import) on this machine, from
-Python, n = 2^10 .. 2^28 float32 (issue 23, item 5). Wall time of a blocking call on a NumPy array in host
-memory, median over repeated calls, the peers called in turn in one run; each result is checked against
-NumPy's float64 sum. At the smallest n, the C++ API's blocking latency for the same call (zr_blocking_latency,
+"""zereduce.sum against numpy.sum (and dpnp.sum where it imports) on this machine, from Python, n = 2^10 .. 2^28
+float32 (issue 23, item 5). Wall time of a blocking call on a NumPy array in host memory, and on a copy made
+beforehand in device memory (the `_resident` columns), median over repeated calls, the peers called in turn in
+one run; each result is checked against NumPy's float64 sum. At the smallest n, the C++ API's blocking latency for the same call (zr_blocking_latency,
 run just before and just after) gives the Python package's calling overhead as a ratio. Writes JSON lines, a
 markdown table and a plot.
 
 usage: PYTHONPATH=build/release/python python3 bench/python_bench.py --out bench/results/python_2core
+       (with dpnp: OCL_ICD_VENDORS=$PWD/.deps/intel-sycl-peers/vendors PYTHONPATH=build/release/python
+        .deps/intel-sycl-peers/venv/bin/python3 bench/python_bench.py --out bench/results/python_intel_cpu_2core)
        [--device INDEX] [--min-log2 10] [--max-log2 28] [--step 2] [--min-time 0.2]
        [--cpp-latency build/release/bench/zr_blocking_latency]
 """
@@ -40,10 +42,17 @@ def cpp_latency(program, device, log2):
 
 
 def peers(device):
-    found = {"zereduce": lambda x: zereduce.sum(x, device=device), "numpy": np.sum}
+    """name -> prepare(x) -> a blocking call. The plain names take the NumPy array as it is, on every call (a CPU
+    device reads it in place; dpnp copies it to its device each time); the `_resident` ones reduce a copy made
+    beforehand in the library's device memory (zereduce.asarray, dpnp.asarray)."""
+    found = {"zereduce": lambda x: lambda: zereduce.sum(x, device=device), "numpy": lambda x: lambda: np.sum(x)}
+    found["zereduce_resident"] = lambda x: (lambda resident: lambda: zereduce.sum(resident))(
+        zereduce.asarray(x, device=device))
     try:  # Intel's SYCL array libraries, where installed (bench/install_sycl_peers.sh)
         import dpnp
-        found["dpnp"] = lambda x: dpnp.asnumpy(dpnp.sum(dpnp.asarray(x)))
+        found["dpnp"] = lambda x: lambda: dpnp.asnumpy(dpnp.sum(dpnp.asarray(x)))
+        found["dpnp_resident"] = lambda x: (lambda resident: lambda: dpnp.asnumpy(dpnp.sum(resident)))(
+            dpnp.asarray(x))
     except ImportError:
         pass
     return found
@@ -72,14 +81,16 @@ def main():
         x = rng.random(1 << log2, dtype=np.float32)
         exact = float(np.sum(x, dtype=np.float64))
         row = {"kind": "sum", "dtype": "float32", "log2": log2}
-        for peer, call in runners.items():
-            result = float(call(x))
+        for peer, prepare in runners.items():
+            call = prepare(x)
+            result = float(call())
             assert abs(result - exact) <= 1e-3 * abs(exact) + 1e-3, (peer, result, exact)
-            row[peer + "_s"] = median_seconds(lambda: call(x), args.min_time)
+            row[peer + "_s"] = median_seconds(call, args.min_time)
+            del call
         row["zereduce_vs_numpy"] = row["numpy_s"] / row["zereduce_s"]
         if log2 == args.min_log2 and os.path.exists(args.cpp_latency):
             cpp = [cpp_latency(args.cpp_latency, device, log2)]
-            row["zereduce_beside_cpp_s"] = median_seconds(lambda: runners["zereduce"](x), args.min_time)
+            row["zereduce_beside_cpp_s"] = median_seconds(runners["zereduce"](x), args.min_time)
             cpp.append(cpp_latency(args.cpp_latency, device, log2))
             row["cpp_api_s"] = sum(cpp) / 2
             row["python_vs_cpp"] = row["zereduce_beside_cpp_s"] / row["cpp_api_s"]
@@ -89,14 +100,19 @@ def main():
     with open(args.out + ".jsonl", "w") as f:
         for row in [meta] + rows:
             f.write(json.dumps(row) + "\n")
+    # Each peer against ours on the same footing: host arrays against host arrays, resident against resident.
+    ratios = [("numpy", "zereduce"), ("numpy", "zereduce_resident")]
+    ratios += [(p, "zereduce" + p[len("dpnp"):]) for p in runners if p.startswith("dpnp")]
     lines = ["# zereduce.sum from Python against numpy.sum (float32, wall time of a blocking call)", "",
              f"Device: {name}; NumPy {np.__version__}; {meta['cores']} cores; load {meta['load']:.2f} at the start. "
              "Made by `bench/python_bench.py`. Ratio > 1: zereduce is faster.", "",
-             "| n | " + " | ".join(f"{p} (us)" for p in runners) + " | numpy / zereduce |",
-             "|---|" + "---|" * len(runners) + "---|"]
+             "| n | " + " | ".join(f"{p} (us)" for p in runners) + " | " +
+             " | ".join(f"{peer} / {ours}" for peer, ours in ratios) + " |",
+             "|---|" + "---|" * (len(runners) + len(ratios))]
     for row in rows:
         cells = " | ".join(f"{row[p + '_s'] * 1e6:.1f}" for p in runners)
-        lines.append(f"| 2^{row['log2']} | {cells} | {row['zereduce_vs_numpy']:.2f} |")
+        quotients = " | ".join(f"{row[peer + '_s'] / row[ours + '_s']:.2f}" for peer, ours in ratios)
+        lines.append(f"| 2^{row['log2']} | {cells} | {quotients} |")
     for row in rows:
         if "cpp_api_s" in row:
             lines += ["", f"Calling overhead at n = 2^{row['log2']}: `zereduce.sum` {row['zereduce_beside_cpp_s'] * 1e6:.1f} us, "
@@ -114,7 +130,7 @@ def main():
             axis.plot([r["log2"] for r in rows], [(4 << r["log2"]) / r[peer + "_s"] / 1e9 for r in rows], marker="o", label=peer)
         axis.set_xlabel("log2 n (float32)")
         axis.set_ylabel("GB/s (input bytes / wall time)")
-        axis.set_title("sum of a NumPy array in host memory")
+        axis.set_title("float32 sum from Python (_resident: the array copied to the device beforehand)")
         axis.legend()
         figure.tight_layout()
         figure.savefig(args.out + ".png", dpi=100)

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "common/device_text.hpp"
 #include "common/type_dispatch.hpp"
 #include "zereduce/zereduce.hpp"
 
@@ -180,9 +181,11 @@ class Submission {
 // Starts the reduction of `values`: a C-contiguous NumPy array (1-D, or 2-D reduced along its first axis into
 // one value per column: the library's array reduction) or a DeviceArray (all of it, or with `columns` its rows
 // of shape[1] values). `initial` (one value of the dtype per result, or None) is folded in; without it the
-// result starts from the operation's identity.
+// result starts from the operation's identity. `identity` (one value, or None) is a user identity as in SYCL's
+// reduction(var, identity, op): it must be the operation's identity.
 std::unique_ptr<Submission> submit(const py::object& values, const std::string& op_name,
-                                   const std::optional<py::array>& initial, bool deterministic, bool reproducible,
+                                   const std::optional<py::array>& initial, const std::optional<py::array>& identity,
+                                   bool deterministic, bool reproducible,
                                    const std::optional<std::string>& strategy_name, long device, bool columns) {
   const void* data = nullptr;
   std::uint64_t n = 0;
@@ -216,6 +219,8 @@ std::unique_ptr<Submission> submit(const py::object& values, const std::string& 
   std::optional<zr::strategy> strategy;
   if (strategy_name) strategy = strategy_of(*strategy_name);
   auto job = std::make_unique<Submission>(values, dtype, column_count, !columns);
+  if (identity && (!identity->dtype().is(dtype) || identity->size() != 1))
+    throw zr::InvalidArgumentError("the identity must be one value of the array's dtype");
   if (initial) {
     if (!initial->dtype().is(dtype) || static_cast<std::size_t>(initial->size()) != column_count)
       throw zr::InvalidArgumentError("the initial value must be one value of the array's dtype per result");
@@ -232,8 +237,13 @@ std::unique_ptr<Submission> submit(const py::object& values, const std::string& 
     if (strategy) props = props.with(zr::property::reduction::use_strategy{*strategy});
     auto* results = reinterpret_cast<T*>(job->storage());
     const auto* input = static_cast<const T*>(data);
-    auto reduction = columns ? zr::reduction(std::span<T>(results, column_count), Op{}, props)
-                             : zr::reduction(results, Op{}, props);
+    T identity_value{};
+    if (identity) std::memcpy(&identity_value, identity->data(), sizeof(T));
+    // The library refuses an identity that is not one (it would change the result).
+    auto described = [&](auto variable) {
+      return identity ? zr::reduction(variable, identity_value, Op{}, props) : zr::reduction(variable, Op{}, props);
+    };
+    auto reduction = columns ? described(std::span<T>(results, column_count)) : described(results);
     // Small work runs on this thread (queue.hpp): without the GIL, as other threads may be reducing too.
     py::gil_scoped_release released;
     job->start(host_input ? q.reduce(std::span<const T>(input, n), reduction) : q.reduce(input, n, reduction));
@@ -270,6 +280,7 @@ PYBIND11_MODULE(_zereduce, m) {
   py::register_exception<zr::DeviceLostError>(m, "DeviceLostError", backend.ptr());
   py::register_exception<zr::TimeoutError>(m, "TimeoutError", backend.ptr());
   m.def("devices", &devices, "every device, as ze_reduce --list shows them");
+  m.def("devices_text", &zr::tools::devices_text, py::arg("verbose"), "ze_reduce --list's text (-v: verbose)");
   py::class_<DeviceArray>(m, "DeviceArray")
       .def(py::init<const py::array&, long>(), py::arg("host"), py::arg("device"))
       .def("to_numpy", &DeviceArray::to_numpy)
@@ -282,6 +293,6 @@ PYBIND11_MODULE(_zereduce, m) {
       .def("done", &Submission::done)
       .def("wait", &Submission::wait, py::arg("timeout") = py::none())
       .def("result", &Submission::result);
-  m.def("submit", &submit, py::arg("values"), py::arg("op"), py::arg("initial"), py::arg("deterministic"),
-        py::arg("reproducible"), py::arg("strategy"), py::arg("device"), py::arg("columns"));
+  m.def("submit", &submit, py::arg("values"), py::arg("op"), py::arg("initial"), py::arg("identity"),
+        py::arg("deterministic"), py::arg("reproducible"), py::arg("strategy"), py::arg("device"), py::arg("columns"));
 }

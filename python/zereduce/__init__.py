@@ -127,8 +127,8 @@ _still_running = []
 _still_running_lock = _threading.Lock()
 
 
-def reduce_async(x, op, *, initial=None, deterministic=False, reproducible=False, strategy=None, device=None,
-                 axis=None):
+def reduce_async(x, op, *, initial=None, identity=None, deterministic=False, reproducible=False, strategy=None,
+                 device=None, axis=None):
     """``reduce`` started and returned at once as a ``Future`` (small work on an idle device may already be done
     on return: it runs on the calling thread)."""
     if isinstance(x, DeviceArray):
@@ -154,17 +154,20 @@ def reduce_async(x, op, *, initial=None, deterministic=False, reproducible=False
     start = None
     if initial is not None:
         start = _np.broadcast_to(_np.asarray(initial, dtype=dtype), (results,)).copy()
-    with _still_running_lock:
-        _still_running[:] = [job for job in _still_running if not job.done()]
+    user_identity = None if identity is None else _np.asarray(identity, dtype=dtype).reshape(1)
+    if _still_running:
+        with _still_running_lock:
+            _still_running[:] = [job for job in _still_running if not job.done()]
     try:
-        job = _zereduce.submit(values, op_name, start, bool(deterministic), bool(reproducible), strategy,
+        job = _zereduce.submit(values, op_name, start, user_identity, bool(deterministic), bool(reproducible), strategy,
                                -1 if device is None else int(device), axis == 0)
     except _zereduce.InvalidArgumentError as error:
         raise InvalidArgumentError(str(error)) from None
     return Future(job, axis)
 
 
-def reduce(x, op, *, initial=None, deterministic=False, reproducible=False, strategy=None, device=None, axis=None):
+def reduce(x, op, *, initial=None, identity=None, deterministic=False, reproducible=False, strategy=None, device=None,
+           axis=None):
     """The reduction of every element of ``x`` with ``op`` (axis=None), or of a 2-D ``x`` along axis 0: one
     result per column, in one pass over the rows (the library's array reduction), as an array.
 
@@ -174,6 +177,8 @@ def reduce(x, op, *, initial=None, deterministic=False, reproducible=False, stra
     NumPy-style one (sum, prod, min, max, and, or, xor, all, any).
     initial: a value folded into the result (converted to x's dtype); without it the result starts from the
     operation's identity.
+    identity: the operation's identity, given as SYCL's reduction(var, identity, op) takes it; the library knows
+    every built-in operation's identity, and refuses a value that is not one (InvalidArgumentError).
     deterministic: the same device, launch configuration and input give a bitwise-identical result.
     reproducible: the same values give a bitwise-identical result on every device, strategy and order (floating
     sums run as binned sums rounded once; docs/api.md, "Reproducible sums"). Implies deterministic.
@@ -183,14 +188,17 @@ def reduce(x, op, *, initial=None, deterministic=False, reproducible=False, stra
 
     The GIL is released while the device works; Ctrl-C interrupts the wait with KeyboardInterrupt.
     """
-    future = reduce_async(x, op, initial=initial, deterministic=deterministic, reproducible=reproducible,
-                          strategy=strategy, device=device, axis=axis)
+    job = reduce_async(x, op, initial=initial, identity=identity, deterministic=deterministic,
+                       reproducible=reproducible, strategy=strategy, device=device, axis=axis)._job
     try:
-        return future.result()
+        result = job.result()
     except KeyboardInterrupt:
         with _still_running_lock:
-            _still_running.append(future._job)
+            _still_running.append(job)
         raise
+    except _zereduce.InvalidArgumentError as error:
+        raise InvalidArgumentError(str(error)) from None
+    return result[()] if axis is None else result
 
 
 def sum(x, **kwargs):  # noqa: A001 (NumPy's name)

@@ -1,11 +1,11 @@
-"""python -m zereduce --list: the devices, as ze_reduce --list shows them (index, backend, kind, description)."""
+"""python -m zereduce --list [-v]: the devices, as ze_reduce --list [-v] lists them (the same text, made by the
+same code): backend, kind, description, capabilities, whether kernels execute, and the strategies allowed."""
 import argparse
 
-import zereduce
+from . import _zereduce
 
 parser = argparse.ArgumentParser(prog="python -m zereduce", description=__doc__)
 parser.add_argument("--list", action="store_true", help="list every device (the default)")
-parser.parse_args()
-for d in zereduce.devices():
-    runs = "yes" if d["executes_kernels"] else "no"
-    print(f"[{d['index']}] {d['backend']} {d['kind']}: {d['description']}; kernels execute: {runs}")
+parser.add_argument("-v", "--verbose", action="store_true", help="every op and type, not a summary")
+arguments = parser.parse_args()
+print(_zereduce.devices_text(arguments.verbose), end="")
