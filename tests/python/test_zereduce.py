@@ -238,3 +238,12 @@ def test_a_user_identity_is_taken_when_it_is_the_identity_and_refused_otherwise(
     assert np.array_equal(zereduce.sum(m, axis=0, identity=0), np.add.reduce(m, axis=0, dtype=m.dtype))
     with pytest.raises(zereduce.InvalidArgumentError, match="not an identity"):
         zereduce.sum(x, identity=1)
+
+
+@pytest.mark.parametrize("block", range(4))
+def test_the_python_guide_examples_run(block):
+    import pathlib
+    guide = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "python.md").read_text()
+    examples = [part.split("```")[0] for part in guide.split("```python\n")[1:]]
+    assert len(examples) == 4, "docs/python.md changed its examples: update this test's range"
+    exec(compile(examples[block], f"docs/python.md example {block + 1}", "exec"), {})
