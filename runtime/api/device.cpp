@@ -145,7 +145,11 @@ device default_device() {
     if (*end != '\0')
       throw InvalidArgumentError(std::string("ZE_REDUCE_DEVICE='") + chosen +
                                  "' is not a device index (ze_reduce --list shows them)");
-    return get_device(static_cast<std::size_t>(index));
+    try {
+      return get_device(static_cast<std::size_t>(index));
+    } catch (const InvalidArgumentError& error) {
+      throw InvalidArgumentError(std::string("ZE_REDUCE_DEVICE=") + chosen + ": " + error.what());
+    }
   }
   for (const device& candidate : get_devices())
     if (candidate.executes_kernels()) return candidate;

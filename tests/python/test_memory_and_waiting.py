@@ -152,3 +152,19 @@ def test_threads_reduce_device_arrays_and_host_arrays_at_once():
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         results = list(pool.map(zereduce.sum, on_device + arrays))
     assert results == [np.add.reduce(x, dtype=x.dtype) for x in arrays] * 2
+
+
+def test_ze_reduce_device_chooses_the_default_device():
+    import subprocess
+    import sys
+    listed = zereduce.devices()
+    runnable = [d["index"] for d in listed if d["executes_kernels"]]
+    child = "import numpy as np, zereduce; a = zereduce.asarray(np.arange(10)); print(a.device, zereduce.sum(a))"
+    for index in runnable[-2:]:
+        env = dict(os.environ, ZE_REDUCE_DEVICE=str(index))
+        out = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, env=env, check=True)
+        # asarray without device= uses the default device (-1): the sum is right there.
+        assert out.stdout.split() == ["-1", "45"], out.stdout
+    env = dict(os.environ, ZE_REDUCE_DEVICE="999")
+    bad = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, env=env)
+    assert bad.returncode != 0 and "ZE_REDUCE_DEVICE" in bad.stderr, bad.stderr

@@ -16,6 +16,18 @@ namespace {
 // Deterministic floating sums and products are run this many times and must agree bit for bit.
 constexpr int kDeterministicRuns = 5;
 
+// "0x" and the value's bytes, most significant first (the host is little-endian, as every device is).
+std::string hex_bits(const core::Scalar& value) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string text = "0x";
+  for (std::size_t i = value.size(); i-- > 0;) {
+    const auto byte = static_cast<unsigned>(value.bytes[i]);
+    text += kDigits[byte >> 4];
+    text += kDigits[byte & 15];
+  }
+  return text;
+}
+
 std::string where(const DeviceUnderTest& dut, const ConformanceCase& c) {
   return "device '" + dut.get().name() + "' (" + dut.tag() + "): " + describe(c);
 }
@@ -132,6 +144,7 @@ void expect_reference(CaseRecord& record, DeviceUnderTest& dut, RunContext& cont
   if (first.strategy != c.strategy)
     fail(record, dut, "ran strategy " + std::string(to_string(first.strategy)) + " instead of the one asked for");
   if (auto why = disagreement(c, data->host, initial, first.result, first.combine_depth)) fail(record, dut, *why);
+  if (c.properties.reproducible) record.result_bits = hex_bits(first.result);
 
   if (!c.properties.deterministic || !checked_within_bound(c.type, c.op)) return;
   for (int run = 2; run <= kDeterministicRuns; ++run) {

@@ -18,6 +18,9 @@ struct CaseRecord {
   std::string failure;      // the first failure's message (empty when none)
   std::string skip_reason;  // why it was skipped (empty when it ran)
   bool not_run = false;     // skipped because its device was lost earlier in the run
+  // Reproducible cases: the result's bytes in hex (most significant first), for the report's cross-device
+  // comparison (the same seeded input must give the same bits on every device, whatever the strategy).
+  std::string result_bits;
 };
 
 struct RunContext {

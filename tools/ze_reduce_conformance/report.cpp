@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 
@@ -138,6 +139,20 @@ nlohmann::json make_report(const Options& options, const std::vector<DeviceUnder
     const Expectation e = record.c.expectation;
     ++kinds.at(record.c.device_slot)[e == Expectation::matches_reference ? 0 : e == Expectation::validity_only ? 1 : 2];
   }
+  // One entry per (device, reproducible input): what every strategy that passed gave (the same bits, or the
+  // case failed). Reports of two machines compare by `case`: tests/reports/compare_reproducible.py.
+  nlohmann::json reproducible = nlohmann::json::array();
+  std::set<std::pair<std::size_t, std::string>> reproducible_seen;
+  for (const CaseRecord& record : records) {
+    const auto outcome = found.find(record.suite + "." + record.name);
+    if (record.result_bits.empty() || outcome == found.end() || outcome->second != Status::passed) continue;
+    const ConformanceCase& c = record.c;
+    const std::string key = std::string(to_string(c.type)) + " " + std::string(name(c.input)) + " n=" +
+                            std::to_string(c.n) + " seed=" + std::to_string(c.seed) +
+                            (c.properties.initialize_to_identity ? " from the identity" : " with its initial value");
+    if (!reproducible_seen.insert({c.device_slot, key}).second) continue;
+    reproducible.push_back({{"device", devices.at(c.device_slot).tag()}, {"case", key}, {"bits", record.result_bits}});
+  }
   nlohmann::json device_list = nlohmann::json::array();
   for (std::size_t slot = 0; slot < devices.size(); ++slot) {
     nlohmann::json entry = device_json(devices[slot]);
@@ -161,7 +176,8 @@ nlohmann::json make_report(const Options& options, const std::vector<DeviceUnder
           {"totals", {{"passed", passed}, {"failed", failed}, {"skipped", skipped}, {"not_run", not_run}}},
           {"results", results},
           {"failures", failures},
-          {"failures_not_listed", failed - failures.size()}};
+          {"failures_not_listed", failed - failures.size()},
+          {"reproducible_results", reproducible}};
 }
 
 void check_report_writable(const std::string& path) {

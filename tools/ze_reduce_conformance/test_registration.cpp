@@ -25,7 +25,7 @@ class ConformanceTest : public testing::Test {
 void register_cases(RunContext& context, const std::vector<ConformanceCase>& cases, std::deque<CaseRecord>& records) {
   for (const ConformanceCase& c : cases) {
     const DeviceUnderTest& dut = context.devices.at(c.device_slot);
-    CaseRecord& record = records.emplace_back(CaseRecord{c, test_suite_name(dut, c), test_name(c), {}, {}});
+    CaseRecord& record = records.emplace_back(CaseRecord{c, test_suite_name(dut, c), test_name(c), {}, {}, false, {}});
     // GoogleTest takes ownership of the raw pointer the factory returns (its API offers no other way).
     testing::RegisterTest(record.suite.c_str(), record.name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
                           [&context, &record]() -> testing::Test* {
