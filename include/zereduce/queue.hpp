@@ -24,6 +24,7 @@
 #include "zereduce/event.hpp"
 #include "zereduce/export.hpp"
 #include "zereduce/reduction.hpp"
+#include "zereduce/reproducible_partial.hpp"
 
 namespace zr {
 
@@ -32,7 +33,19 @@ ZR_API std::string_view to_string(memory_kind k);
 
 namespace detail {
 class queue_impl;
+
+template <typename T>
+reduction_spec partial_spec(reproducible_partial<T>* partial, const property_list& props) {
+  reduction_spec spec;
+  spec.type = element_type_of<T>();
+  spec.op = op_kind::plus;
+  spec.var = partial;
+  spec.partial = true;
+  spec.identity = bytes_of(known_identity_v<plus<T>, T>);
+  spec.properties = props.with(property::reduction::reproducible{}).with(property::reduction::initialize_to_identity{});
+  return spec;
 }
+}  // namespace detail
 
 class ZR_API queue {
  public:
@@ -89,6 +102,22 @@ class ZR_API queue {
     return submit(host_input.data(), detail::element_type_of<T>(), host_input.size(), true, specs);
   }
 
+  // The reproducible sum of input[0, n) left unrounded in *partial (reproducible_partial.hpp; *partial's old
+  // contents are replaced, not added to): merge partials of other parts of the data, from any devices or
+  // processes, and round once with value() for the same bits as one reproducible sum of all of it. `partial`
+  // may be ordinary host memory or an allocation of this device. props may ask for a strategy.
+  template <typename T>
+  event reduce_partial(const T* input, std::uint64_t n, reproducible_partial<T>* partial,
+                       const property_list& props = {}) {
+    const std::array<detail::reduction_spec, 1> specs{detail::partial_spec(partial, props)};
+    return submit(input, detail::element_type_of<T>(), n, false, specs);
+  }
+  template <typename T>
+  event reduce_partial(std::span<const T> host_input, reproducible_partial<T>* partial, const property_list& props = {}) {
+    const std::array<detail::reduction_spec, 1> specs{detail::partial_spec(partial, props)};
+    return submit(host_input.data(), detail::element_type_of<T>(), host_input.size(), true, specs);
+  }
+
   // Blocking convenience: the reduction of input[0, n) with op, starting from op's identity.
   template <typename T, typename BinaryOperation>
   T reduce_value(const T* input, std::uint64_t n, BinaryOperation op, const property_list& props = {}) {
@@ -109,6 +138,7 @@ class ZR_API queue {
   const std::shared_ptr<detail::queue_impl>& impl() const { return impl_; }
 
  private:
+  friend class device_group;  // submits each member's part of one reduction
   template <typename T>
   static std::uint64_t checked_bytes(std::uint64_t count) {
     if (count > UINT64_MAX / sizeof(T)) throw_size_overflow(count, sizeof(T));

@@ -30,6 +30,7 @@ struct reduction_spec {
   op_kind op = op_kind::plus;
   void* var = nullptr;
   std::uint64_t columns = 1;  // > 1 only for array reductions
+  bool partial = false;        // var is a reproducible_partial<T> (queue::reduce_partial), not a T
   bool has_user_identity = false;
   std::array<std::byte, 8> identity{};  // the identity's bytes (known or user-given)
   property_list properties;

@@ -2,6 +2,7 @@
 // ze-reduce: parallel reductions on Intel GPUs (Level Zero) and OpenCL devices, with SYCL 2020 reduction
 // semantics. See docs/api.md.
 #include "zereduce/device.hpp"
+#include "zereduce/device_group.hpp"
 #include "zereduce/errors.hpp"
 #include "zereduce/event.hpp"
 #include "zereduce/functional.hpp"
@@ -10,5 +11,6 @@
 #include "zereduce/properties.hpp"
 #include "zereduce/queue.hpp"
 #include "zereduce/reduction.hpp"
+#include "zereduce/reproducible_partial.hpp"
 #include "zereduce/types.hpp"
 #include "zereduce/version.hpp"

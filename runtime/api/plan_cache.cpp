@@ -8,7 +8,8 @@ namespace {
 bool same_request(const core::ReductionRequest& a, const core::ReductionRequest& b) {
   return a.op == b.op && a.type == b.type && a.n == b.n && a.identity.type == b.identity.type &&
          a.identity.bytes == b.identity.bytes && a.include_initial == b.include_initial &&
-         a.deterministic == b.deterministic && a.reproducible == b.reproducible && a.strategy == b.strategy;
+         a.deterministic == b.deterministic && a.reproducible == b.reproducible &&
+         a.binned_state_output == b.binned_state_output && a.strategy == b.strategy;
 }
 }  // namespace
 

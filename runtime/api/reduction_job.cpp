@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "api/scoped_allocation.hpp"
+#include "binned_sum.hpp"
 #include "fault_injection.hpp"
 #include "identity.hpp"
 #include "strategy.hpp"
@@ -43,6 +44,7 @@ core::ReductionRequest request_of(const detail::reduction_spec& spec, std::uint6
   request.include_initial = !first_chunk || !spec.properties.initialize_to_identity();
   request.deterministic = spec.properties.deterministic();
   request.reproducible = spec.properties.reproducible();
+  request.binned_state_output = spec.partial;
   if (auto s = spec.properties.requested_strategy()) request.strategy = static_cast<core::Strategy>(*s);
   return request;
 }
@@ -111,6 +113,9 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
       throw InvalidArgumentError(which() + ": an array reduction of " + std::to_string(spec.columns) +
                                  " columns views the input as rows of " + std::to_string(spec.columns) +
                                  " values, but n = " + std::to_string(n_) + " is not a multiple of it");
+    if (spec.partial && !core::is_floating(type_))
+      throw InvalidArgumentError(which() + ": a reproducible partial sum is of f16, f32 or f64 values, not " +
+                                 std::string(core::name(type_)));
     check_variable(spec);
     if (spec.has_user_identity) check_user_identity(which(), spec);
     // Validates the (op, type) on this device before any work: the message names the device and what it lacks.
@@ -189,7 +194,7 @@ void ReductionJob::check_input() const {
 void ReductionJob::check_variable(const detail::reduction_spec& spec) const {
   const auto allocation = device_.find(spec.var);
   if (!allocation) return;  // ordinary host memory: the result is copied back into it
-  const std::uint64_t bytes = spec.columns * core::size_of(type_);
+  const std::uint64_t bytes = spec.partial ? sizeof(core::BinnedState) : spec.columns * core::size_of(type_);
   const auto* start = static_cast<const std::byte*>(spec.var);
   const std::uint64_t offset = static_cast<std::uint64_t>(start - allocation->base);
   if (offset > allocation->bytes || bytes > allocation->bytes - offset)

@@ -114,8 +114,9 @@ void append_final_passes(Plan& plan, const Capabilities& caps, const Tuning& tun
   plan.passes.push_back(std::move(final_pass));
 }
 // A reproducible floating-point sum (spirv_kernels/src/zr_binned.h): a binned state per group (rgrid) or per
-// work-item (rchunks, CPU devices), then one group of rfinal merges them and rounds once. There are never
-// intermediate passes: rfinal's work-items each merge a strided share of the states first.
+// work-item (rchunks, CPU devices), then one group of rfinal merges them and rounds once (or, for a state
+// output, one group of rstate merges them and stores the state). There are never intermediate passes: the
+// last pass's work-items each merge a strided share of the states first.
 constexpr std::size_t kBinnedStateBytes = sizeof(BinnedState);  // the kernels' zr_binned
 
 void plan_binned_sum(Plan& plan, const Capabilities& caps, const Tuning& tuning) {
@@ -134,18 +135,25 @@ void plan_binned_sum(Plan& plan, const Capabilities& caps, const Tuning& tuning)
                 LocalMemoryArg{chunks ? 8 : local_bytes(shape.local_size, kBinnedStateBytes)}};
   plan.passes.push_back(std::move(first));
 
-  KernelPass final_pass = kernel_pass("rfinal", Op::plus, request.type, "final");
+  // rstate merges bins as integers, whatever the element type: its one entry point is the f32 one.
+  KernelPass final_pass = request.binned_state_output ? kernel_pass("rstate", Op::plus, DataType::f32, "final")
+                                                      : kernel_pass("rfinal", Op::plus, request.type, "final");
   std::uint64_t final_size = std::min(tuning.final_work_group_size, caps.max_work_group_size);
   if (caps.local_memory_bytes > 0) final_size = std::min<std::uint64_t>(final_size, caps.local_memory_bytes / kBinnedStateBytes);
   final_pass.local_size = std::max<std::uint64_t>(1, final_size);
   final_pass.global_size = final_pass.local_size;
-  final_pass.args = {partials, u64(states), BufferArg{BufferArg::Which::result, 0}, u32(request.include_initial ? 1 : 0),
-                     LocalMemoryArg{local_bytes(final_pass.local_size, kBinnedStateBytes)}};
+  const BufferArg result{BufferArg::Which::result, 0};
+  const LocalMemoryArg scratch{local_bytes(final_pass.local_size, kBinnedStateBytes)};
+  if (request.binned_state_output)
+    final_pass.args = {partials, u64(states), result, scratch};
+  else
+    final_pass.args = {partials, u64(states), result, u32(request.include_initial ? 1 : 0), scratch};
   plan.passes.push_back(std::move(final_pass));
 }
 }  // namespace
 
 std::uint64_t result_bytes(const Plan& plan, std::size_t index) {
+  if (plan.request.binned_state_output) return kBinnedStateBytes;
   const std::uint64_t elements = index < plan.results.size() ? plan.results[index].elements : 1;
   return elements * size_of(plan.request.type);
 }
@@ -168,6 +176,10 @@ Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const 
   plan.results = {{request.op, request.identity, request.include_initial, 1}};
   plan.strategy = choice.strategy;
   plan.reason = choice.reason;
+  if (request.binned_state_output && (!is_binned_sum(request) || request.include_initial))
+    throw InvalidArgumentError("a binned state output is only for a reproducible floating-point sum without an "
+                               "initial value (" + std::string(name(request.op)) + " on " +
+                               std::string(name(request.type)) + (request.include_initial ? ", with one" : "") + ")");
   if (is_binned_sum(request)) {
     plan.request.deterministic = true;
     plan_binned_sum(plan, caps, tuning);

@@ -41,6 +41,10 @@ struct ReductionRequest {
   bool include_initial = true;   // false with initialize_to_identity
   bool deterministic = false;
   bool reproducible = false;     // implies deterministic
+  // A binned sum that leaves its merged state (binned_sum.hpp's BinnedState, 64 bytes) in the result instead
+  // of the rounded value, for the caller to merge with other states and round once (queue::reduce_partial).
+  // Only with is_binned_sum, and never with include_initial: a state holds the input alone.
+  bool binned_state_output = false;
   std::optional<Strategy> strategy;  // asked for explicitly (testing, tuning)
 };
 

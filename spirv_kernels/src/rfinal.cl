@@ -8,10 +8,7 @@
 #define ZR_RFINAL_KERNEL(TN, T, FTN, FT, MANTISSA, MIN_EXPONENT)                                          \
   kernel void zr_rfinal_plus_##TN(global const zr_binned* restrict states, ulong count, global T* result, \
                                   uint include_initial, local zr_binned* scratch) {                       \
-    zr_binned state = zr_binned_empty();                                                                  \
-    for (ulong i = get_local_id(0); i < count; i += get_local_size(0))                                    \
-      state = zr_binned_merge(state, states[i]);                                                          \
-    state = zr_binned_group_merge(state, scratch);                                                                \
+    zr_binned state = zr_binned_merge_states(states, count, scratch);                                     \
     if (get_local_id(0) == 0) {                                                                           \
       if (include_initial) {                                                                              \
         zr_rsum_##FTN initial;                                                                            \

@@ -76,6 +76,16 @@ static inline zr_binned zr_binned_group_merge(zr_binned state, local zr_binned* 
   return scratch[0];
 }
 
+// `count` states merged by one work-group: each work-item merges a strided share, then the group merges
+// those through local memory (rfinal, rstate). Every work-item gets the merged state. (No `restrict` here:
+// on an inlined function's parameter llvm-spirv-15 emits alias-scope declarations that spirv-val rejects.)
+static inline zr_binned zr_binned_merge_states(global const zr_binned* states, ulong count,
+                                               local zr_binned* scratch) {
+  zr_binned state = zr_binned_empty();
+  for (ulong i = get_local_id(0); i < count; i += get_local_size(0)) state = zr_binned_merge(state, states[i]);
+  return zr_binned_group_merge(state, scratch);
+}
+
 // ---- rounding a state to a floating-point value ----------------------------------------------------------
 // After zr_binned_carried the state is the integer Z = sum_k bin.sk * 2^((3-k)*W) with bins 1..3 in
 // [0, 2^W) and the sign in bin 0; the value is Z * 2^(E0 + (top - 3) * W).

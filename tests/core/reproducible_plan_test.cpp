@@ -53,6 +53,35 @@ TEST(ReproduciblePlan, GivenFloatingSums_WhenPlanned_ThenBinnedPassesOnEveryDevi
   }
 }
 
+TEST(ReproduciblePlan, GivenStateOutput_WhenPlanned_ThenRstateWritesOneStateForEveryType) {
+  for (DataType type : {DataType::f16, DataType::f32, DataType::f64}) {
+    for (const Capabilities& caps : {test::pocl_like_cpu(), test::pvc_like_gpu()}) {
+      ReductionRequest request = reproducible(Op::plus, type);
+      request.include_initial = false;
+      request.binned_state_output = true;
+      const Plan plan = make_plan(caps, request, choose_strategy(caps, request));
+      ASSERT_EQ(plan.passes.size(), 2u);
+      // The merge is integer arithmetic: f16 and f64 states go through the one f32 entry point.
+      EXPECT_EQ(plan.passes[1].entry_point, "zr_rstate_plus_f32");
+      EXPECT_EQ(plan.passes[1].global_size, plan.passes[1].local_size);
+      EXPECT_EQ(plan.passes[1].args.size(), 4u);  // states, count, merged state, scratch: no initial value
+      EXPECT_EQ(result_bytes(plan, 0), sizeof(BinnedState));
+      EXPECT_FALSE(reads_initial_value(plan, 0));
+    }
+  }
+}
+
+TEST(ReproduciblePlan, GivenStateOutputWithAnInitialValueOrNotBinned_WhenPlanned_ThenRefused) {
+  const auto gpu = test::pvc_like_gpu();
+  ReductionRequest with_initial = reproducible(Op::plus, DataType::f32);
+  with_initial.binned_state_output = true;  // include_initial stays true
+  EXPECT_THROW(make_plan(gpu, with_initial, choose_strategy(gpu, with_initial)), InvalidArgumentError);
+  ReductionRequest integer = reproducible(Op::plus, DataType::i32);
+  integer.include_initial = false;
+  integer.binned_state_output = true;
+  EXPECT_THROW(make_plan(gpu, integer, choose_strategy(gpu, integer)), InvalidArgumentError);
+}
+
 TEST(ReproduciblePlan, GivenOrderIndependentPairs_WhenReproducible_ThenTheUsualStrategies) {
   const auto gpu = test::pvc_like_gpu();
   for (auto [op, type] : {std::pair{Op::plus, DataType::i32}, {Op::maximum, DataType::f32}, {Op::bit_xor, DataType::u64}}) {

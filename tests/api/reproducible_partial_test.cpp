@@ -1,0 +1,121 @@
+// queue::reduce_partial and reproducible_partial: partial sums of any split of the data, merged in any order
+// and rounded once, give the bits of one reproducible sum of all of it.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "api_test_support.hpp"
+
+namespace zr::test {
+namespace {
+
+// Values of many magnitudes and both signs, so that a plain sum's order would show in its low bits.
+template <typename T>
+std::vector<T> wide_values(std::size_t n, std::uint32_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
+  std::uniform_int_distribution<int> exponent(std::is_same_v<T, half> ? -10 : -30, std::is_same_v<T, half> ? 10 : 30);
+  std::vector<T> values(n);
+  for (auto& v : values) v = static_cast<T>(std::ldexp(mantissa(rng), exponent(rng)));
+  return values;
+}
+
+template <typename T>
+T reproducible_sum(queue& q, std::span<const T> data) {
+  T sum{};
+  q.reduce(data, reduction(&sum, plus<>(), {property::reduction::reproducible{},
+                                             property::reduction::initialize_to_identity{}})).wait();
+  return sum;
+}
+
+template <typename T>
+auto bits(T value) {
+  if constexpr (std::is_same_v<T, half>) return std::bit_cast<std::uint16_t>(value);
+  else if constexpr (std::is_same_v<T, float>) return std::bit_cast<std::uint32_t>(value);
+  else return std::bit_cast<std::uint64_t>(value);
+}
+
+template <typename T>
+class ReproduciblePartial : public ::testing::Test {};
+using PartialTypes = ::testing::Types<half, float, double>;
+TYPED_TEST_SUITE(ReproduciblePartial, PartialTypes);
+
+TYPED_TEST(ReproduciblePartial, GivenSplits_WhenPartialsMergeInAnyOrder_ThenTheBitsOfOneReproducibleSum) {
+  using T = TypeParam;
+  ZR_REQUIRE_QUEUE(q);
+  if (q.get_device().strategies(detail::element_type_of<T>(), op_kind::plus, true, true).empty())
+    GTEST_SKIP() << q.get_device().name() << " runs no reproducible " << to_string(detail::element_type_of<T>()) << " sum";
+  const std::vector<T> data = wide_values<T>(300007, 11);
+  const std::span<const T> all(data);
+  const T whole = reproducible_sum(q, all);
+
+  reproducible_partial<T> one;
+  q.reduce_partial(all, &one).wait();
+  EXPECT_EQ(bits(one.value()), bits(whole)) << "one partial of everything";
+
+  for (std::size_t pieces : {2u, 3u, 7u}) {
+    std::vector<reproducible_partial<T>> partials(pieces);
+    std::vector<event> events;
+    for (std::size_t p = 0; p < pieces; ++p) {
+      const std::size_t first = data.size() * p / pieces * p / pieces;  // uneven pieces, the first one small
+      const std::size_t last = p + 1 == pieces ? data.size() : data.size() * (p + 1) / pieces * (p + 1) / pieces;
+      events.push_back(q.reduce_partial(all.subspan(first, last - first), &partials[p]));
+    }
+    for (auto& e : events) e.wait();
+    reproducible_partial<T> forward, backward;
+    for (std::size_t p = 0; p < pieces; ++p) forward += partials[p];
+    for (std::size_t p = pieces; p-- > 0;) backward += partials[p];
+    EXPECT_EQ(forward, backward) << "the merge is exact: the same state in any order";
+    EXPECT_EQ(bits(forward.value()), bits(whole)) << pieces << " pieces";
+  }
+}
+
+TYPED_TEST(ReproduciblePartial, GivenDeviceMemoryAndAnInitialValue_WhenAdded_ThenAsTheVariableWouldBe) {
+  using T = TypeParam;
+  ZR_REQUIRE_QUEUE(q);
+  if (q.get_device().strategies(detail::element_type_of<T>(), op_kind::plus, true, true).empty())
+    GTEST_SKIP() << q.get_device().name() << " runs no reproducible " << to_string(detail::element_type_of<T>()) << " sum";
+  const std::vector<T> data = wide_values<T>(4099, 5);
+  auto on_device = make_device_array<T>(q, data.size());
+  q.copy(data.data(), on_device.get(), data.size()).wait();
+  reproducible_partial<T> from_device;
+  q.reduce_partial(on_device.get(), data.size(), &from_device).wait();
+  // The partial itself in device memory too, copied back as 64 bytes.
+  auto partial_on_device = make_device_array<reproducible_partial<T>>(q, 1);
+  q.reduce_partial(on_device.get(), data.size(), partial_on_device.get()).wait();
+  reproducible_partial<T> copied_back;
+  q.copy(partial_on_device.get(), &copied_back, 1).wait();
+  EXPECT_EQ(copied_back, from_device);
+
+  const T initial = static_cast<T>(0.375);
+  T with_initial = initial;
+  q.reduce(std::span<const T>(data), reduction(&with_initial, plus<>(), {property::reduction::reproducible{}})).wait();
+  from_device.add(initial);
+  EXPECT_EQ(bits(from_device.value()), bits(with_initial));
+}
+
+TEST(ReproduciblePartialSpecials, GivenInfinitiesAndNan_WhenMerged_ThenAsThePlainSum) {
+  const float inf = std::numeric_limits<float>::infinity();
+  reproducible_partial<float> positive, negative, empty;
+  positive.add(inf);
+  negative.add(-inf);
+  EXPECT_EQ(positive.value(), inf);
+  EXPECT_TRUE(std::isnan((positive + negative).value()));
+  EXPECT_EQ(bits(empty.value()), bits(0.0f)) << "an empty sum is +0.0";
+  reproducible_partial<double> tiny;
+  tiny.add(0x1p-1074).add(0x1p-1074);
+  EXPECT_EQ(tiny.value(), 0x1p-1073);
+}
+
+TEST(ReproduciblePartialErrors, GivenANullInput_WhenReduced_ThenRefusedWithTheReason) {
+  ZR_REQUIRE_QUEUE(q);
+  reproducible_partial<float> partial;
+  EXPECT_THROW(q.reduce_partial(static_cast<const float*>(nullptr), 10, &partial).wait(), InvalidArgumentError);
+  EXPECT_THROW(q.reduce_partial(std::span<const float>(), static_cast<reproducible_partial<float>*>(nullptr)).wait(),
+               InvalidArgumentError);
+}
+
+}  // namespace
+}  // namespace zr::test
