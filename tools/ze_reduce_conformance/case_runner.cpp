@@ -145,6 +145,16 @@ void expect_reference(CaseRecord& record, DeviceUnderTest& dut, RunContext& cont
     fail(record, dut, "ran strategy " + std::string(to_string(first.strategy)) + " instead of the one asked for");
   if (auto why = disagreement(c, data->host, initial, first.result, first.combine_depth)) fail(record, dut, *why);
   if (c.properties.reproducible) record.result_bits = hex_bits(first.result);
+  if (c.properties.reproducible && c.op == op_kind::plus && checked_within_bound(c.type, c.op)) {
+    try {
+      const core::Scalar chunked = reduce_in_chunks(dut.get_queue(), c, input, initial);
+      if (!chunked.bitwise_equal(first.result))
+        fail(record, dut, "reproducible, yet partials of three chunks merged gave " + chunked.to_string() +
+                              " where one reduction gave " + first.result.to_string());
+    } catch (const Error& error) {
+      fail(record, dut, "the partial sums of three chunks threw: ", error);
+    }
+  }
 
   if (!c.properties.deterministic || !checked_within_bound(c.type, c.op)) return;
   for (int run = 2; run <= kDeterministicRuns; ++run) {

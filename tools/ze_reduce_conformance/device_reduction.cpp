@@ -1,6 +1,9 @@
 #include "device_reduction.hpp"
 
+#include <array>
 #include <cstring>
+#include <type_traits>
+#include <vector>
 
 #include "common/type_dispatch.hpp"
 
@@ -17,7 +20,44 @@ property_list properties_of(const ConformanceCase& c) {
   return props;
 }
 
+// Chunk boundaries: about 1/7 and 4/7 of n, on multiples of 256 elements from 4096 on (so that large device
+// inputs need no copy for an unaligned start), anywhere below (odd splits, empty chunks).
+std::uint64_t boundary(std::uint64_t n, std::uint64_t sevenths) {
+  const std::uint64_t at = n / 7 * sevenths + n % 7 * sevenths / 7;
+  return n >= 4096 ? at / 256 * 256 : at;
+}
+
 }  // namespace
+
+core::Scalar reduce_in_chunks(queue& q, const ConformanceCase& c, const void* input, const core::Scalar& initial) {
+  return visit_pair(c.type, c.op, [&](auto type_tag, auto) -> core::Scalar {
+    using T = typename decltype(type_tag)::type;
+    if constexpr (!std::is_same_v<T, half> && !std::is_same_v<T, float> && !std::is_same_v<T, double>) {
+      throw InvalidArgumentError("reproducible partial sums are of floating-point data only");
+    } else {
+      const std::uint64_t bounds[] = {0, boundary(c.n, 1), boundary(c.n, 4), c.n};
+      const property_list strategy{property::reduction::use_strategy{c.strategy}};
+      const T* elements = static_cast<const T*>(input);
+      std::array<reproducible_partial<T>, 3> partials;
+      std::vector<event> events;
+      for (std::size_t k = 0; k < partials.size(); ++k) {
+        const T* start = elements ? elements + bounds[k] : nullptr;
+        const std::uint64_t count = bounds[k + 1] - bounds[k];
+        events.push_back(c.from_host_span ? q.reduce_partial(std::span<const T>(start, count), &partials[k], strategy)
+                                          : q.reduce_partial(start, count, &partials[k], strategy));
+      }
+      for (const event& e : events) e.wait();
+      reproducible_partial<T> merged;
+      for (std::size_t k = partials.size(); k-- > 0;) merged += partials[k];
+      if (!c.properties.initialize_to_identity) {
+        T value{};
+        std::memcpy(&value, initial.data(), sizeof(T));
+        merged.add(value);
+      }
+      return core::Scalar::from(static_cast<core::DataType>(c.type), merged.value());
+    }
+  });
+}
 
 DeviceRun reduce_once(queue& q, const ConformanceCase& c, const void* input, const core::Scalar& initial) {
   return visit_pair(c.type, c.op, [&](auto type_tag, auto op_tag) {

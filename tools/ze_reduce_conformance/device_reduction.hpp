@@ -21,4 +21,9 @@ struct DeviceRun {
 // Waits for completion; rethrows what the library throws.
 DeviceRun reduce_once(queue& q, const ConformanceCase& c, const void* input, const core::Scalar& initial);
 
+// A reproducible floating-point sum made another way: queue::reduce_partial over three uneven chunks of the
+// input (some empty at small n) with c.strategy, the partials merged last to first, the initial value added
+// unless c initializes to the identity, rounded once. It must give reduce_once's bits.
+core::Scalar reduce_in_chunks(queue& q, const ConformanceCase& c, const void* input, const core::Scalar& initial);
+
 }  // namespace zr::conformance
