@@ -16,6 +16,8 @@ packages=(
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
   # libraries
   libspdlog-dev libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
+  # runtime/mpi, tests/mpi: zereduce_mpi and its tests under mpirun (docs/mpi.md)
+  libopenmpi-dev openmpi-bin
   # tests: NumPy reads and writes the .npy files ze_reduce takes; jsonschema checks the JSON reports;
   # venv holds Intel's OpenCL CPU runtime from PyPI (scripts/install-intel-opencl-cpu.sh, below)
   python3 python3-numpy python3-jsonschema python3-venv
