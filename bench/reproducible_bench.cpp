@@ -20,7 +20,12 @@
 
 #include <zereduce/zereduce.hpp>
 
+#include "seeded_input.hpp"
+
 namespace {
+
+using zr::bench::bits_of;
+using zr::bench::seeded_input;
 
 struct Options {
   long device = -1;
@@ -45,24 +50,6 @@ Options parse(int argc, char** argv) {
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
-}
-
-template <typename T>
-std::uint64_t bits_of(T value) {
-  std::uint64_t bits = 0;
-  std::memcpy(&bits, &value, sizeof(T));
-  return bits;
-}
-
-// Signed values over a wide range of magnitudes (2^-30 .. 2^30), so that the sums cancel and round.
-template <typename T>
-std::vector<T> seeded_input(std::uint64_t seed, std::uint64_t n) {
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<int> exponent(-30, 30);
-  std::uniform_real_distribution<double> fraction(0.5, 1.0);
-  std::vector<T> values(n);
-  for (auto& v : values) v = static_cast<T>((rng() & 1 ? -1.0 : 1.0) * std::ldexp(fraction(rng), exponent(rng)));
-  return values;
 }
 
 template <typename T>
@@ -108,9 +95,9 @@ T reproducible_sum(zr::queue& q, const T* input, std::uint64_t n, std::optional<
 
 template <typename T>
 void digest_rows(zr::queue& q, const char* type, zr::element_type element) {
-  constexpr std::uint64_t n = 1'000'003;
+  constexpr std::uint64_t n = zr::bench::kDigestElements;
   const auto strategies = q.get_device().strategies(element, zr::op_kind::plus, true, true);
-  for (std::uint64_t seed : {1, 2, 3}) {
+  for (std::uint64_t seed : zr::bench::kDigestSeeds) {
     const std::vector<T> host = seeded_input<T>(seed, n);
     auto input = zr::make_device_array<T>(q, n);
     q.copy(host.data(), input.get(), n).wait();
@@ -124,10 +111,7 @@ void digest_rows(zr::queue& q, const char* type, zr::element_type element) {
     seen.push_back(bits_of(q.reduce_value(std::span<const T>(host), zr::plus<T>(),
                                           {zr::property::reduction::reproducible{}})));
     const bool one_value = std::all_of(seen.begin(), seen.end(), [&](std::uint64_t b) { return b == seen.front(); });
-    std::printf("{\"kind\":\"digest\",\"type\":\"%s\",\"input\":\"seeded wide-range, seed %" PRIu64 "\",\"n\":%" PRIu64
-                ",\"bits\":\"0x%016" PRIx64 "\",\"one_value\":%s,\"strategies\":\"%s\"}\n",
-                type, seed, n, seen.front(), one_value ? "true" : "false", names.c_str());
-    std::fflush(stdout);
+    zr::bench::print_digest_row(type, seed, seen.front(), one_value, names);
   }
 }
 
