@@ -5,6 +5,7 @@
 //
 //   zr_tune_sweep [--device-type gpu|cpu] [--sizes 20,24,28,30] [--iterations 15] [--wgs 128,256,512,1024]
 //                 [--per-cu 2,4,8,16,32,64] [--min-items 16,64]
+//   zr_tune_sweep --reproducible 1 [...]   the same grid for reproducible f32 and f64 sums (binned plans)
 //   zr_tune_sweep --latency 1 [--sizes 10,12,14,16] [--wgs ...] [--min-items ...] [--first-wgs 256,512]
 // The latency mode times what a blocking reduction into a host variable costs on a queue without profiling
 // (untimed run, then a blocking 4-byte read; wall clock, median of 200) and the plan's device time (profiling
@@ -97,7 +98,7 @@ int main(int argc, char** argv) {
   std::vector<int> sizes = {20, 22, 24, 26, 28, 30};
   std::vector<int> wg_list, first_wgs, per_cu_list = {2, 4, 8, 16, 32, 64}, min_items_list = {16, 64};
   int iterations = 15;
-  bool latency = false;
+  bool latency = false, reproducible = false;
   auto parse_list = [](const char* p) {
     std::vector<int> out;
     while (*p) {
@@ -116,6 +117,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--per-cu")) per_cu_list = parse_list(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--min-items")) min_items_list = parse_list(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--latency")) latency = std::atoi(argv[i + 1]) != 0;
+    else if (!std::strcmp(argv[i], "--reproducible")) reproducible = std::atoi(argv[i + 1]) != 0;
   }
   std::optional<opencl::Device> device;
   for (const auto& d : opencl::devices_by_preference(opencl::list_devices()))
@@ -153,9 +155,12 @@ int main(int argc, char** argv) {
     core::DataType type;
     core::Op op;
   };
-  for (const Case c : {Case{core::DataType::f32, core::Op::plus}, Case{core::DataType::f32, core::Op::maximum},
-                       Case{core::DataType::f64, core::Op::plus}, Case{core::DataType::i32, core::Op::plus},
-                       Case{core::DataType::i32, core::Op::minimum}}) {
+  const std::vector<Case> cases =
+      reproducible ? std::vector<Case>{{core::DataType::f32, core::Op::plus}, {core::DataType::f64, core::Op::plus}}
+                   : std::vector<Case>{{core::DataType::f32, core::Op::plus}, {core::DataType::f32, core::Op::maximum},
+                                       {core::DataType::f64, core::Op::plus}, {core::DataType::i32, core::Op::plus},
+                                       {core::DataType::i32, core::Op::minimum}};
+  for (const Case c : cases) {
     for (int log2 : sizes) {
       const std::uint64_t n = 1ull << log2;
       core::ReductionRequest request;
@@ -164,6 +169,7 @@ int main(int argc, char** argv) {
       request.n = n;
       request.identity = core::known_identity(c.op, c.type);
       request.include_initial = false;
+      request.reproducible = request.deterministic = reproducible;
       const auto choice = core::choose_strategy(caps, request);
       double best = 1e30, base_time = 0;
       std::string best_shape;
@@ -177,10 +183,12 @@ int main(int argc, char** argv) {
             t.wave_groups_per_compute_unit = 0;  // the plain rule: groups = n / (wg x m), at most CUs x g
             t.wave_elements_per_item = 0;
             const auto plan = core::make_plan(caps, request, choice, t);
-            std::vector<double> s;
+            std::vector<double> s, first_pass;
             for (int i = 0; i < iterations + 2; ++i) {
               const auto profile = executor.run(plan, input.get(), result.get());
-              if (i >= 2) s.push_back(profile.total_ns() * 1e-9);
+              if (i < 2) continue;
+              s.push_back(profile.total_ns() * 1e-9);
+              first_pass.push_back(profile.passes.front().duration_ns() * 1e-9);
             }
             const double med = median(s);
             const double gbps = n * core::size_of(c.type) / med * 1e-9;
@@ -188,10 +196,11 @@ int main(int argc, char** argv) {
                                  m == base.min_elements_per_item && base.wave_groups_per_compute_unit == 0;
             if (is_base) base_time = med;
             std::printf("{\"type\":\"%s\",\"op\":\"%s\",\"log2\":%d,\"strategy\":\"%s\",\"wg\":%lu,\"groups_per_cu\":%lu,"
-                        "\"min_items\":%lu,\"groups\":%lu,\"device_s\":%.9g,\"gbps\":%.1f}\n",
+                        "\"min_items\":%lu,\"groups\":%lu,\"local\":%lu,\"device_s\":%.9g,\"first_pass_s\":%.9g,\"gbps\":%.1f}\n",
                         std::string(core::name(c.type)).c_str(), std::string(core::name(c.op)).c_str(), log2,
                         std::string(core::name(choice.strategy)).c_str(), (unsigned long)wg, (unsigned long)g,
-                        (unsigned long)m, (unsigned long)plan.passes.front().group_count(), med, gbps);
+                        (unsigned long)m, (unsigned long)plan.passes.front().group_count(),
+                        (unsigned long)plan.passes.front().local_size, med, median(first_pass), gbps);
             if (med < best) {
               best = med;
               best_shape = "wg " + std::to_string(wg) + ", groups/CU " + std::to_string(g) + ", min items " + std::to_string(m);
