@@ -123,8 +123,14 @@ void plan_binned_sum(Plan& plan, const Capabilities& caps, const Tuning& tuning)
   const ReductionRequest& request = plan.request;
   const bool chunks = plan.strategy == Strategy::cpu_chunks;
   const std::string_view variant = chunks ? "rchunks" : "rgrid";
-  const Shape shape = chunks ? grid_shape(caps, tuning, request.n, 1)
-                             : grid_shape(caps, tuning, request.n, group_size(caps, tuning, Strategy::tree, kBinnedStateBytes));
+  Shape shape = chunks ? grid_shape(caps, tuning, request.n, 1)
+                       : grid_shape(caps, tuning, request.n, group_size(caps, tuning, Strategy::tree, kBinnedStateBytes));
+  // At most one resident wave of groups where the tuning knows it: each group ends in a 64-byte state merge,
+  // and a partial second wave leaves most of the device idle. H100 sweep of 2026-11-25 (zr_tune_sweep
+  // --reproducible 1, bench/results/notes/reproducible_shape_h100.md): f32 2^26 2538 GB/s with 528 groups of
+  // 384 (one wave) against 2050 with the 683 groups the plain sums' rule gave; 2^28 2932 against 2724.
+  if (!chunks && tuning.wave_groups_per_compute_unit > 0)
+    shape.groups = std::min<std::uint64_t>(shape.groups, std::max<std::uint64_t>(1, caps.compute_units * tuning.wave_groups_per_compute_unit));
   const std::uint64_t states = shape.groups * (chunks ? shape.local_size : 1);
   KernelPass first = kernel_pass(variant, Op::plus, request.type, "partials");
   first.local_size = shape.local_size;

@@ -8,6 +8,7 @@
 #include "identity.hpp"
 #include "plan.hpp"
 #include "strategy.hpp"
+#include "tuning.hpp"
 #include "zereduce/errors.hpp"
 
 namespace zr::core {
@@ -50,6 +51,21 @@ TEST(ReproduciblePlan, GivenFloatingSums_WhenPlanned_ThenBinnedPassesOnEveryDevi
     EXPECT_EQ(on_gpu.passes[0].entry_point, "zr_rgrid_plus_" + std::string(name(type)));
     // One 64-byte state per group between the passes.
     EXPECT_EQ(on_gpu.scratch.at(0).bytes, on_gpu.passes[0].group_count() * sizeof(BinnedState));
+  }
+}
+
+TEST(ReproduciblePlan, GivenAGpuWhoseWaveIsKnown_WhenLargeSumsArePlanned_ThenOneResidentWaveOfGroups) {
+  const auto gpu = test::nvidia_like_gpu();
+  const Tuning tuning = tuning_for(gpu);
+  ASSERT_GT(tuning.wave_groups_per_compute_unit, 0u);
+  const std::uint64_t wave = gpu.compute_units * tuning.wave_groups_per_compute_unit;
+  for (int log2 : {16, 22, 26, 30, 34}) {
+    const auto request = reproducible(Op::plus, DataType::f32, std::uint64_t{1} << log2);
+    const Plan plan = make_plan(gpu, request, choose_strategy(gpu, request));
+    EXPECT_LE(plan.passes[0].group_count(), wave) << "2^" << log2;
+    if (log2 >= 26) {
+      EXPECT_EQ(plan.passes[0].group_count(), wave) << "2^" << log2;
+    }
   }
 }
 
