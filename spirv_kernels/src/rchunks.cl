@@ -4,30 +4,32 @@
 // ZR_RLANES_* inputs at once, the bins' float sums kept per lane; a vector with any input that does not
 // fit under the current top (a larger value, an infinity or NaN) is added one input at a time instead.
 // Arguments: in, n (64-bit), states (one zr_binned per work-item), scratch (unused: the signature of rgrid).
-// Measured (ze_reduce --reproducible, f32, 2-core EPYC): see bench/README.md, "Reproducible sums".
+// 16 f32 or 8 f64 lanes (64-byte vectors): the loop is bound by its arithmetic (about 19 vector operations a
+// vector), so the widest vectors win where the CPU has them. zr_reproducible_bench at 2^26 on a 2-core Xeon
+// with AVX-512 (2026-11-25), against 8 and 4 lanes: PoCL 3.1 f32 8.6 GB/s (5.5), f64 10.4 (5.7); Intel's CPU
+// runtime f32 9.0 (6.2), f64 10.8 (6.6). bench/README.md, "Reproducible sums".
 #include "zr_binned.h"
 
-#define ZR_RLANES_f32 8
-#define ZR_RLANES_f64 4
-#define ZR_RVEC_f32 float8
-#define ZR_RVEC_f64 double4
-#define ZR_RLONGS_f32(v) convert_long8(v)
-#define ZR_RLONGS_f64(v) convert_long4(v)
+#define ZR_RLANES_f32 16
+#define ZR_RLANES_f64 8
+#define ZR_RVEC_f32 float16
+#define ZR_RVEC_f64 double8
+#define ZR_RLONGS_f32(v) convert_long16(v)
+#define ZR_RLONGS_f64(v) convert_long8(v)
+#define ZR_RLANE_SUM_16(v) (ZR_RLANE_SUM_8((v).lo) + ZR_RLANE_SUM_8((v).hi))
 #define ZR_RLANE_SUM_8(v) ((v).s0 + (v).s1 + (v).s2 + (v).s3 + (v).s4 + (v).s5 + (v).s6 + (v).s7)
-#define ZR_RLANE_SUM_4(v) ((v).s0 + (v).s1 + (v).s2 + (v).s3)
 #define ZR_RLANE_SUM_(N, v) ZR_RLANE_SUM_##N(v)
 #define ZR_RLANE_SUM(N, v) ZR_RLANE_SUM_(N, v)
-#define ZR_RVLOAD_f32(i, p) vload8((i), (p))
-#define ZR_RVLOAD_f16(i, p) vload_half8((i), (p))
-#define ZR_RVLOAD_f64(i, p) vload4((i), (p))
+#define ZR_RVLOAD_f32(i, p) vload16((i), (p))
+#define ZR_RVLOAD_f16(i, p) vload_half16((i), (p))
+#define ZR_RVLOAD_f64(i, p) vload8((i), (p))
 
 #define ZR_RLANE_ADD(FTN, s, v) zr_rsum_add_##FTN(s, v)
-#define ZR_RLANE_ADDS_f64(s, x) \
-  ZR_RLANE_ADD(f64, s, (x).s0); ZR_RLANE_ADD(f64, s, (x).s1); ZR_RLANE_ADD(f64, s, (x).s2); ZR_RLANE_ADD(f64, s, (x).s3)
-#define ZR_RLANE_ADDS_f32(s, x) \
-  ZR_RLANE_ADD(f32, s, (x).s0); ZR_RLANE_ADD(f32, s, (x).s1); ZR_RLANE_ADD(f32, s, (x).s2); \
-  ZR_RLANE_ADD(f32, s, (x).s3); ZR_RLANE_ADD(f32, s, (x).s4); ZR_RLANE_ADD(f32, s, (x).s5); \
-  ZR_RLANE_ADD(f32, s, (x).s6); ZR_RLANE_ADD(f32, s, (x).s7)
+#define ZR_RLANE_ADDS_4(FTN, s, x) \
+  ZR_RLANE_ADD(FTN, s, (x).s0); ZR_RLANE_ADD(FTN, s, (x).s1); ZR_RLANE_ADD(FTN, s, (x).s2); ZR_RLANE_ADD(FTN, s, (x).s3)
+#define ZR_RLANE_ADDS_8(FTN, s, x) ZR_RLANE_ADDS_4(FTN, s, (x).lo); ZR_RLANE_ADDS_4(FTN, s, (x).hi)
+#define ZR_RLANE_ADDS_f64(s, x) ZR_RLANE_ADDS_8(f64, s, x)
+#define ZR_RLANE_ADDS_f32(s, x) ZR_RLANE_ADDS_8(f32, s, (x).lo); ZR_RLANE_ADDS_8(f32, s, (x).hi)
 
 // The lanes' integer values of the four bins' sums (exact: see ZR_RSUM_FLUSH_*), added into the bins.
 #define ZR_RLANES_FLUSH(FTN, FT, bins, sum0, sum1, sum2, sum3)                                             \
