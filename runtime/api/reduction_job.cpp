@@ -1,6 +1,8 @@
 #include "api/reduction_job.hpp"
 
+#include <array>
 #include <chrono>
+#include <cstring>
 #include <cstdlib>
 #include <optional>
 #include <numeric>
@@ -131,7 +133,7 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
                              "reduce each column on its own");
     if (binned) {
       binned_groups_ = true;
-      groups_.push_back({{i}, 1});  // its own plan: the fused pass has no binned sums
+      groups_.push_back({{i}, 1, true});  // its own plan: the fused pass has no binned sums
     } else if (spec.columns == 1) {
       scalars.specs.push_back(i);
     } else {
@@ -150,11 +152,9 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
   if (chunk_elements_ == 0 && n_ > 0)
     throw UnsupportedError("device '" + device_.name() + "' cannot allocate one row of " +
                            std::to_string(columns_lcm) + " " + std::string(core::name(type_)) + " values");
-  // Later chunks fold the rounded result of the earlier ones in: not the one rounding a binned sum promises.
-  if (binned_groups_ && chunk_elements_ < n_)
-    throw UnsupportedError("a reproducible sum of host data larger than device '" + device_.name() +
-                           "' can allocate at once (" + std::to_string(max_allocation) + " bytes) is not offered yet: "
-                           "n = " + std::to_string(n_) + " " + std::string(core::name(type_)) + " values");
+  // Folding each chunk's rounded result into the next would round more than once: binned sums in chunks
+  // leave partial sums instead, merged on the host (write_binned_result).
+  binned_in_chunks_ = binned_groups_ && chunk_elements_ < n_;
   // Planning now is what turns an unavailable strategy or a missing kernel into an error before any work.
   for (const auto& group : groups_) first_plans_.push_back(first_plan_for(group));
 }
@@ -163,8 +163,8 @@ std::shared_ptr<const PlannedRun> ReductionJob::first_plan_for(const Group& grou
   const std::uint64_t n = std::min(n_, chunk_elements_);
   if (group.columns > 1 || group.specs.size() > 1)
     return std::make_shared<const PlannedRun>(planned_run(plan_for(group, n, true)));
-  if (cached_scalar_plan_) return cached_scalar_plan_;
-  const core::ReductionRequest request = request_of(specs_[group.specs.front()], n, true);
+  if (cached_scalar_plan_ && !(group.binned && binned_in_chunks_)) return cached_scalar_plan_;
+  const core::ReductionRequest request = scalar_request(group, n, true);
   return device_.plan_cache().get(request, [&] { return planned_run(device_.plan(request)); });
 }
 
@@ -224,7 +224,7 @@ core::Plan ReductionJob::plan_for(const Group& group, std::uint64_t n, bool firs
     const auto request = request_of(specs_[group.specs.front()], n, first_chunk);
     return core::make_column_plan(caps, request, group.columns, core::tuning_for(caps));
   }
-  if (group.specs.size() == 1) return device_.plan(request_of(specs_[group.specs.front()], n, first_chunk));
+  if (group.specs.size() == 1) return device_.plan(scalar_request(group, n, first_chunk));
   std::vector<core::PlanResultSpec> results;
   bool deterministic = false;
   for (std::size_t index : group.specs) {
@@ -234,6 +234,36 @@ core::Plan ReductionJob::plan_for(const Group& group, std::uint64_t n, bool firs
   }
   (void)deterministic;  // the fused pass is a fixed-order tree: always deterministic
   return core::make_fused_plan(caps, type_, n, results, core::tuning_for(caps));
+}
+
+core::ReductionRequest ReductionJob::scalar_request(const Group& group, std::uint64_t n, bool first_chunk) const {
+  core::ReductionRequest request = request_of(specs_[group.specs.front()], n, first_chunk);
+  if (group.binned && binned_in_chunks_) {
+    request.binned_state_output = true;
+    request.include_initial = false;
+  }
+  return request;
+}
+
+void ReductionJob::write_binned_result(const detail::reduction_spec& spec, const core::ResultTarget& target,
+                                       const core::BinnedState& merged) const {
+  const std::size_t element = core::size_of(type_);
+  core::BinnedState state = merged;
+  std::array<std::byte, sizeof(core::BinnedState)> bytes{};
+  if (!spec.partial) {
+    if (!spec.properties.initialize_to_identity()) {
+      if (target.host_memory) std::memcpy(bytes.data(), target.pointer, element);
+      else device_.copy(bytes.data(), target.pointer, element);
+      state = core::binned_add_all(state, std::span<const std::byte>(bytes.data(), element), 1, type_);
+    }
+    const core::Scalar value = core::binned_value(state, type_);
+    std::memcpy(bytes.data(), value.data(), element);
+  } else {
+    std::memcpy(bytes.data(), &state, sizeof state);
+  }
+  const std::size_t size = spec.partial ? sizeof state : element;
+  if (target.host_memory) std::memcpy(target.pointer, bytes.data(), size);
+  else device_.copy(target.pointer, bytes.data(), size);
 }
 
 void ReductionJob::execute(profile& out) {
@@ -248,6 +278,8 @@ void ReductionJob::execute(profile& out) {
   ScopedAllocation staging;
   if (staged) staging = ScopedAllocation(device_, memory_kind::device, std::min(n_, chunk_elements_) * element);
 
+  // Reproducible sums in chunks: each chunk's partial lands in chunk_states[g], merged into merged_states[g].
+  std::vector<core::BinnedState> chunk_states(groups_.size()), merged_states(groups_.size());
   std::uint64_t first = 0;
   do {
     const std::uint64_t count = std::min(chunk_elements_, n_ - first);
@@ -268,12 +300,19 @@ void ReductionJob::execute(profile& out) {
         out.plans[g].combine_depth += core::combine_depth(*later_plan);
       }
       const core::Plan& plan = later_plan ? *later_plan : first_plans_[g]->plan;
+      const bool partial = group.binned && binned_in_chunks_;
       std::vector<core::ResultTarget> results;
-      for (std::size_t index : group.specs) results.push_back(targets[index]);
+      if (partial) results.push_back({&chunk_states[g], true});
+      else
+        for (std::size_t index : group.specs) results.push_back(targets[index]);
       add_run(out, device_.run(plan, chunk, results, timestamps_));
+      if (partial) merged_states[g] = core::binned_merge(merged_states[g], chunk_states[g]);
     }
     first += count;
   } while (first < n_);
+  for (std::size_t g = 0; g < groups_.size(); ++g)
+    if (groups_[g].binned && binned_in_chunks_)
+      write_binned_result(specs_[groups_[g].specs.front()], targets[groups_[g].specs.front()], merged_states[g]);
 
   for (std::size_t g = 0; g < groups_.size(); ++g)
     if (core::injected(core::FaultKind::wrong_result, static_cast<core::Strategy>(out.plans[g].strategy), device_.name()))

@@ -4,7 +4,8 @@
 //
 // Scalar reductions of one call share one read of the input (a fused plan when there are several); each
 // array reduction is a column plan of its own. Inputs larger than one device allocation are processed in
-// chunks: each chunk's result is folded into the next as its initial value. Host inputs are copied to the
+// chunks: each chunk's result is folded into the next as its initial value, except for reproducible sums,
+// whose chunks leave unrounded partial sums that the host merges and rounds once. Host inputs are copied to the
 // device chunk by chunk, except on devices that read host memory in place (CPU devices). Results whose
 // variable kernels cannot write in place (ordinary host memory) are staged by the backend within each run.
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "api/backend_device.hpp"
+#include "binned_sum.hpp"
 #include "plan.hpp"
 #include "zereduce/reduction.hpp"
 
@@ -30,8 +32,14 @@ class ReductionJob {
   struct Group {
     std::vector<std::size_t> specs;
     std::uint64_t columns = 1;
+    bool binned = false;  // a reproducible floating-point sum (its own group)
   };
   core::Plan plan_for(const Group& group, std::uint64_t n, bool first_chunk) const;
+  core::ReductionRequest scalar_request(const Group& group, std::uint64_t n, bool first_chunk) const;
+  // The variable of a reproducible sum run in chunks: the merged partial sums, with the initial value added
+  // unless initialize_to_identity, rounded once (or the partial itself for queue::reduce_partial).
+  void write_binned_result(const detail::reduction_spec& spec, const core::ResultTarget& target,
+                           const core::BinnedState& merged) const;
   std::shared_ptr<const PlannedRun> first_plan_for(const Group& group) const;
   void check_input() const;
   void check_variable(const detail::reduction_spec& spec) const;
@@ -53,6 +61,7 @@ class ReductionJob {
   std::shared_ptr<const PlannedRun> cached_scalar_plan_;
   std::uint64_t chunk_elements_ = 0;
   bool binned_groups_ = false;  // a reproducible floating-point sum is among the reductions
+  bool binned_in_chunks_ = false;  // ... and the input is larger than one allocation
 };
 
 }  // namespace zr::api

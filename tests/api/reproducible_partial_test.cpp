@@ -96,6 +96,42 @@ TYPED_TEST(ReproduciblePartial, GivenDeviceMemoryAndAnInitialValue_WhenAdded_The
   EXPECT_EQ(bits(from_device.value()), bits(with_initial));
 }
 
+// The library splits such an input into chunks of one allocation; a reproducible sum merges their partial
+// sums and rounds once. The reference: partials of other pieces (each small enough), merged by hand.
+TYPED_TEST(ReproduciblePartial, GivenHostDataLargerThanOneAllocation_WhenReproducibleSum_ThenOneRounding) {
+  using T = TypeParam;
+  ZR_REQUIRE_QUEUE(q);
+  if (q.get_device().strategies(detail::element_type_of<T>(), op_kind::plus, true, true).empty())
+    GTEST_SKIP() << q.get_device().name() << " runs no reproducible " << to_string(detail::element_type_of<T>()) << " sum";
+  const std::uint64_t allocation = q.get_device().capabilities().max_allocation_bytes;
+  if (allocation > (std::uint64_t{64} << 20))
+    GTEST_SKIP() << q.get_device().name() << " allocates " << allocation << " bytes at once: ctest "
+                 << "level_zero_cpu.api_small_allocations runs this with a 4 MiB limit (ZRT_MAX_ALLOCATION)";
+  const std::size_t per_allocation = allocation / sizeof(T);
+  const std::vector<T> data = wide_values<T>(per_allocation * 5 / 2 + 13, 21);
+  const std::span<const T> all(data);
+
+  reproducible_partial<T> expected;
+  for (std::size_t first = 0; first < data.size(); first += per_allocation / 3) {
+    reproducible_partial<T> piece;
+    q.reduce_partial(all.subspan(first, std::min(per_allocation / 3, data.size() - first)), &piece).wait();
+    expected += piece;
+  }
+  reproducible_partial<T> whole;
+  q.reduce_partial(all, &whole).wait();
+  EXPECT_EQ(whole, expected) << "a partial of the whole input, made in the library's chunks";
+
+  const T initial = static_cast<T>(-0.75);
+  T sum = initial;
+  q.reduce(all, reduction(&sum, plus<>(), {property::reduction::reproducible{}})).wait();
+  EXPECT_EQ(bits(sum), bits(expected.add(initial).value())) << "the initial value joins once, rounded once";
+  T from_identity = initial;
+  q.reduce(all, reduction(&from_identity, plus<>(), {property::reduction::reproducible{},
+                                                     property::reduction::initialize_to_identity{}})).wait();
+  reproducible_partial<T> data_only = whole;
+  EXPECT_EQ(bits(from_identity), bits(data_only.value()));
+}
+
 TEST(ReproduciblePartialSpecials, GivenInfinitiesAndNan_WhenMerged_ThenAsThePlainSum) {
   const float inf = std::numeric_limits<float>::infinity();
   reproducible_partial<float> positive, negative, empty;

@@ -131,6 +131,10 @@ bool BackingDevice::open(std::string& problem) {
   local_memory = device_value<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE);
   global_memory = device_value<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE);
   max_allocation = device_value<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  // ZRT_MAX_ALLOCATION=<bytes> presents a smaller largest allocation (as GPUs with 4 GiB limits have), so that
+  // the runtime's handling of inputs larger than one allocation runs on small data.
+  if (const char* limit = std::getenv("ZRT_MAX_ALLOCATION"); limit && *limit)
+    max_allocation = std::min<cl_ulong>(max_allocation, std::strtoull(limit, nullptr, 10));
   max_group_size = device_value<std::size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
   return true;
 }
