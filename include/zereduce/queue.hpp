@@ -24,6 +24,7 @@
 #include "zereduce/event.hpp"
 #include "zereduce/export.hpp"
 #include "zereduce/reduction.hpp"
+#include "zereduce/arg_result.hpp"
 #include "zereduce/reproducible_partial.hpp"
 
 namespace zr {
@@ -43,6 +44,18 @@ reduction_spec partial_spec(reproducible_partial<T>* partial, const property_lis
   spec.partial = true;
   spec.identity = bytes_of(known_identity_v<plus<T>, T>);
   spec.properties = props.with(property::reduction::reproducible{}).with(property::reduction::initialize_to_identity{});
+  return spec;
+}
+
+template <typename T>
+reduction_spec arg_spec(arg_result<T>* result, op_kind op, const property_list& props) {
+  static_assert(is_arithmetic_v<std::remove_cv_t<T>>, "argmin/argmax take integer or floating-point values");
+  reduction_spec spec;
+  spec.type = element_type_of<T>();
+  spec.op = op;
+  spec.var = result;
+  spec.identity = bytes_of(op == op_kind::argmin ? known_identity_v<minimum<T>, T> : known_identity_v<maximum<T>, T>);
+  spec.properties = props.with(property::reduction::initialize_to_identity{});
   return spec;
 }
 }  // namespace detail
@@ -132,6 +145,51 @@ class ZR_API queue {
     return result;
   }
 
+  // Arg-reductions: the smallest (argmin) or largest (argmax) of input[0, n) and the index of its first
+  // occurrence, into *result (arg_result.hpp: ties, NaN, n = 0). *result may be host memory or this library's
+  // memory; the input as for reduce. The result does not depend on the strategy or the order of combining.
+  template <typename T>
+  event argmin(const T* input, std::uint64_t n, arg_result<T>* result, const property_list& props = {}) {
+    return submit_arg(input, n, false, result, op_kind::argmin, props);
+  }
+  template <typename T>
+  event argmax(const T* input, std::uint64_t n, arg_result<T>* result, const property_list& props = {}) {
+    return submit_arg(input, n, false, result, op_kind::argmax, props);
+  }
+  template <typename T>
+  event argmin(std::span<const T> host_input, arg_result<T>* result, const property_list& props = {}) {
+    return submit_arg(host_input.data(), host_input.size(), true, result, op_kind::argmin, props);
+  }
+  template <typename T>
+  event argmax(std::span<const T> host_input, arg_result<T>* result, const property_list& props = {}) {
+    return submit_arg(host_input.data(), host_input.size(), true, result, op_kind::argmax, props);
+  }
+  // The same, waited for.
+  template <typename T>
+  arg_result<T> argmin_value(const T* input, std::uint64_t n, const property_list& props = {}) {
+    arg_result<T> result;
+    argmin(input, n, &result, props).wait();
+    return result;
+  }
+  template <typename T>
+  arg_result<T> argmax_value(const T* input, std::uint64_t n, const property_list& props = {}) {
+    arg_result<T> result;
+    argmax(input, n, &result, props).wait();
+    return result;
+  }
+  template <typename T>
+  arg_result<T> argmin_value(std::span<const T> host_input, const property_list& props = {}) {
+    arg_result<T> result;
+    argmin(host_input, &result, props).wait();
+    return result;
+  }
+  template <typename T>
+  arg_result<T> argmax_value(std::span<const T> host_input, const property_list& props = {}) {
+    arg_result<T> result;
+    argmax(host_input, &result, props).wait();
+    return result;
+  }
+
   // Waits for everything submitted so far; rethrows the first error of work nobody waited for.
   void wait();
 
@@ -147,6 +205,12 @@ class ZR_API queue {
   [[noreturn]] static void throw_size_overflow(std::uint64_t count, std::size_t element_size);
   event submit(const void* input, element_type type, std::uint64_t n, bool host_input,
                std::span<const detail::reduction_spec> specs);
+  template <typename T>
+  event submit_arg(const T* input, std::uint64_t n, bool host_input, arg_result<T>* result, op_kind op,
+                   const property_list& props) {
+    const std::array<detail::reduction_spec, 1> specs{detail::arg_spec(result, op, props)};
+    return submit(input, detail::element_type_of<T>(), n, host_input, specs);
+  }
 
   std::shared_ptr<detail::queue_impl> impl_;
 };

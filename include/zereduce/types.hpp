@@ -14,7 +14,8 @@ namespace zr {
 
 enum class element_type : std::uint8_t { i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64, boolean };
 enum class op_kind : std::uint8_t {
-  plus, multiplies, minimum, maximum, bit_and, bit_or, bit_xor, logical_and, logical_or
+  plus, multiplies, minimum, maximum, bit_and, bit_or, bit_xor, logical_and, logical_or,
+  argmin, argmax  // queue::argmin / queue::argmax (zereduce/arg_result.hpp)
 };
 
 // "i8" ... "u64", "f16", "f32", "f64", "bool"; the SYCL names "plus" ... "logical_or".
@@ -78,6 +79,8 @@ constexpr bool supports(op_kind op) {
       return is_integer_v<T>;
     case op_kind::logical_and: case op_kind::logical_or:
       return is_bool_v<T>;
+    case op_kind::argmin: case op_kind::argmax:
+      return is_arithmetic_v<T>;
   }
   return false;
 }

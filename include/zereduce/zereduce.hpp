@@ -11,6 +11,7 @@
 #include "zereduce/properties.hpp"
 #include "zereduce/queue.hpp"
 #include "zereduce/reduction.hpp"
+#include "zereduce/arg_result.hpp"
 #include "zereduce/reproducible_partial.hpp"
 #include "zereduce/types.hpp"
 #include "zereduce/version.hpp"

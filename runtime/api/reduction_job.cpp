@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "api/scoped_allocation.hpp"
+#include "arg_reference.hpp"
 #include "binned_sum.hpp"
 #include "fault_injection.hpp"
 #include "identity.hpp"
@@ -115,6 +116,9 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
       throw InvalidArgumentError(which() + ": an array reduction of " + std::to_string(spec.columns) +
                                  " columns views the input as rows of " + std::to_string(spec.columns) +
                                  " values, but n = " + std::to_string(n_) + " is not a multiple of it");
+    if (core::is_arg_op(static_cast<core::Op>(spec.op)) && n_ == 0)
+      throw InvalidArgumentError(which() + ": " + std::string(to_string(spec.op)) +
+                                 " of an empty input (n = 0) has no result (no value, no index)");
     if (spec.partial && !core::is_floating(type_))
       throw InvalidArgumentError(which() + ": a reproducible partial sum is of f16, f32 or f64 values, not " +
                                  std::string(core::name(type_)));
@@ -155,6 +159,7 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
   // Folding each chunk's rounded result into the next would round more than once: binned sums in chunks
   // leave partial sums instead, merged on the host (write_binned_result).
   binned_in_chunks_ = binned_groups_ && chunk_elements_ < n_;
+  arg_in_chunks_ = specs_.size() == 1 && core::is_arg_op(static_cast<core::Op>(specs_.front().op)) && chunk_elements_ < n_;
   // Planning now is what turns an unavailable strategy or a missing kernel into an error before any work.
   for (const auto& group : groups_) first_plans_.push_back(first_plan_for(group));
 }
@@ -194,7 +199,9 @@ void ReductionJob::check_input() const {
 void ReductionJob::check_variable(const detail::reduction_spec& spec) const {
   const auto allocation = device_.find(spec.var);
   if (!allocation) return;  // ordinary host memory: the result is copied back into it
-  const std::uint64_t bytes = spec.partial ? sizeof(core::BinnedState) : spec.columns * core::size_of(type_);
+  const std::uint64_t bytes = spec.partial                                    ? sizeof(core::BinnedState)
+                              : core::is_arg_op(static_cast<core::Op>(spec.op)) ? core::kArgResultBytes
+                                                                                : spec.columns * core::size_of(type_);
   const auto* start = static_cast<const std::byte*>(spec.var);
   const std::uint64_t offset = static_cast<std::uint64_t>(start - allocation->base);
   if (offset > allocation->bytes || bytes > allocation->bytes - offset)
@@ -280,6 +287,8 @@ void ReductionJob::execute(profile& out) {
 
   // Reproducible sums in chunks: each chunk's partial lands in chunk_states[g], merged into merged_states[g].
   std::vector<core::BinnedState> chunk_states(groups_.size()), merged_states(groups_.size());
+  std::array<std::byte, core::kArgResultBytes> chunk_arg{};
+  std::optional<core::ArgCandidate> best_arg;
   std::uint64_t first = 0;
   do {
     const std::uint64_t count = std::min(chunk_elements_, n_ - first);
@@ -303,13 +312,25 @@ void ReductionJob::execute(profile& out) {
       const bool partial = group.binned && binned_in_chunks_;
       std::vector<core::ResultTarget> results;
       if (partial) results.push_back({&chunk_states[g], true});
+      else if (arg_in_chunks_) results.push_back({chunk_arg.data(), true});
       else
         for (std::size_t index : group.specs) results.push_back(targets[index]);
       add_run(out, device_.run(plan, chunk, results, timestamps_));
       if (partial) merged_states[g] = core::binned_merge(merged_states[g], chunk_states[g]);
+      if (arg_in_chunks_) {
+        core::ArgCandidate candidate = core::arg_from_bytes(type_, chunk_arg.data());
+        candidate.index += first;
+        if (!best_arg || core::arg_precedes(plan.request.op, candidate, *best_arg)) best_arg = candidate;
+      }
     }
     first += count;
   } while (first < n_);
+  if (best_arg) {
+    core::arg_to_bytes(*best_arg, chunk_arg.data());
+    const core::ResultTarget& target = targets.front();
+    if (target.host_memory) std::memcpy(target.pointer, chunk_arg.data(), chunk_arg.size());
+    else device_.copy(target.pointer, chunk_arg.data(), chunk_arg.size());
+  }
   for (std::size_t g = 0; g < groups_.size(); ++g)
     if (groups_[g].binned && binned_in_chunks_)
       write_binned_result(specs_[groups_[g].specs.front()], targets[groups_[g].specs.front()], merged_states[g]);

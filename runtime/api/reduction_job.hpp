@@ -5,7 +5,8 @@
 // Scalar reductions of one call share one read of the input (a fused plan when there are several); each
 // array reduction is a column plan of its own. Inputs larger than one device allocation are processed in
 // chunks: each chunk's result is folded into the next as its initial value, except for reproducible sums,
-// whose chunks leave unrounded partial sums that the host merges and rounds once. Host inputs are copied to the
+// whose chunks leave unrounded partial sums that the host merges and rounds once, and arg-reductions, whose
+// chunks' candidates the host compares. Host inputs are copied to the
 // device chunk by chunk, except on devices that read host memory in place (CPU devices). Results whose
 // variable kernels cannot write in place (ordinary host memory) are staged by the backend within each run.
 #include <cstdint>
@@ -62,6 +63,9 @@ class ReductionJob {
   std::uint64_t chunk_elements_ = 0;
   bool binned_groups_ = false;  // a reproducible floating-point sum is among the reductions
   bool binned_in_chunks_ = false;  // ... and the input is larger than one allocation
+  // An arg-reduction over more than one chunk: each chunk's {value, index} lands on the host, its index offset
+  // by the chunk's first element, and the first of them in the arg order is the result.
+  bool arg_in_chunks_ = false;
 };
 
 }  // namespace zr::api

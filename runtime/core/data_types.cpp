@@ -24,8 +24,9 @@ constexpr std::array<TypeInfo, 12> kTypes{{
     {DataType::boolean, "bool", 1},
 }};
 
-constexpr std::array<std::string_view, 9> kOpNames{
-    "plus", "multiplies", "minimum", "maximum", "bit_and", "bit_or", "bit_xor", "logical_and", "logical_or"};
+constexpr std::array<std::string_view, 11> kOpNames{"plus",    "multiplies", "minimum",     "maximum",
+                                                   "bit_and", "bit_or",     "bit_xor",     "logical_and",
+                                                   "logical_or", "argmin",  "argmax"};
 }  // namespace
 
 std::string_view name(DataType type) { return kTypes[static_cast<std::size_t>(type)].name; }
@@ -41,6 +42,9 @@ std::optional<DataType> parse_data_type(std::string_view text) {
 
 std::optional<Op> parse_op(std::string_view text) {
   for (Op op : kAllOps) {
+    if (name(op) == text) return op;
+  }
+  for (Op op : kArgOps) {
     if (name(op) == text) return op;
   }
   return std::nullopt;
@@ -70,7 +74,7 @@ DataType accumulator_type(DataType type) { return type == DataType::f16 ? DataTy
 
 bool is_supported(Op op, DataType type) {
   switch (op) {
-    case Op::plus: case Op::multiplies: case Op::minimum: case Op::maximum:
+    case Op::plus: case Op::multiplies: case Op::minimum: case Op::maximum: case Op::argmin: case Op::argmax:
       return is_integer(type) || is_floating(type);
     case Op::bit_and: case Op::bit_or: case Op::bit_xor:
       return is_integer(type);

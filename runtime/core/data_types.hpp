@@ -21,6 +21,10 @@ enum class Op : std::uint8_t {
   bit_xor,
   logical_and,
   logical_or,
+  // Arg-reductions: the extreme value and the 64-bit index of its first occurrence (arg_plan.hpp). They are
+  // not among kAllOps, the nine SYCL ops that every strategy and the fused kernel serve.
+  argmin,
+  argmax,
 };
 
 inline constexpr std::array<DataType, 12> kAllDataTypes{
@@ -30,10 +34,12 @@ inline constexpr std::array<DataType, 12> kAllDataTypes{
 inline constexpr std::array<Op, 9> kAllOps{Op::plus,    Op::multiplies, Op::minimum,
                                            Op::maximum, Op::bit_and,    Op::bit_or,
                                            Op::bit_xor, Op::logical_and, Op::logical_or};
+inline constexpr std::array<Op, 2> kArgOps{Op::argmin, Op::argmax};
+inline constexpr bool is_arg_op(Op op) { return op == Op::argmin || op == Op::argmax; }
 
 // Short names used in kernel entry points and on the command line: i8 ... u64, f16, f32, f64, bool.
 std::string_view name(DataType type);
-// The SYCL 2020 function-object names: plus, multiplies, minimum, ...
+// The SYCL 2020 function-object names: plus, multiplies, minimum, ...; and argmin, argmax.
 std::string_view name(Op op);
 
 std::optional<DataType> parse_data_type(std::string_view text);
@@ -48,7 +54,8 @@ bool is_floating(DataType type);
 // lose everything to rounding), the element type itself otherwise.
 DataType accumulator_type(DataType type);
 
-// Arithmetic ops on integers and floating types, bitwise ops on integers only, logical ops on bool only.
+// Arithmetic ops and arg-reductions on integers and floating types, bitwise ops on integers only, logical ops
+// on bool only.
 bool is_supported(Op op, DataType type);
 
 }  // namespace zr::core

@@ -16,8 +16,8 @@ Scalar integer_identity(Op op, DataType type) {
     case Op::plus: case Op::bit_or: case Op::bit_xor: return Scalar::from(type, T{});
     case Op::multiplies: return Scalar::from(type, T{1});
     case Op::bit_and: return Scalar::from(type, static_cast<T>(~T{}));
-    case Op::minimum: return Scalar::from(type, std::numeric_limits<T>::max());
-    case Op::maximum: return Scalar::from(type, std::numeric_limits<T>::lowest());
+    case Op::minimum: case Op::argmin: return Scalar::from(type, std::numeric_limits<T>::max());
+    case Op::maximum: case Op::argmax: return Scalar::from(type, std::numeric_limits<T>::lowest());
     default: break;
   }
   throw std::logic_error("no identity for this integer op");
@@ -28,8 +28,8 @@ Scalar floating_identity(Op op, DataType type) {
   switch (op) {
     case Op::plus: return Scalar::from(type, T{});
     case Op::multiplies: return Scalar::from(type, T{1});
-    case Op::minimum: return Scalar::from(type, std::numeric_limits<T>::infinity());
-    case Op::maximum: return Scalar::from(type, -std::numeric_limits<T>::infinity());
+    case Op::minimum: case Op::argmin: return Scalar::from(type, std::numeric_limits<T>::infinity());
+    case Op::maximum: case Op::argmax: return Scalar::from(type, -std::numeric_limits<T>::infinity());
     default: break;
   }
   throw std::logic_error("no identity for this floating-point op");

@@ -8,6 +8,7 @@ namespace zr::core {
 // plus, bit_or, bit_xor: 0; multiplies: 1; bit_and: all bits set; logical_and: true; logical_or: false;
 // minimum: numeric_limits::max() for integers, +inf for floating types; maximum: lowest() / -inf.
 // Precondition: is_supported(op, type).
+// For argmin/argmax: the value part of the identity (the value of minimum/maximum; its index is UINT64_MAX).
 Scalar known_identity(Op op, DataType type);
 
 // Whether `value` is an identity of `op` on its type: op(value, x) == x for every x. For ze-reduce's ops that

@@ -118,6 +118,8 @@ void append_final_passes(Plan& plan, const Capabilities& caps, const Tuning& tun
 // output, one group of rstate merges them and stores the state). There are never intermediate passes: the
 // last pass's work-items each merge a strided share of the states first.
 constexpr std::size_t kBinnedStateBytes = sizeof(BinnedState);  // the kernels' zr_binned
+// The kernels' zr_arg partial: {ACC value; ulong index}, 8-byte aligned (spirv_kernels/src/zr_arg.h).
+constexpr std::size_t kArgPartialBytes = 16;
 
 void plan_binned_sum(Plan& plan, const Capabilities& caps, const Tuning& tuning) {
   const ReductionRequest& request = plan.request;
@@ -156,10 +158,43 @@ void plan_binned_sum(Plan& plan, const Capabilities& caps, const Tuning& tuning)
     final_pass.args = {partials, u64(states), result, u32(request.include_initial ? 1 : 0), scratch};
   plan.passes.push_back(std::move(final_pass));
 }
+
+// An arg-reduction: a first pass leaves one {value, index} partial per work-group (argtree) or per work-item
+// (argcpu, CPU devices), and one group of argfinal picks the first of them in the arg order and writes the
+// result. Every combine is a choice between two candidates, so no order or shape changes the result; there
+// are no intermediate passes (the first pass launches at most the tuning's maximum groups, which one group
+// reads in a few strided steps). The identity (best value, index UINT64_MAX) is built into the kernels.
+void plan_arg_reduction(Plan& plan, const Capabilities& caps, const Tuning& tuning) {
+  const ReductionRequest& request = plan.request;
+  if (request.n == 0)
+    throw InvalidArgumentError(std::string(name(request.op)) + " of an empty input (n = 0) has no result");
+  const bool chunks = plan.strategy == Strategy::cpu_chunks;
+  const Shape shape = chunks ? grid_shape(caps, tuning, request.n, 1)
+                             : grid_shape(caps, tuning, request.n, group_size(caps, tuning, Strategy::tree, kArgPartialBytes));
+  const std::uint64_t partial_count = shape.groups * (chunks ? shape.local_size : 1);
+  KernelPass first = kernel_pass(chunks ? "argcpu" : "argtree", request.op, request.type, "partials");
+  first.local_size = shape.local_size;
+  first.global_size = shape.groups * shape.local_size;
+  const BufferArg partials = add_scratch(plan, partial_count * kArgPartialBytes, std::nullopt,
+                                         "{value, index} partials, one per " + std::string(chunks ? "work-item" : "work-group"));
+  first.args = {BufferArg{BufferArg::Which::input, 0}, u64(request.n), partials,
+                LocalMemoryArg{local_bytes(shape.local_size, kArgPartialBytes)}};
+  plan.passes.push_back(std::move(first));
+
+  KernelPass final_pass = kernel_pass("argfinal", request.op, request.type, "final");
+  std::uint64_t final_size = std::min(tuning.final_work_group_size, caps.max_work_group_size);
+  if (caps.local_memory_bytes > 0) final_size = std::min<std::uint64_t>(final_size, caps.local_memory_bytes / kArgPartialBytes);
+  final_pass.local_size = std::max<std::uint64_t>(1, final_size);
+  final_pass.global_size = final_pass.local_size;
+  final_pass.args = {partials, u64(partial_count), BufferArg{BufferArg::Which::result, 0},
+                     LocalMemoryArg{local_bytes(final_pass.local_size, kArgPartialBytes)}};
+  plan.passes.push_back(std::move(final_pass));
+}
 }  // namespace
 
 std::uint64_t result_bytes(const Plan& plan, std::size_t index) {
   if (plan.request.binned_state_output) return kBinnedStateBytes;
+  if (is_arg_op(plan.request.op)) return kArgResultBytes;
   const std::uint64_t elements = index < plan.results.size() ? plan.results[index].elements : 1;
   return elements * size_of(plan.request.type);
 }
@@ -189,6 +224,13 @@ Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const 
   if (is_binned_sum(request)) {
     plan.request.deterministic = true;
     plan_binned_sum(plan, caps, tuning);
+    return plan;
+  }
+  if (is_arg_op(request.op)) {
+    plan.request.deterministic = true;
+    plan.request.include_initial = false;
+    plan.results.front().include_initial = false;
+    plan_arg_reduction(plan, caps, tuning);
     return plan;
   }
 
@@ -416,6 +458,7 @@ std::uint64_t local_tree_depth(std::uint64_t local_size) {
 }  // namespace
 
 std::uint64_t combine_depth(const Plan& plan) {
+  if (is_arg_op(plan.request.op)) return 0;  // choices between candidates: nothing is rounded
   std::uint64_t depth = plan.request.include_initial ? 1 : 0;
   // The grid kernels read 16-byte vectors strided by the global size (zr_grid.h), so a work-item's chain is a
   // whole number of vectors, plus at most one element of the tail; the narrowest element read has the most

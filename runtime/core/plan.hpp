@@ -62,6 +62,10 @@ struct KernelPass {
   std::uint64_t group_count() const { return local_size ? global_size / local_size : 0; }
 };
 
+// The result of an arg-reduction (Op::argmin, Op::argmax), as zr::arg_result<T> lays it out: the value as T at
+// offset 0, the 64-bit index at offset 8.
+inline constexpr std::uint64_t kArgResultBytes = 16;
+
 // One result a plan writes: executors get one buffer per result, in this order, holding `elements` values
 // of the request's type (several for array reductions); the initial values are read first when
 // include_initial.

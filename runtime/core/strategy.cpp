@@ -68,6 +68,16 @@ namespace {
 // Strategy::cpu_chunks), each followed by rfinal.
 std::string_view binned_variant(Strategy strategy) { return strategy == Strategy::cpu_chunks ? "rchunks" : "rgrid"; }
 
+// An arg-reduction (Op::argmin, Op::argmax) has two shapes: argtree (GPU-like, Strategy::tree) and argcpu
+// (CPU devices, Strategy::cpu_chunks), each followed by argfinal.
+std::optional<std::string> why_arg_unavailable(Strategy strategy, const Capabilities& caps, const ReductionRequest& request) {
+  if (strategy != Strategy::tree && strategy != Strategy::cpu_chunks)
+    return "argmin and argmax run with strategy tree or cpu_chunks only";
+  if (auto missing = kernel_unavailable(strategy == Strategy::cpu_chunks ? "argcpu" : "argtree", request.op, request.type, caps))
+    return missing;
+  return kernel_unavailable("argfinal", request.op, request.type, caps);
+}
+
 std::optional<std::string> why_binned_unavailable(Strategy strategy, const Capabilities& caps, const ReductionRequest& request) {
   if (strategy != Strategy::tree && strategy != Strategy::cpu_chunks)
     return "reproducible floating-point sums run as binned sums, with strategy tree or cpu_chunks only";
@@ -92,6 +102,7 @@ std::string_view first_pass_variant(Strategy strategy, Op op, DataType type, con
 
 std::optional<std::string> why_unavailable(Strategy strategy, const Capabilities& caps, const ReductionRequest& request) {
   if (is_binned_sum(request)) return why_binned_unavailable(strategy, caps, request);
+  if (is_arg_op(request.op)) return why_arg_unavailable(strategy, caps, request);
   const Op op = request.op;
   const DataType type = request.type;
   const bool floating = is_floating(type);
@@ -140,7 +151,7 @@ StrategyChoice choose_strategy(const Capabilities& caps, const ReductionRequest&
   const DataType type = request.type;
   if (!is_supported(op, type))
     throw InvalidArgumentError(std::string(name(op)) + " is not defined for " + std::string(name(type)) +
-                               " (bitwise ops take integers, logical ops take bool)");
+                               " (bitwise ops take integers, logical ops take bool, argmin/argmax take numbers)");
   if (type == DataType::f64 && !caps.fp64)
     throw UnsupportedError(device_label(caps) + " has no fp64: it cannot reduce f64 (double) data");
   if (type == DataType::f16 && !caps.fp16)
@@ -164,6 +175,15 @@ StrategyChoice choose_strategy(const Capabilities& caps, const ReductionRequest&
 
   auto available = [&](Strategy s) { return !why_unavailable(s, caps, request).has_value(); };
   const bool floating = is_floating(type);
+
+  if (is_arg_op(op)) {
+    if (caps.type == DeviceType::cpu && available(Strategy::cpu_chunks))
+      return {Strategy::cpu_chunks, "CPU device: one contiguous chunk per work-item, a {value, block} pair per vector lane"};
+    if (auto why = why_unavailable(Strategy::tree, caps, request))
+      throw UnsupportedError("no strategy can run " + std::string(name(op)) + " on " + std::string(name(type)) + " on " +
+                             device_label(caps) + ": " + *why);
+    return {Strategy::tree, "{value, index} per work-item over 16-byte loads, a local-memory tree per group, a final pass"};
+  }
 
   if (caps.type == DeviceType::cpu && available(Strategy::cpu_chunks))
     return {Strategy::cpu_chunks,

@@ -67,6 +67,9 @@ decltype(auto) visit_pair(element_type type, op_kind op, F&& visitor) {
       case op_kind::logical_or:
         if constexpr (detail::supports<T>(op_kind::logical_or)) return call(std::type_identity<logical_or<T>>{});
         break;
+      case op_kind::argmin:
+      case op_kind::argmax:
+        break;  // not a reduction(...) op: callers run queue::argmin/argmax (visit_element_type)
     }
     return refuse();
   });

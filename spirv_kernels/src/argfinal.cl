@@ -1,0 +1,20 @@
+// Variant "argfinal": the last pass of an arg-reduction (zr_arg.h). One work-group combines `count`
+// {value, index} partials (each work-item a strided share, then the local-memory tree) and stores the result
+// as zr::arg_result<T>: the value as T, the 64-bit index at byte 8.
+// Arguments: partials, count (64-bit), result (two ulong words), scratch (local, one zr_arg per work-item).
+// Launch exactly one work-group.
+#include "zr_arg.h"
+#include "zr_group_tree.h"
+
+#define ZR_ARGFINAL_KERNEL(OP, TN, T, ACC, ATN)                                                              \
+  kernel void zr_argfinal_##OP##_##TN(global const zr_arg_##ATN* partials, ulong count,                     \
+                                      global ulong* result, local zr_arg_##ATN* scratch) {                  \
+    const zr_arg_##ATN identity = zr_arg_identity_##OP##_##ATN();                                           \
+    zr_arg_##ATN best = identity;                                                                           \
+    for (ulong i = get_local_id(0); i < count; i += get_local_size(0))                                      \
+      best = zr_arg_##OP##_##ATN(best, partials[i]);                                                        \
+    ZR_LOCAL_TREE(zr_arg_##OP##_##ATN, zr_arg_##ATN, best, scratch, identity);                              \
+    if (get_local_id(0) == 0) ZR_ARG_STORE_RESULT(TN, T, result, best);                                     \
+  }
+
+ZR_FOR_EACH_ARG_PAIR(ZR_ARGFINAL_KERNEL)

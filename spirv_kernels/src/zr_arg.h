@@ -1,0 +1,99 @@
+// Arg-reductions (argmin, argmax): a candidate is {value, index}; one candidate precedes another when its value
+// is a NaN and the other's is not (NumPy: the first NaN wins, for argmin and argmax alike), else when its
+// value is strictly smaller (argmin) / larger (argmax), else when its index is smaller. That is a total
+// order on candidates, so the result is the same for every combining order and launch shape. The host
+// reference (runtime/core/host_reference.cpp) and zr::argmin/zr::argmax (include/zereduce/arg_result.hpp)
+// implement the same rule. The identity is the worst value (+inf / -inf, or the type's limit) at index
+// ULONG_MAX: a real element with that value still precedes it.
+//
+// ZR_FOR_EACH_ARG_PAIR(K) expands K(OP, TN, T, ACC, ATN) for argmin and argmax of every numeric type of the
+// module's class (as ZR_FOR_EACH_PAIR does for the nine ops); zr_arg_<ATN> is the candidate type, 16 bytes
+// for every ATN (the plan's kArgPartialBytes).
+#ifndef ZR_ARG_H
+#define ZR_ARG_H
+
+#include "zr_types.h"
+
+#define ZR_ISNAN_INTEGER(x) 0
+#define ZR_ISNAN_FLOATING(x) isnan(x)
+
+// x replaces the current best b of a stream that visits indices in increasing order (x's index is larger).
+// Bitwise, not short-circuit, operators: the branches of || and && gave llvm-spirv-15 a block order that
+// spirv-val rejects ("appears in the binary before its dominator"), and selects suit the GPU better anyway.
+#define ZR_ARG_BEATS_argmin(ISNAN, x, b) (((x) < (b)) | (ISNAN(x) & !ISNAN(b)))
+#define ZR_ARG_BEATS_argmax(ISNAN, x, b) (((x) > (b)) | (ISNAN(x) & !ISNAN(b)))
+
+// PAD names the bytes between value and index, so that the struct has no implicit padding: copies of padded
+// structs came out of clang as memcpys whose alias scopes llvm-spirv-15 misplaces (spirv-val: "AliasDomainDeclINTEL
+// must appear in a block").
+#define ZR_DEFINE_ARG_TYPE(ATN, ACC, PAD, ISNAN, WORST_FOR_MIN, WORST_FOR_MAX)                             \
+  typedef struct {                                                                                        \
+    ACC value;                                                                                            \
+    PAD                                                                                                   \
+    ulong index;                                                                                          \
+  } zr_arg_##ATN;                                                                                         \
+  static inline zr_arg_##ATN zr_arg_make_##ATN(ACC value, ulong index) {                                 \
+    zr_arg_##ATN a;                                                                                       \
+    a.value = value;                                                                                      \
+    a.index = index;                                                                                      \
+    return a;                                                                                             \
+  }                                                                                                       \
+  static inline int zr_beats_argmin_##ATN(ACC x, ACC b) { return ZR_ARG_BEATS_argmin(ISNAN, x, b); }       \
+  static inline int zr_beats_argmax_##ATN(ACC x, ACC b) { return ZR_ARG_BEATS_argmax(ISNAN, x, b); }       \
+  static inline zr_arg_##ATN zr_arg_identity_argmin_##ATN(void) {                                         \
+    zr_arg_##ATN a;                                                                                       \
+    a = zr_arg_make_##ATN((ACC)(WORST_FOR_MIN), ULONG_MAX);                                               \
+    return a;                                                                                             \
+  }                                                                                                       \
+  static inline zr_arg_##ATN zr_arg_identity_argmax_##ATN(void) {                                         \
+    zr_arg_##ATN a;                                                                                       \
+    a = zr_arg_make_##ATN((ACC)(WORST_FOR_MAX), ULONG_MAX);                                               \
+    return a;                                                                                             \
+  }                                                                                                       \
+  static inline zr_arg_##ATN zr_arg_argmin_##ATN(zr_arg_##ATN a, zr_arg_##ATN b) {                        \
+    const int b_first = zr_beats_argmin_##ATN(b.value, a.value) |                                         \
+                        (!zr_beats_argmin_##ATN(a.value, b.value) & (b.index < a.index));                 \
+    return b_first ? b : a;                                                                               \
+  }                                                                                                       \
+  static inline zr_arg_##ATN zr_arg_argmax_##ATN(zr_arg_##ATN a, zr_arg_##ATN b) {                        \
+    const int b_first = zr_beats_argmax_##ATN(b.value, a.value) |                                         \
+                        (!zr_beats_argmax_##ATN(a.value, b.value) & (b.index < a.index));                 \
+    return b_first ? b : a;                                                                               \
+  }
+
+#define ZR_ARG_PAIRS(K, TN, T, ACC, ATN) K(argmin, TN, T, ACC, ATN) K(argmax, TN, T, ACC, ATN)
+
+ZR_DEFINE_ARG_TYPE(f32, float, uint pad;, ZR_ISNAN_FLOATING, INFINITY, -INFINITY)
+
+#if defined(ZR_CLASS_BASE)
+ZR_DEFINE_ARG_TYPE(i8, char, uchar pad1; ushort pad2; uint pad4;, ZR_ISNAN_INTEGER, CHAR_MAX, CHAR_MIN)
+ZR_DEFINE_ARG_TYPE(i16, short, ushort pad2; uint pad4;, ZR_ISNAN_INTEGER, SHRT_MAX, SHRT_MIN)
+ZR_DEFINE_ARG_TYPE(i32, int, uint pad;, ZR_ISNAN_INTEGER, INT_MAX, INT_MIN)
+ZR_DEFINE_ARG_TYPE(i64, long, , ZR_ISNAN_INTEGER, LONG_MAX, LONG_MIN)
+ZR_DEFINE_ARG_TYPE(u8, uchar, uchar pad1; ushort pad2; uint pad4;, ZR_ISNAN_INTEGER, UCHAR_MAX, 0)
+ZR_DEFINE_ARG_TYPE(u16, ushort, ushort pad2; uint pad4;, ZR_ISNAN_INTEGER, USHRT_MAX, 0)
+ZR_DEFINE_ARG_TYPE(u32, uint, uint pad;, ZR_ISNAN_INTEGER, UINT_MAX, 0)
+ZR_DEFINE_ARG_TYPE(u64, ulong, , ZR_ISNAN_INTEGER, ULONG_MAX, 0)
+#define ZR_FOR_EACH_ARG_PAIR(K)                                                                           \
+  ZR_ARG_PAIRS(K, i8, char, char, i8) ZR_ARG_PAIRS(K, i16, short, short, i16) ZR_ARG_PAIRS(K, i32, int, int, i32) \
+  ZR_ARG_PAIRS(K, i64, long, long, i64) ZR_ARG_PAIRS(K, u8, uchar, uchar, u8)                             \
+  ZR_ARG_PAIRS(K, u16, ushort, ushort, u16) ZR_ARG_PAIRS(K, u32, uint, uint, u32)                         \
+  ZR_ARG_PAIRS(K, u64, ulong, ulong, u64) ZR_ARG_PAIRS(K, f32, float, float, f32)
+#elif defined(ZR_CLASS_FP16)
+#define ZR_FOR_EACH_ARG_PAIR(K) ZR_ARG_PAIRS(K, f16, half, float, f32)
+#elif defined(ZR_CLASS_FP64)
+ZR_DEFINE_ARG_TYPE(f64, double, , ZR_ISNAN_FLOATING, INFINITY, -INFINITY)
+#define ZR_FOR_EACH_ARG_PAIR(K) ZR_ARG_PAIRS(K, f64, double, double, f64)
+#else
+#error "arg-reduction kernels are built for the base, fp16 and fp64 type classes (kernels.table)"
+#endif
+
+// The result, as zr::arg_result<T>: the value as T at offset 0 (padding zeroed), the index at offset 8.
+#define ZR_ARG_STORE_RESULT(TN, T, result, best)          \
+  do {                                                    \
+    (result)[0] = 0;                                      \
+    ZR_STORE_##TN((global T*)(result), 0, (best).value); \
+    (result)[1] = (best).index;                           \
+  } while (0)
+
+#endif  // ZR_ARG_H

@@ -1,0 +1,207 @@
+// queue::argmin / queue::argmax: the extreme value and the index of its first occurrence, against a host scan
+// written here (NumPy's rules: ties to the first index, the first NaN wins), for every numeric type, every
+// strategy the default device offers, host and device memory, and the error cases.
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "api_test_support.hpp"
+
+namespace zr::test {
+namespace {
+
+// The host reference: one pass, a later element replaces the best only when strictly better.
+template <typename T>
+arg_result<T> scan(std::span<const T> data, bool largest) {
+  auto value = [](T x) {
+    if constexpr (std::is_same_v<T, half>) return static_cast<float>(x);
+    else return x;
+  };
+  auto is_nan = [&](T x) {
+    if constexpr (detail::is_floating_v<T>) return std::isnan(value(x));
+    else return false;
+  };
+  std::uint64_t best = 0;
+  for (std::uint64_t i = 1; i < data.size(); ++i) {
+    if (is_nan(data[best])) break;
+    const bool better = is_nan(data[i]) || (largest ? value(data[best]) < value(data[i]) : value(data[i]) < value(data[best]));
+    if (better) best = i;
+  }
+  return {data[best], best};
+}
+
+template <typename T>
+bool same_value(T a, T b) {
+  if constexpr (std::is_same_v<T, half>) {
+    const float x = static_cast<float>(a), y = static_cast<float>(b);
+    return (std::isnan(x) && std::isnan(y)) || x == y;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return (std::isnan(a) && std::isnan(b)) || a == b;
+  } else {
+    return a == b;
+  }
+}
+
+// Few distinct values, so that the extreme occurs many times and ties decide the index.
+template <typename T>
+std::vector<T> tied_values(std::size_t n, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<T> values(n);
+  for (auto& v : values) v = static_cast<T>(static_cast<int>(rng() % 37) - (std::is_signed_v<T> || detail::is_floating_v<T> ? 18 : 0));
+  return values;
+}
+
+template <typename T>
+std::string describe(const arg_result<T>& r) {
+  if constexpr (std::is_same_v<T, half>) return std::to_string(static_cast<float>(r.value)) + " at " + std::to_string(r.index);
+  else return std::to_string(+r.value) + " at " + std::to_string(r.index);
+}
+
+#define ZR_EXPECT_ARG(actual, expected)                                                          \
+  EXPECT_TRUE(same_value((actual).value, (expected).value) && (actual).index == (expected).index) \
+      << "got " << describe(actual) << ", expected " << describe(expected)
+
+template <typename T>
+class ArgReduction : public ::testing::Test {};
+using ArgTypes = ::testing::Types<std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t, std::uint16_t,
+                                  std::uint32_t, std::uint64_t, half, float, double>;
+TYPED_TEST_SUITE(ArgReduction, ArgTypes);
+
+TYPED_TEST(ArgReduction, GivenTiedValues_WhenEveryStrategyRuns_ThenTheFirstIndexOfTheExtreme) {
+  using T = TypeParam;
+  ZR_REQUIRE_QUEUE(q);
+  const element_type type = detail::element_type_of<T>();
+  for (op_kind op : {op_kind::argmin, op_kind::argmax}) {
+    const auto strategies = q.get_device().strategies(type, op);
+    if (strategies.empty()) {
+      std::printf("[ SKIPPED  ] %s on %s: device '%s' runs no kernel for it\n", std::string(to_string(op)).c_str(),
+                  std::string(to_string(type)).c_str(), q.get_device().name().c_str());
+      continue;
+    }
+    for (std::size_t n : {1, 2, 17, 1000, 65537, 1 << 20}) {
+      const std::vector<T> data = tied_values<T>(n, static_cast<std::uint32_t>(n));
+      const auto expected = scan<T>(data, op == op_kind::argmax);
+      for (strategy s : strategies) {
+        SCOPED_TRACE(std::string(to_string(op)) + " n = " + std::to_string(n) + " strategy " + std::string(to_string(s)));
+        const property_list props{property::reduction::use_strategy{s}};
+        const auto actual = op == op_kind::argmax ? q.argmax_value(std::span<const T>(data), props)
+                                                  : q.argmin_value(std::span<const T>(data), props);
+        ZR_EXPECT_ARG(actual, expected);
+      }
+    }
+  }
+}
+
+TYPED_TEST(ArgReduction, GivenTheExtremeOnlyAtTheEnds_ThenItsIndexIsFound) {
+  using T = TypeParam;
+  ZR_REQUIRE_QUEUE(q);
+  if (q.get_device().strategies(detail::element_type_of<T>(), op_kind::argmax).empty()) GTEST_SKIP() << "no kernel for the type";
+  for (std::size_t n : {5, 4099, 300001}) {
+    std::vector<T> data(n, static_cast<T>(1));
+    data.back() = static_cast<T>(9);
+    data.front() = static_cast<T>(0);
+    EXPECT_EQ(q.argmax_value(std::span<const T>(data)).index, n - 1);
+    EXPECT_EQ(q.argmin_value(std::span<const T>(data)).index, 0u);
+    std::fill(data.begin(), data.end(), static_cast<T>(3));
+    EXPECT_EQ(q.argmax_value(std::span<const T>(data)).index, 0u) << "all equal: the first";
+    EXPECT_EQ(q.argmin_value(std::span<const T>(data)).index, 0u) << "all equal: the first";
+  }
+}
+
+TYPED_TEST(ArgReduction, GivenDeviceMemory_WhenTheResultIsDeviceMemoryToo_ThenItIsWrittenThere) {
+  using T = TypeParam;
+  ZR_REQUIRE_QUEUE(q);
+  if (q.get_device().strategies(detail::element_type_of<T>(), op_kind::argmin).empty()) GTEST_SKIP() << "no kernel for the type";
+  const std::vector<T> data = tied_values<T>(123457, 5);
+  auto input = make_device_array<T>(q, data.size());
+  q.copy(data.data(), input.get(), data.size()).wait();
+  auto result = make_shared_array<arg_result<T>>(q, 1);
+  q.argmin(input.get(), data.size(), result.get()).wait();
+  ZR_EXPECT_ARG(result[0], scan<T>(data, false));
+  arg_result<T> host{};
+  q.argmax(input.get(), data.size(), &host).wait();
+  ZR_EXPECT_ARG(host, scan<T>(data, true));
+}
+
+template <typename T>
+class FloatingArgReduction : public ::testing::Test {};
+using FloatingTypes = ::testing::Types<half, float, double>;
+TYPED_TEST_SUITE(FloatingArgReduction, FloatingTypes);
+
+TYPED_TEST(FloatingArgReduction, GivenNaNs_ThenTheFirstNaNWinsForBothOps) {
+  using T = TypeParam;
+  ZR_REQUIRE_QUEUE(q);
+  const element_type type = detail::element_type_of<T>();
+  if (q.get_device().strategies(type, op_kind::argmax).empty()) GTEST_SKIP() << "no kernel for the type";
+  const T nan = static_cast<T>(std::numeric_limits<float>::quiet_NaN());
+  for (std::size_t n : {12, 1000, 200003}) {
+    std::vector<T> data = tied_values<T>(n, 9);
+    data[n / 3] = nan;
+    data[n - 1] = nan;
+    data[n / 2] = static_cast<T>(std::numeric_limits<float>::infinity());
+    data[n / 4] = static_cast<T>(-std::numeric_limits<float>::infinity());
+    for (op_kind op : {op_kind::argmin, op_kind::argmax})
+      for (strategy s : q.get_device().strategies(type, op)) {
+        SCOPED_TRACE(std::string(to_string(op)) + " n = " + std::to_string(n) + " strategy " + std::string(to_string(s)));
+        const property_list props{property::reduction::use_strategy{s}};
+        const auto r = op == op_kind::argmax ? q.argmax_value(std::span<const T>(data), props)
+                                             : q.argmin_value(std::span<const T>(data), props);
+        EXPECT_EQ(r.index, n / 3);
+        EXPECT_TRUE(std::isnan(static_cast<float>(r.value)));
+      }
+  }
+}
+
+TYPED_TEST(FloatingArgReduction, GivenSignedZerosAndInfinities_ThenTheFirstOfEqualValuesWins) {
+  using T = TypeParam;
+  ZR_REQUIRE_QUEUE(q);
+  if (q.get_device().strategies(detail::element_type_of<T>(), op_kind::argmax).empty()) GTEST_SKIP() << "no kernel for the type";
+  const T inf = static_cast<T>(std::numeric_limits<float>::infinity());
+  std::vector<T> data(50000, static_cast<T>(-0.0f));
+  data[40000] = static_cast<T>(0.0f);
+  EXPECT_EQ(q.argmax_value(std::span<const T>(data)).index, 0u) << "-0.0 == +0.0: the first zero";
+  EXPECT_EQ(q.argmin_value(std::span<const T>(data)).index, 0u);
+  std::fill(data.begin(), data.end(), static_cast<T>(-std::numeric_limits<float>::infinity()));
+  EXPECT_EQ(q.argmax_value(std::span<const T>(data)).index, 0u) << "all -inf: argmax is the first, not 'none'";
+  std::fill(data.begin(), data.end(), inf);
+  data[777] = static_cast<T>(5.0f);
+  EXPECT_EQ(q.argmin_value(std::span<const T>(data)).index, 777u);
+  EXPECT_EQ(q.argmax_value(std::span<const T>(data)).index, 0u);
+}
+
+TEST(ArgReductionErrors, GivenNoElements_ThenRefusedNamingTheOp) {
+  ZR_REQUIRE_QUEUE(q);
+  const std::vector<float> none;
+  arg_result<float> result{};
+  try {
+    q.argmax(std::span<const float>(none), &result).wait();
+    FAIL() << "n = 0 was accepted";
+  } catch (const InvalidArgumentError& error) {
+    EXPECT_NE(std::string(error.what()).find("argmax of an empty input (n = 0)"), std::string::npos) << error.what();
+  }
+}
+
+TEST(ArgReductionErrors, GivenANullResultOrAnotherStrategy_ThenClearErrors) {
+  ZR_REQUIRE_QUEUE(q);
+  const std::vector<int> data(100, 1);
+  EXPECT_THROW(q.argmin(std::span<const int>(data), static_cast<arg_result<int>*>(nullptr)), InvalidArgumentError);
+  try {
+    q.argmin_value(std::span<const int>(data), {property::reduction::use_strategy{strategy::global_atomics}});
+    FAIL() << "global_atomics was accepted for argmin";
+  } catch (const UnsupportedError& error) {
+    EXPECT_NE(std::string(error.what()).find("tree or cpu_chunks"), std::string::npos) << error.what();
+  }
+}
+
+TEST(ArgReductionHostCombine, GivenPiecesOfOneInput_ThenTheirCombineIsTheWholeInputsResult) {
+  const std::vector<float> data = tied_values<float>(1000, 3);
+  const auto whole = scan<float>(data, true);
+  auto first = scan<float>(std::span<const float>(data).first(400), true);
+  auto second = scan<float>(std::span<const float>(data).subspan(400), true);
+  second.index += 400;
+  EXPECT_EQ(argmax<>{}(first, second), whole);
+  EXPECT_EQ(argmax<>{}(second, first), whole);
+}
+
+}  // namespace
+}  // namespace zr::test
