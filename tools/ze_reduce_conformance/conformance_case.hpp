@@ -58,6 +58,14 @@ struct ConformanceCase {
   bool from_host_span = false;
 };
 
+// argmin and argmax: the value and the index of the first extreme (queue::argmin/argmax, not reduction(...)).
+inline bool is_arg_op(op_kind op) { return op == op_kind::argmin || op == op_kind::argmax; }
+// The reduction op whose values an arg-reduction picks (its identity, its inputs): minimum for argmin,
+// maximum for argmax; other ops are their own.
+inline op_kind value_op(op_kind op) {
+  return op == op_kind::argmin ? op_kind::minimum : op == op_kind::argmax ? op_kind::maximum : op;
+}
+
 // "op plus, type i32, strategy tree, n 4097, input random (seed 17), initialize_to_identity off,
 // deterministic on": the words every failure message and the report use.
 std::string describe(const ConformanceCase& c);

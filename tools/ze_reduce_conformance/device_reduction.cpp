@@ -59,7 +59,44 @@ core::Scalar reduce_in_chunks(queue& q, const ConformanceCase& c, const void* in
   });
 }
 
+namespace {
+DeviceRun run_of(const event& done) {
+  const profile& p = done.get_profile();
+  DeviceRun run;
+  if (!p.plans.empty()) {
+    run.combine_depth = p.plans.front().combine_depth;
+    run.strategy = p.plans.front().strategy;
+  }
+  return run;
+}
+
+DeviceRun arg_reduce_once(queue& q, const ConformanceCase& c, const void* input) {
+  return tools::visit_element_type(c.type, [&](auto type_tag) {
+    using T = typename decltype(type_tag)::type;
+    if constexpr (!detail::is_arithmetic_v<T>) {
+      throw InvalidArgumentError(std::string(to_string(c.op)) + " is not defined for " + std::string(to_string(c.type)));
+      return DeviceRun{};
+    } else {
+      const T* elements = static_cast<const T*>(input);
+      arg_result<T> result{};
+      const property_list props = properties_of(c);
+      const bool largest = c.op == op_kind::argmax;
+      const event done = c.from_host_span
+                             ? (largest ? q.argmax(std::span<const T>(elements, c.n), &result, props)
+                                        : q.argmin(std::span<const T>(elements, c.n), &result, props))
+                             : (largest ? q.argmax(elements, c.n, &result, props) : q.argmin(elements, c.n, &result, props));
+      done.wait();
+      DeviceRun run = run_of(done);
+      run.result = core::Scalar::from(static_cast<core::DataType>(c.type), result.value);
+      run.index = result.index;
+      return run;
+    }
+  });
+}
+}  // namespace
+
 DeviceRun reduce_once(queue& q, const ConformanceCase& c, const void* input, const core::Scalar& initial) {
+  if (is_arg_op(c.op)) return arg_reduce_once(q, c, input);
   return visit_pair(c.type, c.op, [&](auto type_tag, auto op_tag) {
     using T = typename decltype(type_tag)::type;
     using Op = typename decltype(op_tag)::type;
@@ -70,13 +107,8 @@ DeviceRun reduce_once(queue& q, const ConformanceCase& c, const void* input, con
     const event done = c.from_host_span ? q.reduce(std::span<const T>(elements, c.n), descriptor)
                                         : q.reduce(elements, c.n, descriptor);
     done.wait();
-    const profile& p = done.get_profile();
-    DeviceRun run;
+    DeviceRun run = run_of(done);
     run.result = core::Scalar::from(static_cast<core::DataType>(c.type), variable);
-    if (!p.plans.empty()) {
-      run.combine_depth = p.plans.front().combine_depth;
-      run.strategy = p.plans.front().strategy;
-    }
     return run;
   });
 }

@@ -14,11 +14,12 @@ struct DeviceRun {
   // The most combines one input value went through (event profile), the m of the host reference's bound.
   std::uint64_t combine_depth = 0;
   zr::strategy strategy = zr::strategy::tree;  // what the library says it ran
+  std::uint64_t index = 0;                    // argmin/argmax: the index of the result's value
 };
 
 // Reduces the case's n elements at `input` (a device allocation of q's device, or host data when
 // c.from_host_span) into a host variable holding `initial`, forcing c.strategy, with c's properties.
-// Waits for completion; rethrows what the library throws.
+// Waits for completion; rethrows what the library throws. argmin/argmax run queue::argmin/argmax (no initial).
 DeviceRun reduce_once(queue& q, const ConformanceCase& c, const void* input, const core::Scalar& initial);
 
 // A reproducible floating-point sum made another way: queue::reduce_partial over three uneven chunks of the

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "arg_reference.hpp"
 #include "binned_sum.hpp"
 #include "exact_sum.hpp"
 #include "host_reference.hpp"
@@ -59,7 +60,7 @@ bool checked_within_bound(element_type type, op_kind op) {
 }
 
 core::Scalar known_identity(element_type type, op_kind op) {
-  return visit_pair(type, op, [&](auto type_tag, auto op_tag) {
+  return visit_pair(type, value_op(op), [&](auto type_tag, auto op_tag) {
     using T = typename decltype(type_tag)::type;
     using Op = typename decltype(op_tag)::type;
     return core::Scalar::from(core_type(type), known_identity_v<Op, T>);
@@ -105,6 +106,14 @@ std::optional<std::string> disagreement(const ConformanceCase& c, std::span<cons
   if (!checked_within_bound(c.type, c.op)) return why;
   return why + (depth ? " (bound for combine depth m = " + std::to_string(*depth) + ")"
                       : " (bound for m = n + 1 roundings)");
+}
+
+std::optional<std::string> arg_disagreement(const ConformanceCase& c, std::span<const std::byte> input,
+                                            const core::Scalar& actual_value, std::uint64_t actual_index) {
+  const core::ArgCandidate reference = core::arg_reference(core_op(c.op), core_type(c.type), input, c.n);
+  if (reference.value.bitwise_equal(actual_value) && reference.index == actual_index) return std::nullopt;
+  return "got " + actual_value.to_string() + " at index " + std::to_string(actual_index) + ", the host reference " +
+         reference.value.to_string() + " at index " + std::to_string(reference.index);
 }
 
 }  // namespace zr::conformance

@@ -39,6 +39,11 @@ std::optional<std::string> disagreement(const ConformanceCase& c, std::span<cons
                                         const core::Scalar& initial, const core::Scalar& actual,
                                         std::uint64_t combine_depth);
 
+// argmin/argmax: nullopt when the value (bit for bit, NaN canonical) and the index are the host reference's
+// (runtime/core/arg_reference.hpp: a sequential scan, ties to the first index, the first NaN wins).
+std::optional<std::string> arg_disagreement(const ConformanceCase& c, std::span<const std::byte> input,
+                                            const core::Scalar& actual_value, std::uint64_t actual_index);
+
 // Whether the case's result is checked within a bound (floating plus and multiplies) rather than exactly.
 bool checked_within_bound(element_type type, op_kind op);
 

@@ -48,6 +48,7 @@ std::string then(const ConformanceCase& c) {
     case Expectation::validity_only: return "ThenAcceptedAndCompleted";
     case Expectation::matches_reference: break;
   }
+  if (is_arg_op(c.op)) return "ThenTheHostReferencesValueAndFirstIndex";
   if (!checked_within_bound(c.type, c.op)) return "ThenExactlyHostReference";
   if (c.properties.reproducible) return "ThenBitwiseTheHostBinnedSumWithinItsBoundOfExact";
   return c.properties.deterministic ? "ThenWithinErrorBoundAndBitwiseRepeatable" : "ThenWithinErrorBound";
