@@ -1,0 +1,140 @@
+// zr_arg_bench: our argmax/argmin against our plain maximum (and f32 sum) of the same data, side by side in one
+// run on one device; bench/arg_report.py puts them next to CUB's ArgMax/ArgMin (bench/cub/cub_argreduce.cu).
+//
+//   zr_arg_bench [--device INDEX] [--min-log2 20] [--max-log2 28] [--step 2] [--runs 21]
+//
+// Prints one JSON object per line: {"peer":"ours","op":"argmax"|"argmin"|"max"|"sum","type":"f32"|"i32","log2",
+// "n","seconds","gbps","ok"}. seconds: the device span of the reduction (first kernel's start to the last
+// one's end, as CUDA events around CUB's launches measure it), median of --runs runs, the ops called in turn
+// (interleaved) on device-resident input; results go to device memory. ok: the result equals a host scan.
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <zereduce/zereduce.hpp>
+
+namespace {
+
+struct Options {
+  long device = -1;
+  int min_log2 = 20, max_log2 = 28, step = 2, runs = 21;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    const long value = std::stol(argv[i + 1]);
+    if (flag == "--device") o.device = value;
+    else if (flag == "--min-log2") o.min_log2 = static_cast<int>(value);
+    else if (flag == "--max-log2") o.max_log2 = static_cast<int>(value);
+    else if (flag == "--step") o.step = static_cast<int>(value);
+    else if (flag == "--runs") o.runs = static_cast<int>(value);
+    else throw std::runtime_error("unknown option " + flag);
+  }
+  return o;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+double device_span_s(const zr::event& e) {
+  e.wait();
+  std::uint64_t first = UINT64_MAX, last = 0;
+  for (const auto& pass : e.get_profile().passes) {
+    if (pass.what != zr::pass_profile::kind::kernel) continue;
+    first = std::min(first, pass.start_ns);
+    last = std::max(last, pass.end_ns);
+  }
+  return last > first ? static_cast<double>(last - first) * 1e-9 : 0.0;
+}
+
+// Values with few ties: i32 over its whole range, f32 of random sign, mantissa and one of 64 exponents.
+template <typename T>
+std::vector<T> random_values(std::uint64_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<T> v(n);
+  for (auto& x : v) {
+    const std::uint64_t r = rng();
+    if constexpr (std::is_same_v<T, float>)
+      x = std::ldexp((r & 1 ? -1.0f : 1.0f) * (1.0f + static_cast<float>((r >> 1) & 0x7fffff) / 8388608.0f),
+                     static_cast<int>((r >> 24) % 64) - 32);
+    else
+      x = static_cast<T>(static_cast<std::uint32_t>(r >> 32));
+  }
+  return v;
+}
+
+template <typename T>
+zr::arg_result<T> host_scan(const std::vector<T>& v, bool largest) {
+  std::uint64_t best = 0;
+  for (std::uint64_t i = 1; i < v.size(); ++i)
+    if (largest ? v[best] < v[i] : v[i] < v[best]) best = i;
+  return {v[best], best};
+}
+
+void row(const char* op, const char* type, int log2, std::uint64_t n, std::size_t bytes, double s, bool ok) {
+  std::printf("{\"peer\":\"ours\",\"op\":\"%s\",\"type\":\"%s\",\"log2\":%d,\"n\":%" PRIu64
+              ",\"seconds\":%.9g,\"gbps\":%.6g,\"ok\":%s}\n",
+              op, type, log2, n, s, static_cast<double>(n) * static_cast<double>(bytes) / s / 1e9, ok ? "true" : "false");
+  std::fflush(stdout);
+}
+
+template <typename T>
+void rows(zr::queue& q, const char* type, const Options& o) {
+  const zr::property_list from_identity{zr::property::reduction::initialize_to_identity{}};
+  for (int log2 = o.min_log2; log2 <= o.max_log2; log2 += o.step) {
+    const std::uint64_t n = std::uint64_t{1} << log2;
+    const std::vector<T> host = random_values<T>(n, static_cast<std::uint64_t>(log2));
+    auto input = zr::make_device_array<T>(q, n);
+    auto arg = zr::make_device_array<zr::arg_result<T>>(q, 1);
+    auto value = zr::make_device_array<T>(q, 1);
+    q.copy(host.data(), input.get(), n).wait();
+    auto argmax = [&] { return device_span_s(q.argmax(input.get(), n, arg.get())); };
+    auto argmin = [&] { return device_span_s(q.argmin(input.get(), n, arg.get())); };
+    auto max = [&] {
+      return device_span_s(q.reduce(input.get(), n, zr::reduction(value.get(), zr::maximum<T>(), from_identity)));
+    };
+    auto sum = [&] {
+      return device_span_s(q.reduce(input.get(), n, zr::reduction(value.get(), zr::plus<T>(), from_identity)));
+    };
+    argmax(), argmin(), max(), sum();  // warm-up (module builds, plans)
+    std::vector<double> argmax_s, argmin_s, max_s, sum_s;
+    for (int run = 0; run < o.runs; ++run) {
+      argmax_s.push_back(argmax());
+      argmin_s.push_back(argmin());
+      max_s.push_back(max());
+      sum_s.push_back(sum());
+    }
+    zr::arg_result<T> got{};
+    q.argmax(input.get(), n, &got).wait();
+    row("argmax", type, log2, n, sizeof(T), median(argmax_s), got == host_scan(host, true));
+    q.argmin(input.get(), n, &got).wait();
+    row("argmin", type, log2, n, sizeof(T), median(argmin_s), got == host_scan(host, false));
+    const T max_value = q.reduce_value(input.get(), n, zr::maximum<T>());
+    row("max", type, log2, n, sizeof(T), median(max_s), max_value == host_scan(host, true).value);
+    row("sum", type, log2, n, sizeof(T), median(sum_s), true);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const Options o = parse(argc, argv);
+  const zr::device device = o.device >= 0 ? zr::get_device(static_cast<std::size_t>(o.device)) : zr::default_device();
+  std::fprintf(stderr, "device: %s\n", device.description().c_str());
+  zr::queue q(device, {zr::property::queue::enable_profiling{}});
+  rows<float>(q, "f32", o);
+  rows<std::int32_t>(q, "i32", o);
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "zr_arg_bench: %s\n", e.what());
+  return 1;
+}
