@@ -161,7 +161,7 @@ void plan_binned_sum(Plan& plan, const Capabilities& caps, const Tuning& tuning)
 
 // An arg-reduction: a first pass leaves one {value, index} partial per work-group (argtree) or per work-item
 // (argcpu, CPU devices), and one group of argfinal picks the first of them in the arg order and writes the
-// result. Every combine is a choice between two candidates, so no order or shape changes the result; there
+// result; or, for last_group, arglast does both in one launch (its last group to finish combines). Every combine is a choice between two candidates, so no order or shape changes the result; there
 // are no intermediate passes (the first pass launches at most the tuning's maximum groups, which one group
 // reads in a few strided steps). The identity (best value, index UINT64_MAX) is built into the kernels.
 void plan_arg_reduction(Plan& plan, const Capabilities& caps, const Tuning& tuning) {
@@ -172,6 +172,18 @@ void plan_arg_reduction(Plan& plan, const Capabilities& caps, const Tuning& tuni
   const Shape shape = chunks ? grid_shape(caps, tuning, request.n, 1)
                              : grid_shape(caps, tuning, request.n, group_size(caps, tuning, Strategy::tree, kArgPartialBytes));
   const std::uint64_t partial_count = shape.groups * (chunks ? shape.local_size : 1);
+  if (plan.strategy == Strategy::last_group) {
+    KernelPass pass = kernel_pass("arglast", request.op, request.type, "single pass");
+    pass.local_size = shape.local_size;
+    pass.global_size = shape.groups * shape.local_size;
+    const BufferArg partials = add_scratch(plan, partial_count * kArgPartialBytes, std::nullopt,
+                                           "{value, index} partials, one per work-group");
+    const BufferArg counter = add_scratch(plan, sizeof(std::uint32_t), u32(0), "work-group arrival counter");
+    pass.args = {BufferArg{BufferArg::Which::input, 0}, u64(request.n), partials,
+                 LocalMemoryArg{local_bytes(shape.local_size, kArgPartialBytes)}, counter, BufferArg{BufferArg::Which::result, 0}};
+    plan.passes.push_back(std::move(pass));
+    return;
+  }
   KernelPass first = kernel_pass(chunks ? "argcpu" : "argtree", request.op, request.type, "partials");
   first.local_size = shape.local_size;
   first.global_size = shape.groups * shape.local_size;

@@ -68,11 +68,12 @@ namespace {
 // Strategy::cpu_chunks), each followed by rfinal.
 std::string_view binned_variant(Strategy strategy) { return strategy == Strategy::cpu_chunks ? "rchunks" : "rgrid"; }
 
-// An arg-reduction (Op::argmin, Op::argmax) has two shapes: argtree (GPU-like, Strategy::tree) and argcpu
-// (CPU devices, Strategy::cpu_chunks), each followed by argfinal.
+// An arg-reduction (Op::argmin, Op::argmax) has three shapes: argtree then argfinal (Strategy::tree), arglast
+// (one launch, the last group combines: Strategy::last_group), argcpu then argfinal (Strategy::cpu_chunks).
 std::optional<std::string> why_arg_unavailable(Strategy strategy, const Capabilities& caps, const ReductionRequest& request) {
+  if (strategy == Strategy::last_group) return kernel_unavailable("arglast", request.op, request.type, caps);
   if (strategy != Strategy::tree && strategy != Strategy::cpu_chunks)
-    return "argmin and argmax run with strategy tree or cpu_chunks only";
+    return "argmin and argmax run with strategy tree, last_group or cpu_chunks only";
   if (auto missing = kernel_unavailable(strategy == Strategy::cpu_chunks ? "argcpu" : "argtree", request.op, request.type, caps))
     return missing;
   return kernel_unavailable("argfinal", request.op, request.type, caps);
@@ -179,6 +180,9 @@ StrategyChoice choose_strategy(const Capabilities& caps, const ReductionRequest&
   if (is_arg_op(op)) {
     if (caps.type == DeviceType::cpu && available(Strategy::cpu_chunks))
       return {Strategy::cpu_chunks, "CPU device: one contiguous chunk per work-item, a {value, block} pair per vector lane"};
+    if (available(Strategy::last_group))
+      return {Strategy::last_group, "{value, index} per work-item over 16-byte loads, a local-memory tree per group, "
+                                    "and the last group to finish combines the groups' candidates: one launch"};
     if (auto why = why_unavailable(Strategy::tree, caps, request))
       throw UnsupportedError("no strategy can run " + std::string(name(op)) + " on " + std::string(name(type)) + " on " +
                              device_label(caps) + ": " + *why);
