@@ -201,6 +201,161 @@ class GivenJsonOutput(Case):
                 jsonschema.validate(broken, SCHEMA)
 
 
+class GivenArgReduction(Case):
+    """-o argmin / -o argmax: the value and the index of its first occurrence, as NumPy's argmin/argmax give them
+    (ties to the smallest index; the first NaN wins for both), checked here against NumPy and by --verify."""
+
+    TYPES = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "f32", "f64")
+
+    @staticmethod
+    def pattern(type_name, n):
+        # docs/ze_reduce.md, "Generated inputs": the pattern fill of every op but multiplies.
+        mixed = np.arange(n, dtype=np.uint64) * 7919
+        if type_name.startswith("u"):
+            return (mixed % 256).astype(np.dtype(type_name.replace("u", "uint")))
+        signed = (mixed % 255).astype(np.int64) - 127
+        if type_name.startswith("i"):
+            return signed
+        return signed.astype(np.float64) / 8
+
+    def check_numpy(self, doc, values, op):
+        expected = int(getattr(np, op)(values))
+        self.assertEqual(doc["index"], expected)
+        value = values.reshape(-1)[expected]
+        if np.issubdtype(values.dtype, np.floating) and np.isnan(value):
+            self.assertEqual(doc["result"], ["nan"])
+        else:
+            self.assertEqual(float(doc["result"][0]), float(value))
+
+    def test_WhenGeneratedInputOfEveryNumericType_ThenValueAndIndexVerified(self):
+        n = 100_003
+        for type_name in self.TYPES:
+            for op in ("argmin", "argmax"):
+                for fill in ("pattern", "random"):
+                    with self.subTest(op=op, type=type_name, fill=fill):
+                        doc = self.run_json("-o", op, "-t", type_name, "-n", n, "--fill", fill, "--seed", 5,
+                                            "--verify", "-i", 1, "-w", 0)
+                        self.assertEqual(doc["request"]["op"], op)
+                        self.assertTrue(doc["verification"]["passed"], doc["verification"])
+                        column = doc["verification"]["columns"][0]
+                        self.assertEqual((column["index"], column["tolerance"]), (doc["index"], 0))
+                        if fill == "pattern":  # an independent answer: ties everywhere, the first must win
+                            self.check_numpy(doc, self.pattern(type_name, n), op)
+
+    def test_WhenFloat32NpyHasTiesAndNaN_ThenFirstIndexAndTheFirstNaNAsNumPyGives(self):
+        ties = np.array([3, 7, 7, -1, -1, 7, -0.0, 0.0], dtype=np.float32)
+        with_nan = np.array([1, 9, -4, np.nan, 9, -4, np.nan, 2], dtype=np.float32)
+        negative_nan = np.array([0x3F800000, 0xFFC00001, 0x7FC00000], dtype=np.uint32).view(np.float32)
+        for name, values, expected in (("ties_f32.npy", ties, {"argmin": ("-1", 3), "argmax": ("7", 1)}),
+                                       ("nan_f32.npy", with_nan, {"argmin": ("nan", 3), "argmax": ("nan", 3)}),
+                                       ("negative_nan_f32.npy", negative_nan,
+                                        {"argmin": ("nan", 1), "argmax": ("nan", 1)})):
+            file = save(name, values)
+            for op in ("argmin", "argmax"):
+                with self.subTest(file=name, op=op):
+                    doc = self.run_json("--input", file, "-o", op, "--verify")
+                    self.assertEqual((doc["result"][0], doc["index"]), expected[op])
+                    self.assertTrue(doc["verification"]["passed"], doc["verification"])
+                    self.check_numpy(doc, values, op)
+
+    def test_WhenTextOutput_ThenResultAndHostLinesShowValueAndIndex(self):
+        file = save("ties_text_f32.npy", np.array([3, 7, 7, -1, -1, 7], dtype=np.float32))
+        done = run("--input", file, "-o", "argmax", "--verify")
+        self.assertEqual(done.returncode, 0, done.stderr.decode())
+        text = done.stdout.decode()
+        self.assertRegex(text, r"(?m)^reduce\s+argmax over 6 x f32 ")
+        self.assertRegex(text, r"(?m)^result\s+7 at index 1$")
+        self.assertRegex(text, r"(?m)^host\s+7 at index 1 \(verified, exact\)$")
+        quiet = run("--input", file, "-o", "argmin", "-q")
+        self.assertEqual(quiet.stdout, b"-1 3\n", quiet.stderr.decode())
+
+    def test_WhenInt32FromNpyRawStdinOrTwoDimensions_ThenTheSameFlatIndexAsNumPy(self):
+        values = np.array([5, -2**31, 2**31 - 1, 12, -2**31, 2**31 - 1, 0, 7, 7], dtype=np.int32)
+        file = save("extremes_i32.npy", values)
+        values.tofile(path("extremes_i32.bin"))
+        with open(file, "rb") as data:
+            npy_bytes = data.read()
+        for op, expected in (("argmin", ("-2147483648", 1)), ("argmax", ("2147483647", 2))):
+            with self.subTest(op=op):
+                for doc in (self.run_json("--input", file, "-o", op, "--verify"),
+                            self.run_json("--input", path("extremes_i32.bin"), "-t", "i32", "-o", op, "--verify"),
+                            self.run_json("--input", "-", "-o", op, "--verify", stdin=npy_bytes)):
+                    self.assertEqual((doc["result"][0], doc["index"]), expected)
+                    self.assertEqual(doc["request"]["type"], "i32")
+                    self.assertTrue(doc["verification"]["passed"], doc["verification"])
+                # A 2-D file is one input: the index is into the flattened (C order) array, as numpy.argmax(a).
+                matrix = save("matrix_i32.npy", values.reshape(3, 3))
+                self.check_numpy(self.run_json("--input", matrix, "-o", op, "--verify"), values.reshape(3, 3), op)
+
+    STRATEGIES = ("tree", "subgroup", "work_group", "local_atomics", "cpu_chunks", "last_group", "global_atomics")
+
+    def test_WhenStrategyTimingOrPropertiesGiven_ThenTheyWorkAsForOtherOps(self):
+        args = ("-o", "argmax", "-t", "f32", "-n", "1M", "--fill", "random", "--seed", 3, "--verify", "-i", 3)
+        answers, ran = set(), set()
+        # Every strategy either runs (verified, the same answer) or is refused as for other ops; the library
+        # decides which (tree and cpu_chunks run everywhere).
+        for extra in ((), ("--deterministic",), ("--reproducible",), ("--init-to-identity",),
+                      *(("--strategy", strategy) for strategy in self.STRATEGIES)):
+            with self.subTest(extra=extra):
+                done = run(*args, *extra, "--json")
+                if extra and extra[0] == "--strategy" and done.returncode == 3:
+                    self.assertIn(f"strategy {extra[1]} is not available", done.stderr.decode())
+                    self.assertIn("argmax", done.stderr.decode())
+                    continue
+                self.assertEqual(done.returncode, 0, done.stderr.decode())
+                doc = json.loads(done.stdout)
+                jsonschema.validate(doc, SCHEMA)
+                self.assertTrue(doc["verification"]["passed"], doc["verification"])
+                self.assertEqual(doc["timing"]["iterations"], 3)
+                self.assertGreater(doc["timing"]["wall_ns"]["median"], 0)
+                self.assertEqual(doc["request"]["initial"], None)
+                self.assertTrue(doc["request"]["initialize_to_identity"])
+                if extra and extra[0] == "--strategy":
+                    self.assertEqual(doc["plans"][0]["strategy"], extra[1])
+                    ran.add(extra[1])
+                answers.add((doc["result"][0], doc["index"]))
+        self.assertEqual(len(answers), 1, answers)
+        self.assertLessEqual({"tree", "cpu_chunks"}, ran)
+        done = run("-o", "argmin", "-n", "64K", "--verify", "--bandwidth", "-i", 3)
+        self.assertEqual(done.returncode, 0, done.stderr.decode())
+        for heading in ("strategy", "result", "host", "kernels", "wall", "speed", "bandwidth"):
+            self.assertRegex(done.stdout.decode(), rf"(?m)^\s*{heading}\s", heading)
+
+    def test_WhenTheResultIsWrong_ThenVerificationFailsWithExitCodeOne(self):
+        # Test-only fault injection (runtime/api/reduction_job.cpp): flips the lowest bit of the result's value.
+        args = ("-o", "argmax", "-t", "i32", "-n", "1000")
+        strategy = self.run_json(*args)["plans"][0]["strategy"]
+        done = run(*args, "--verify", env={**CLEAN_ENV, "ZE_REDUCE_FAULT_INJECTION": strategy})
+        self.assertEqual(done.returncode, 1, done.stderr.decode())
+        self.assertIn(b"MISMATCH: expected 127 at index 91", done.stdout)
+
+    def test_WhenBool_ThenRefusedNamingTheOpAndType(self):
+        self.expect_error(("-o", "argmax", "-t", "bool"), 2, "argmax is not defined for bool",
+                          "integer or floating-point type")
+        self.expect_error(("--input", save("flags_arg.npy", np.array([True, False])), "-o", "argmin"), 2,
+                          "argmin is not defined for bool")
+
+    def test_WhenOptionsWithoutMeaningForArgOps_ThenRefusedNamingOptionAndOp(self):
+        self.expect_error(("-o", "argmax", "-n", "10", "--initial", "5"), 2, "--initial 5", "argmax",
+                          "leave --initial out")
+        self.expect_error(("-o", "argmin", "-n", "10", "--identity", "0"), 2, "--identity 0", "argmin",
+                          "leave --identity out")
+        self.expect_error(("-o", "argmax", "-n", "12", "--columns", "3"), 2, "--columns 3", "argmax",
+                          "leave --columns out")
+        self.expect_error(("--input", save("empty_f32.npy", np.zeros(0, dtype=np.float32)), "-o", "argmax"), 2,
+                          "argmax of an empty input (n = 0) has no result")
+
+    def test_WhenTheDocumentLacksTheIndex_ThenTheSchemaRejectsIt(self):
+        doc = self.run_json("-o", "argmax", "-n", "10", "--verify")
+        plain = self.run_json("-o", "max", "-n", "10", "--verify")
+        self.assertNotIn("index", plain)
+        self.assertNotIn("index", plain["verification"]["columns"][0])
+        for broken in ({k: v for k, v in doc.items() if k != "index"}, {**doc, "index": str(doc["index"])},
+                       {**plain, "index": 0}):
+            with self.assertRaises(jsonschema.ValidationError):
+                jsonschema.validate(broken, SCHEMA)
+
+
 class GivenBadInput(Case):
     def test_WhenRawSizeIsNotAWholeNumberOfElements_ThenUsageErrorSaysSo(self):
         with open(path("ten_bytes.bin"), "wb") as out:

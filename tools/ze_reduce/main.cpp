@@ -6,6 +6,7 @@
 #include <iostream>
 #include <string>
 
+#include "arg_options.hpp"
 #include "device_listing.hpp"
 #include "options.hpp"
 #include "progress.hpp"
@@ -32,6 +33,11 @@ std::size_t index_of(const zr::device& device) {
 
 void check_pair(zr::core::Op op, zr::core::DataType type) {
   if (zr::core::is_supported(op, type)) return;
+  if (zr::core::is_arg_op(op))  // bool is the only type they refuse
+    throw zr::InvalidArgumentError(std::string(zr::core::name(op)) + " is not defined for " +
+                                   std::string(zr::core::name(type)) +
+                                   " (argmin and argmax need an integer or floating-point type); choose another "
+                                   "--op or --type");
   const std::string rule = zr::core::is_floating(type) || type == zr::core::DataType::boolean
                                ? "bit_and, bit_or and bit_xor need an integer type"
                                : "logical_and and logical_or need bool";
@@ -55,6 +61,7 @@ int run(const Options& options) {
     return 0;
   }
   if (options.iterations == 0) throw zr::InvalidArgumentError("--iterations must be at least 1");
+  check_arg_options(options);  // usage errors before any device is touched
   if (options.input_path.empty()) check_pair(options.op, options.type.value_or(zr::core::DataType::f32));
 
   const zr::device device = options.device_index ? zr::get_device(*options.device_index) : zr::default_device();

@@ -58,6 +58,7 @@ void add_options(CLI::App& app, Options& o) {
       "  ze_reduce --list                            devices, their capabilities and strategies\n"
       "  ze_reduce -o max -t i32 -n 256M --verify    maximum of 2^28 ints, checked on the host\n"
       "  ze_reduce --input x.npy -o min --json       minimum of a NumPy array, as one JSON document\n"
+      "  ze_reduce --input x.npy -o argmax           largest value of a NumPy array and its first index\n"
       "  ze_reduce -t u8 --input data.bin -o xor     raw binary file of bytes\n"
       "  ze_reduce -n 2^28 -i 20 --bandwidth         throughput against the device's read bandwidth\n"
       "Exit codes: 0 success, 1 verification failed, 2 usage or input error, 3 device or runtime error.\n"
@@ -70,12 +71,13 @@ void add_options(CLI::App& app, Options& o) {
            if (!op)
              throw CLI::ValidationError("--op", "'" + text +
                                                     "' is not an operation: use plus, multiplies, minimum, maximum, "
-                                                    "bit_and, bit_or, bit_xor, logical_and, logical_or or sum, prod, "
-                                                    "min, max, and, or, xor, land, lor");
+                                                    "bit_and, bit_or, bit_xor, logical_and, logical_or, argmin, argmax "
+                                                    "or sum, prod, min, max, and, or, xor, land, lor");
            o.op = *op;
          },
          "operation, by its SYCL name or short alias: plus|sum, multiplies|prod, minimum|min, maximum|max, "
-         "bit_and|and, bit_or|or, bit_xor|xor (integers), logical_and|land, logical_or|lor (bool). Example: -o max")
+         "bit_and|and, bit_or|or, bit_xor|xor (integers), logical_and|land, logical_or|lor (bool), argmin, argmax "
+         "(the extreme value and the index of its first occurrence; numbers only). Example: -o max")
       ->default_str("plus");
   app.add_option_function<std::string>(
          "-t,--type",

@@ -47,7 +47,7 @@ struct Options {
 // value fails CLI11's parse with a message naming the option and what it accepts.
 void add_options(CLI::App& app, Options& options);
 
-// "plus" ... "logical_or" and the aliases sum, prod, min, max, and, or, xor, land, lor.
+// "plus" ... "logical_or", "argmin", "argmax" and the aliases sum, prod, min, max, and, or, xor, land, lor.
 std::optional<core::Op> parse_op_name(std::string_view text);
 
 }  // namespace zr::cli

@@ -7,54 +7,14 @@
 #include <span>
 #include <string>
 
-#include "identity.hpp"
+#include "arg_run.hpp"
 #include "common/type_dispatch.hpp"
+#include "identity.hpp"
+#include "run_parts.hpp"
 
 namespace zr::cli {
 
 namespace {
-
-std::uint64_t elapsed_ns(std::chrono::steady_clock::time_point since) {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - since).count());
-}
-
-zr::property_list properties_of(const Options& options) {
-  zr::property_list props;
-  if (options.initialize_to_identity) props = props.with(zr::property::reduction::initialize_to_identity{});
-  if (options.deterministic) props = props.with(zr::property::reduction::deterministic{});
-  if (options.reproducible) props = props.with(zr::property::reduction::reproducible{});
-  if (options.strategy) props = props.with(zr::property::reduction::use_strategy{*options.strategy});
-  return props;
-}
-
-// The input where the kernels read it: a device allocation holding a copy, or the host data itself when it is
-// larger than one device allocation (the library then copies it chunk by chunk in every run).
-template <typename T>
-struct DeviceInput {
-  zr::usm_ptr<T> copy;
-  const T* host = nullptr;
-  std::uint64_t n = 0;
-
-  zr::event reduce(zr::queue& queue, zr::reduction_descriptor<T> reduction) const {
-    if (copy || n == 0) return queue.reduce(static_cast<const T*>(copy.get()), n, reduction);
-    return queue.reduce(std::span<const T>(host, n), reduction);
-  }
-};
-
-template <typename T>
-DeviceInput<T> place_input(zr::queue& queue, const Workload& workload, std::uint64_t& upload_ns) {
-  DeviceInput<T> input;
-  input.host = reinterpret_cast<const T*>(workload.data.data());
-  input.n = workload.n;
-  const std::uint64_t bytes = workload.n * sizeof(T);
-  if (bytes == 0 || bytes > queue.get_device().capabilities().max_allocation_bytes) return input;
-  input.copy = zr::make_device_array<T>(queue, workload.n);
-  const auto start = std::chrono::steady_clock::now();
-  queue.copy(input.host, input.copy.get(), workload.n).wait();
-  upload_ns = elapsed_ns(start);
-  return input;
-}
 
 template <typename T>
 T value_of(const core::Scalar& scalar) {
@@ -81,7 +41,7 @@ RunOutcome run_typed(zr::queue& queue, const Options& options, const Workload& w
   const T initial = value_of<T>(initial_scalar);
 
   const DeviceInput<T> input = place_input<T>(queue, workload, outcome.upload_ns);
-  outcome.input_on_device = input.copy != nullptr || workload.n == 0;
+  outcome.input_on_device = input.on_device();
   const auto columns = options.columns;
   const auto variables = std::make_unique<T[]>(columns);
   const zr::property_list props = properties_of(options);
@@ -91,24 +51,9 @@ RunOutcome run_typed(zr::queue& queue, const Options& options, const Workload& w
       return has_user_identity ? zr::reduction(&vars[0], user_identity, Op{}, props) : zr::reduction(&vars[0], Op{}, props);
     return has_user_identity ? zr::reduction(vars, user_identity, Op{}, props) : zr::reduction(vars, Op{}, props);
   };
-
-  const std::uint64_t runs = options.warmup + options.iterations;
-  for (std::uint64_t run = 0; run < runs; ++run) {
-    const bool timed = run >= options.warmup;
-    progress.update((timed ? "run " + std::to_string(run - options.warmup + 1) + " of " +
-                                 std::to_string(options.iterations)
-                           : "warm-up " + std::to_string(run + 1) + " of " + std::to_string(options.warmup)) +
-                    " (" + std::to_string(workload.n) + " x " + std::string(core::name(type)) + ")");
-    std::fill(variables.get(), variables.get() + columns, initial);
-    const auto start = std::chrono::steady_clock::now();
-    const zr::event done = input.reduce(queue, descriptor());
-    const zr::profile& profile = done.get_profile();
-    const std::uint64_t wall = elapsed_ns(start);
-    if (!timed) continue;
-    outcome.timings.push_back({wall, profile.kernel_ns, profile.copy_ns, profile.timestamps_valid});
-    outcome.plans = profile.plans;
-    outcome.last_passes = profile.passes;
-  }
+  run_timed(
+      options, workload, progress, outcome, [&] { std::fill(variables.get(), variables.get() + columns, initial); },
+      [&] { return input.reduce(queue, descriptor()); });
   for (std::uint64_t c = 0; c < columns; ++c) outcome.results.push_back(core::Scalar::from<T>(type, variables[c]));
   return outcome;
 }
@@ -123,6 +68,8 @@ std::uint64_t median(std::vector<std::uint64_t> values) {
 }
 
 RunOutcome run_reduction(zr::queue& queue, const Options& options, const Workload& workload, Progress& progress) {
+  // argmin/argmax are not reduction(...) ops (visit_pair refuses them): they have calls of their own.
+  if (core::is_arg_op(options.op)) return run_arg_reduction(queue, options, workload, progress);
   return tools::visit_pair(static_cast<element_type>(workload.type), static_cast<op_kind>(options.op),
                            [&](auto type_tag, auto op_tag) {
                              using T = typename decltype(type_tag)::type;

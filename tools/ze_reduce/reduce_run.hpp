@@ -1,7 +1,7 @@
 #pragma once
-// Runs the requested reduction on a queue through the public API: the input is copied to the device once
-// (or handed over as host data, in chunks, when it is larger than one device allocation), then reduced
-// warm-up + timed times; every run's events give the per-pass kernel times.
+// Runs the requested reduction (or arg-reduction, arg_run.hpp) on a queue through the public API: the input is
+// copied to the device once (or handed over as host data, in chunks, when it is larger than one device
+// allocation), then reduced warm-up + timed times; every run's events give the per-pass kernel times.
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -23,7 +23,9 @@ struct IterationTiming {
 
 struct RunOutcome {
   std::vector<core::Scalar> results;  // one per column, from the last timed run
-  core::Scalar identity;              // the identity the reduction used (known or --identity)
+  std::optional<std::uint64_t> index;  // argmin/argmax: the index of results[0] (their one result)
+  core::Scalar identity;              // the identity the reduction used (known or --identity; argmin/argmax:
+                                      // the value their kernels start from, minimum's or maximum's identity)
   std::optional<core::Scalar> initial;  // folded into the result (absent with --init-to-identity)
   std::vector<zr::plan_summary> plans;
   std::vector<zr::pass_profile> last_passes;

@@ -58,7 +58,8 @@ nlohmann::json to_json(const Report& r) {
                     {"columns", o.columns},
                     {"deterministic", o.deterministic},
                     {"reproducible", o.reproducible},
-                    {"initialize_to_identity", o.initialize_to_identity},
+                    // argmin/argmax never read their variable: true whether or not --init-to-identity was given.
+                    {"initialize_to_identity", o.initialize_to_identity || core::is_arg_op(o.op)},
                     {"strategy", o.strategy ? nlohmann::json(std::string(to_string(*o.strategy))) : nlohmann::json()},
                     {"identity", outcome.identity.to_string()},
                     {"initial", outcome.initial ? nlohmann::json(outcome.initial->to_string()) : nlohmann::json()}};
@@ -77,13 +78,17 @@ nlohmann::json to_json(const Report& r) {
                             {"combine_depth", plan.combine_depth}});
   doc["result"] = nlohmann::json::array();
   for (const auto& value : outcome.results) doc["result"].push_back(value.to_string());
+  if (outcome.index) doc["index"] = *outcome.index;  // argmin/argmax only: the schema requires it there alone
   if (r.verification) {
     nlohmann::json columns = nlohmann::json::array();
-    for (const auto& c : r.verification->columns)
-      columns.push_back({{"reference", c.reference.value.to_string()},
-                         {"tolerance", c.reference.tolerance},
-                         {"agrees", c.agrees},
-                         {"why", c.why}});
+    for (const auto& c : r.verification->columns) {
+      nlohmann::json column = {{"reference", c.reference.value.to_string()},
+                               {"tolerance", c.reference.tolerance},
+                               {"agrees", c.agrees},
+                               {"why", c.why}};
+      if (c.index) column["index"] = *c.index;
+      columns.push_back(column);
+    }
     doc["verification"] = {{"passed", r.verification->passed()}, {"columns", columns}};
   } else {
     doc["verification"] = nullptr;
@@ -122,7 +127,10 @@ void print_text(const Report& r, std::FILE* out) {
   const auto& o = r.options;
   const auto& w = r.workload;
   const auto& outcome = r.outcome;
+  // argmin/argmax: "VALUE at index I" (-q: "VALUE I", two fields for scripts).
   const auto results = [&] {
+    if (outcome.index)
+      return outcome.results.at(0).to_string() + (o.verbosity < 0 ? " " : " at index ") + std::to_string(*outcome.index);
     std::string text;
     for (std::size_t i = 0; i < outcome.results.size(); ++i) {
       if (i) text += ", ";
@@ -155,7 +163,8 @@ void print_text(const Report& r, std::FILE* out) {
       const std::string verdict = !check.agrees                        ? "MISMATCH: " + check.why
                                   : check.reference.tolerance > 0 ? std::string(bound)
                                                                   : std::string("(verified, exact)");
-      std::fprintf(out, "host      %s%s %s\n", column.c_str(), check.reference.value.to_string().c_str(),
+      const std::string at = check.index ? " at index " + std::to_string(*check.index) : "";
+      std::fprintf(out, "host      %s%s%s %s\n", column.c_str(), check.reference.value.to_string().c_str(), at.c_str(),
                    verdict.c_str());
     }
   }

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <optional>
 
+#include "arg_verification.hpp"
+
 namespace zr::cli {
 
 bool Verification::passed() const {
@@ -12,6 +14,7 @@ bool Verification::passed() const {
 
 Verification verify(core::Op op, std::uint64_t columns, bool reproducible, const Workload& workload,
                     const RunOutcome& outcome) {
+  if (core::is_arg_op(op)) return verify_arg(op, workload, outcome);
   Verification verification;
   const std::size_t element = core::size_of(workload.type);
   const std::uint64_t rows = columns ? workload.n / columns : 0;

@@ -1,7 +1,9 @@
 #pragma once
 // --verify: each result against the host reference (runtime/core/host_reference.hpp), an independent
 // sequential implementation; exact for integers, bool, minimum and maximum, within the documented error bound
-// for floating sums and products.
+// for floating sums and products. argmin/argmax: value bits and index exact (arg_verification.hpp).
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,7 @@ namespace zr::cli {
 
 struct ColumnCheck {
   core::HostReference reference;
+  std::optional<std::uint64_t> index;  // argmin/argmax: the reference's index
   bool agrees = false;
   std::string why;  // how far off, when it does not agree
 };
