@@ -172,6 +172,11 @@ void plan_arg_reduction(Plan& plan, const Capabilities& caps, const Tuning& tuni
   const Shape shape = chunks ? grid_shape(caps, tuning, request.n, 1)
                              : grid_shape(caps, tuning, request.n, group_size(caps, tuning, Strategy::tree, kArgPartialBytes));
   const std::uint64_t partial_count = shape.groups * (chunks ? shape.local_size : 1);
+  // The GPU-shaped scan numbers a work-item's vector visits in 32 bits (zr_arg_grid.h).
+  const std::uint64_t vectors = request.n / std::max<std::size_t>(1, 16 / size_of(request.type));
+  if (!chunks && vectors / (shape.groups * shape.local_size) >= UINT32_MAX)
+    throw UnsupportedError(std::string(name(request.op)) + " of n = " + std::to_string(request.n) + " on " +
+                           std::to_string(shape.groups * shape.local_size) + " work-items exceeds 2^32 vector reads per work-item");
   if (plan.strategy == Strategy::last_group) {
     KernelPass pass = kernel_pass("arglast", request.op, request.type, "single pass");
     pass.local_size = shape.local_size;

@@ -4,7 +4,6 @@
 // Arguments: partials, count (64-bit), result (two ulong words), scratch (local, one zr_arg per work-item).
 // Launch exactly one work-group.
 #include "zr_arg.h"
-#include "zr_group_tree.h"
 
 #define ZR_ARGFINAL_KERNEL(OP, TN, T, ACC, ATN)                                                              \
   kernel void zr_argfinal_##OP##_##TN(global const zr_arg_##ATN* partials, ulong count,                     \
@@ -13,7 +12,7 @@
     zr_arg_##ATN best = identity;                                                                           \
     for (ulong i = get_local_id(0); i < count; i += get_local_size(0))                                      \
       best = zr_arg_##OP##_##ATN(best, partials[i]);                                                        \
-    ZR_LOCAL_TREE(zr_arg_##OP##_##ATN, zr_arg_##ATN, best, scratch, identity);                              \
+    ZR_ARG_LOCAL_TREE(OP, ATN, best, scratch);                                                 \
     if (get_local_id(0) == 0) ZR_ARG_STORE_RESULT(TN, T, result, best);                                     \
   }
 

@@ -7,7 +7,6 @@
 // Arguments: in, n (64-bit), partials (one zr_arg per group), scratch (local, one zr_arg per work-item),
 // counter (global uint, 0 before the launch, reset to 0 by the last group), result (two ulong words).
 #include "zr_arg_grid.h"
-#include "zr_group_tree.h"
 
 #define ZR_ARGLAST_KERNEL(OP, TN, T, ACC, ATN)                                                               \
   kernel void zr_arglast_##OP##_##TN(global const T* restrict in, ulong n, global zr_arg_##ATN* partials,    \
@@ -17,7 +16,7 @@
     const zr_arg_##ATN identity = zr_arg_identity_##OP##_##ATN();                                            \
     zr_arg_##ATN best;                                                                                       \
     ZR_ARG_GRID_SCAN(OP, TN, ACC, ATN, in, n, best, identity);                                               \
-    ZR_LOCAL_TREE(zr_arg_##OP##_##ATN, zr_arg_##ATN, best, scratch, identity);                               \
+    ZR_ARG_LOCAL_TREE(OP, ATN, best, scratch);                                                  \
     if (get_local_id(0) == 0) partials[get_group_id(0)] = best;                                              \
     barrier(CLK_GLOBAL_MEM_FENCE); /* release: the partial is out before the group counts itself */          \
     if (get_local_id(0) == 0) is_last[0] = atomic_inc(counter) == groups - 1;                                \
@@ -27,7 +26,7 @@
     best = identity;                                                                                         \
     for (uint g = (uint)get_local_id(0); g < groups; g += (uint)get_local_size(0))                           \
       best = zr_arg_##OP##_##ATN(best, zr_arg_make_##ATN(done[g].value, done[g].index));                     \
-    ZR_LOCAL_TREE(zr_arg_##OP##_##ATN, zr_arg_##ATN, best, scratch, identity);                               \
+    ZR_ARG_LOCAL_TREE(OP, ATN, best, scratch);                                                  \
     if (get_local_id(0) == 0) {                                                                              \
       ZR_ARG_STORE_RESULT(TN, T, result, best);                                                              \
       *counter = 0;                                                                                          \

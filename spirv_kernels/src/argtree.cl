@@ -3,7 +3,6 @@
 // tree, and one partial per group is written.
 // Arguments: in, n (64-bit), partials (one zr_arg per group), scratch (local, one zr_arg per work-item).
 #include "zr_arg_grid.h"
-#include "zr_group_tree.h"
 
 #define ZR_ARGTREE_KERNEL(OP, TN, T, ACC, ATN)                                                             \
   kernel void zr_argtree_##OP##_##TN(global const T* restrict in, ulong n, global zr_arg_##ATN* restrict partials, \
@@ -11,7 +10,7 @@
     const zr_arg_##ATN identity = zr_arg_identity_##OP##_##ATN();                                          \
     zr_arg_##ATN best;                                                                                     \
     ZR_ARG_GRID_SCAN(OP, TN, ACC, ATN, in, n, best, identity);                                             \
-    ZR_LOCAL_TREE(zr_arg_##OP##_##ATN, zr_arg_##ATN, best, scratch, identity);                             \
+    ZR_ARG_LOCAL_TREE(OP, ATN, best, scratch);                                                \
     if (get_local_id(0) == 0) partials[get_group_id(0)] = best;                                            \
   }
 

@@ -26,13 +26,9 @@
 #define ZR_ARG_BEATS_FLOATING_argmin(x, b) (!((x) >= (b)) & ((b) == (b)))
 #define ZR_ARG_BEATS_FLOATING_argmax(x, b) (!((x) <= (b)) & ((b) == (b)))
 
-// PAD names the bytes between value and index, so that the struct has no implicit padding: copies of padded
-// structs came out of clang as memcpys whose alias scopes llvm-spirv-15 misplaces (spirv-val: "AliasDomainDeclINTEL
-// must appear in a block").
-#define ZR_DEFINE_ARG_TYPE(ATN, ACC, PAD, KIND, WORST_FOR_MIN, WORST_FOR_MAX)                             \
+#define ZR_DEFINE_ARG_TYPE(ATN, ACC, KIND, WORST_FOR_MIN, WORST_FOR_MAX)                                  \
   typedef struct {                                                                                        \
     ACC value;                                                                                            \
-    PAD                                                                                                   \
     ulong index;                                                                                          \
   } zr_arg_##ATN;                                                                                         \
   static inline zr_arg_##ATN zr_arg_make_##ATN(ACC value, ulong index) {                                 \
@@ -66,17 +62,17 @@
 
 #define ZR_ARG_PAIRS(K, TN, T, ACC, ATN) K(argmin, TN, T, ACC, ATN) K(argmax, TN, T, ACC, ATN)
 
-ZR_DEFINE_ARG_TYPE(f32, float, uint pad;, FLOATING, INFINITY, -INFINITY)
+ZR_DEFINE_ARG_TYPE(f32, float, FLOATING, INFINITY, -INFINITY)
 
 #if defined(ZR_CLASS_BASE)
-ZR_DEFINE_ARG_TYPE(i8, char, uchar pad1; ushort pad2; uint pad4;, INTEGER, CHAR_MAX, CHAR_MIN)
-ZR_DEFINE_ARG_TYPE(i16, short, ushort pad2; uint pad4;, INTEGER, SHRT_MAX, SHRT_MIN)
-ZR_DEFINE_ARG_TYPE(i32, int, uint pad;, INTEGER, INT_MAX, INT_MIN)
-ZR_DEFINE_ARG_TYPE(i64, long, , INTEGER, LONG_MAX, LONG_MIN)
-ZR_DEFINE_ARG_TYPE(u8, uchar, uchar pad1; ushort pad2; uint pad4;, INTEGER, UCHAR_MAX, 0)
-ZR_DEFINE_ARG_TYPE(u16, ushort, ushort pad2; uint pad4;, INTEGER, USHRT_MAX, 0)
-ZR_DEFINE_ARG_TYPE(u32, uint, uint pad;, INTEGER, UINT_MAX, 0)
-ZR_DEFINE_ARG_TYPE(u64, ulong, , INTEGER, ULONG_MAX, 0)
+ZR_DEFINE_ARG_TYPE(i8, char, INTEGER, CHAR_MAX, CHAR_MIN)
+ZR_DEFINE_ARG_TYPE(i16, short, INTEGER, SHRT_MAX, SHRT_MIN)
+ZR_DEFINE_ARG_TYPE(i32, int, INTEGER, INT_MAX, INT_MIN)
+ZR_DEFINE_ARG_TYPE(i64, long, INTEGER, LONG_MAX, LONG_MIN)
+ZR_DEFINE_ARG_TYPE(u8, uchar, INTEGER, UCHAR_MAX, 0)
+ZR_DEFINE_ARG_TYPE(u16, ushort, INTEGER, USHRT_MAX, 0)
+ZR_DEFINE_ARG_TYPE(u32, uint, INTEGER, UINT_MAX, 0)
+ZR_DEFINE_ARG_TYPE(u64, ulong, INTEGER, ULONG_MAX, 0)
 #define ZR_FOR_EACH_ARG_PAIR(K)                                                                           \
   ZR_ARG_PAIRS(K, i8, char, char, i8) ZR_ARG_PAIRS(K, i16, short, short, i16) ZR_ARG_PAIRS(K, i32, int, int, i32) \
   ZR_ARG_PAIRS(K, i64, long, long, i64) ZR_ARG_PAIRS(K, u8, uchar, uchar, u8)                             \
@@ -85,11 +81,30 @@ ZR_DEFINE_ARG_TYPE(u64, ulong, , INTEGER, ULONG_MAX, 0)
 #elif defined(ZR_CLASS_FP16)
 #define ZR_FOR_EACH_ARG_PAIR(K) ZR_ARG_PAIRS(K, f16, half, float, f32)
 #elif defined(ZR_CLASS_FP64)
-ZR_DEFINE_ARG_TYPE(f64, double, , FLOATING, INFINITY, -INFINITY)
+ZR_DEFINE_ARG_TYPE(f64, double, FLOATING, INFINITY, -INFINITY)
 #define ZR_FOR_EACH_ARG_PAIR(K) ZR_ARG_PAIRS(K, f64, double, double, f64)
 #else
 #error "arg-reduction kernels are built for the base, fp16 and fp64 type classes (kernels.table)"
 #endif
+
+// The group's candidates combined through local memory, the result in every work-item's best: a tree of
+// pairs (slot i with slot i + ceil(active / 2)). Not zr_group_tree.h's eight-way steps: eight 16-byte
+// candidates in registers at once made Intel's compiler spill on PVC (kernels_ocloc_compile).
+#define ZR_ARG_LOCAL_TREE(OP, ATN, best, scratch)                                                \
+  do {                                                                                          \
+    const uint zr_lid_ = (uint)get_local_id(0);                                                 \
+    uint zr_active_ = (uint)get_local_size(0);                                                  \
+    (scratch)[zr_lid_] = (best);                                                                \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+    while (zr_active_ > 1) {                                                                    \
+      const uint zr_half_ = (zr_active_ + 1) / 2;                                               \
+      if (zr_lid_ < zr_active_ - zr_half_)                                                      \
+        (scratch)[zr_lid_] = zr_arg_##OP##_##ATN((scratch)[zr_lid_], (scratch)[zr_lid_ + zr_half_]); \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                             \
+      zr_active_ = zr_half_;                                                                    \
+    }                                                                                           \
+    (best) = (scratch)[0];                                                                      \
+  } while (0)
 
 // The result, as zr::arg_result<T>: the value as T at offset 0 (padding zeroed), the index at offset 8.
 #define ZR_ARG_STORE_RESULT(TN, T, result, best)          \
