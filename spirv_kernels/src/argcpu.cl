@@ -67,7 +67,10 @@
 // Straight-line code over the lanes: a loop over them through a private array gave llvm-spirv-15 a block
 // order spirv-val rejects.
 #define ZR_ACPU_LANE(OP, ATN, W, best, values, blocks, segment, k, sk)                                        \
-  (best) = zr_arg_##OP##_##ATN((best), zr_arg_make_##ATN((values).sk, (segment) + (ulong)(blocks).sk * W + (k)));
+  {                                                                                                         \
+    const ulong zr_at_ = (segment) + (ulong)(blocks).sk * W + (k);                                          \
+    ZR_ARG_TAKE(OP, ATN, best##_value, best##_index, (values).sk, zr_at_);                                  \
+  }
 #define ZR_ACPU_FOLD_8(OP, ATN, W, best, values, blocks, segment)  \
   ZR_ACPU_LANE(OP, ATN, W, best, values, blocks, segment, 0, s0)  \
   ZR_ACPU_LANE(OP, ATN, W, best, values, blocks, segment, 1, s1)  \
@@ -100,8 +103,9 @@
     const ulong begin = min(n, get_global_id(0) * chunk);                                                    \
     const ulong end = min(n, begin + chunk);                                                                 \
     const ulong body_end = begin + ((end - begin) & ~(ulong)(W - 1));                                        \
-    const zr_arg_##ATN identity = zr_arg_identity_##OP##_##ATN();                                            \
-    zr_arg_##ATN best = identity;                                                                            \
+    ACC best_value;                                                                                          \
+    ulong best_index;                                                                                        \
+    ZR_ARG_IDENTITY(OP, ATN, best_value, best_index);                                                        \
     for (ulong segment = begin; segment < body_end;) {                                                       \
       const ulong segment_end = min(body_end, segment + ((ulong)W << 30));                                   \
       /* the states start from the segment's first two blocks (or the first, twice): a lane's value must */ \
@@ -128,12 +132,13 @@
     }                                                                                                        \
     for (ulong i = body_end; i < end; ++i) {                                                                 \
       const ACC x = (ACC)ZR_LOAD_##TN(in, i);                                                                \
-      if (zr_beats_##OP##_##ATN(x, best.value) | (best.index == ULONG_MAX)) { /* or still the identity */    \
-        best.value = x;                                                                                      \
-        best.index = i;                                                                                      \
+      if (zr_beats_##OP##_##ATN(x, best_value) | (best_index == ULONG_MAX)) { /* or still the identity */    \
+        best_value = x;                                                                                      \
+        best_index = i;                                                                                      \
       }                                                                                                      \
     }                                                                                                        \
-    partials[get_global_id(0)] = best;                                                                       \
+    partials[get_global_id(0)].value = best_value;                                                           \
+    partials[get_global_id(0)].index = best_index;                                                           \
   }
 
 ZR_FOR_EACH_ARG_PAIR(ZR_ARGCPU_KERNEL)

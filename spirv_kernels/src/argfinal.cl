@@ -8,12 +8,16 @@
 #define ZR_ARGFINAL_KERNEL(OP, TN, T, ACC, ATN)                                                              \
   kernel void zr_argfinal_##OP##_##TN(global const zr_arg_##ATN* partials, ulong count,                     \
                                       global ulong* result, local zr_arg_##ATN* scratch) {                  \
-    const zr_arg_##ATN identity = zr_arg_identity_##OP##_##ATN();                                           \
-    zr_arg_##ATN best = identity;                                                                           \
-    for (ulong i = get_local_id(0); i < count; i += get_local_size(0))                                      \
-      best = zr_arg_##OP##_##ATN(best, partials[i]);                                                        \
-    ZR_ARG_LOCAL_TREE(OP, ATN, best, scratch);                                                 \
-    if (get_local_id(0) == 0) ZR_ARG_STORE_RESULT(TN, T, result, best);                                     \
+    ACC best_value;                                                                                         \
+    ulong best_index;                                                                                       \
+    ZR_ARG_IDENTITY(OP, ATN, best_value, best_index);                                                       \
+    for (ulong i = get_local_id(0); i < count; i += get_local_size(0)) {                                    \
+      const ACC v = partials[i].value;                                                                      \
+      const ulong at = partials[i].index;                                                                   \
+      ZR_ARG_TAKE(OP, ATN, best_value, best_index, v, at);                                                  \
+    }                                                                                                       \
+    ZR_ARG_LOCAL_TREE(OP, ATN, ACC, best_value, best_index, scratch);                                       \
+    if (get_local_id(0) == 0) ZR_ARG_STORE_RESULT(TN, T, result, best_value, best_index);                   \
   }
 
 ZR_FOR_EACH_ARG_PAIR(ZR_ARGFINAL_KERNEL)

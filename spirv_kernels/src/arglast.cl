@@ -13,22 +13,28 @@
                                      local zr_arg_##ATN* scratch, global uint* counter, global ulong* result) { \
     local uint is_last[1]; /* an array: clang's uninitialised-use check does not see the barrier */          \
     const uint groups = (uint)get_num_groups(0);                                                             \
-    const zr_arg_##ATN identity = zr_arg_identity_##OP##_##ATN();                                            \
-    zr_arg_##ATN best;                                                                                       \
-    ZR_ARG_GRID_SCAN(OP, TN, ACC, ATN, in, n, best, identity);                                               \
-    ZR_ARG_LOCAL_TREE(OP, ATN, best, scratch);                                                  \
-    if (get_local_id(0) == 0) partials[get_group_id(0)] = best;                                              \
+    ACC best_value;                                                                                          \
+    ulong best_index;                                                                                        \
+    ZR_ARG_GRID_SCAN(OP, TN, ACC, ATN, in, n, best);                                                         \
+    ZR_ARG_LOCAL_TREE(OP, ATN, ACC, best_value, best_index, scratch);                                        \
+    if (get_local_id(0) == 0) {                                                                              \
+      partials[get_group_id(0)].value = best_value;                                                          \
+      partials[get_group_id(0)].index = best_index;                                                          \
+    }                                                                                                        \
     barrier(CLK_GLOBAL_MEM_FENCE); /* release: the partial is out before the group counts itself */          \
     if (get_local_id(0) == 0) is_last[0] = atomic_inc(counter) == groups - 1;                                \
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); /* and acquire, for the partials read below */      \
     if (!is_last[0]) return; /* uniform across the group: every item read the same local flag */             \
     const volatile global zr_arg_##ATN* done = partials;                                                     \
-    best = identity;                                                                                         \
-    for (uint g = (uint)get_local_id(0); g < groups; g += (uint)get_local_size(0))                           \
-      best = zr_arg_##OP##_##ATN(best, zr_arg_make_##ATN(done[g].value, done[g].index));                     \
-    ZR_ARG_LOCAL_TREE(OP, ATN, best, scratch);                                                  \
+    ZR_ARG_IDENTITY(OP, ATN, best_value, best_index);                                                        \
+    for (uint g = (uint)get_local_id(0); g < groups; g += (uint)get_local_size(0)) {                         \
+      const ACC v = done[g].value;                                                                           \
+      const ulong at = done[g].index;                                                                        \
+      ZR_ARG_TAKE(OP, ATN, best_value, best_index, v, at);                                                   \
+    }                                                                                                        \
+    ZR_ARG_LOCAL_TREE(OP, ATN, ACC, best_value, best_index, scratch);                                        \
     if (get_local_id(0) == 0) {                                                                              \
-      ZR_ARG_STORE_RESULT(TN, T, result, best);                                                              \
+      ZR_ARG_STORE_RESULT(TN, T, result, best_value, best_index);                                            \
       *counter = 0;                                                                                          \
     }                                                                                                        \
   }

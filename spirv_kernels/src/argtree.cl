@@ -7,11 +7,14 @@
 #define ZR_ARGTREE_KERNEL(OP, TN, T, ACC, ATN)                                                             \
   kernel void zr_argtree_##OP##_##TN(global const T* restrict in, ulong n, global zr_arg_##ATN* restrict partials, \
                                      local zr_arg_##ATN* scratch) {                                        \
-    const zr_arg_##ATN identity = zr_arg_identity_##OP##_##ATN();                                          \
-    zr_arg_##ATN best;                                                                                     \
-    ZR_ARG_GRID_SCAN(OP, TN, ACC, ATN, in, n, best, identity);                                             \
-    ZR_ARG_LOCAL_TREE(OP, ATN, best, scratch);                                                \
-    if (get_local_id(0) == 0) partials[get_group_id(0)] = best;                                            \
+    ACC best_value;                                                                                        \
+    ulong best_index;                                                                                      \
+    ZR_ARG_GRID_SCAN(OP, TN, ACC, ATN, in, n, best);                                                       \
+    ZR_ARG_LOCAL_TREE(OP, ATN, ACC, best_value, best_index, scratch);                                      \
+    if (get_local_id(0) == 0) {                                                                            \
+      partials[get_group_id(0)].value = best_value;                                                        \
+      partials[get_group_id(0)].index = best_index;                                                        \
+    }                                                                                                      \
   }
 
 ZR_FOR_EACH_ARG_PAIR(ZR_ARGTREE_KERNEL)

@@ -26,39 +26,35 @@
 #define ZR_ARG_BEATS_FLOATING_argmin(x, b) (!((x) >= (b)) & ((b) == (b)))
 #define ZR_ARG_BEATS_FLOATING_argmax(x, b) (!((x) <= (b)) & ((b) == (b)))
 
+// A candidate lives in two variables (value, index); zr_arg_<ATN> is only its layout in memory (partials,
+// local scratch), read and written field by field. Candidates as struct values (functions taking and
+// returning them) left private struct copies in the SPIR-V (memcpy through Function variables), which Intel's
+// driver reported as 1-4 KiB of spill space per kernel on Xe-LP and PVC (level_zero_nohw).
 #define ZR_DEFINE_ARG_TYPE(ATN, ACC, KIND, WORST_FOR_MIN, WORST_FOR_MAX)                                  \
   typedef struct {                                                                                        \
     ACC value;                                                                                            \
     ulong index;                                                                                          \
   } zr_arg_##ATN;                                                                                         \
-  static inline zr_arg_##ATN zr_arg_make_##ATN(ACC value, ulong index) {                                 \
-    zr_arg_##ATN a;                                                                                       \
-    a.value = value;                                                                                      \
-    a.index = index;                                                                                      \
-    return a;                                                                                             \
-  }                                                                                                       \
-  static inline int zr_beats_argmin_##ATN(ACC x, ACC b) { return ZR_ARG_BEATS_##KIND##_argmin(x, b); }       \
-  static inline int zr_beats_argmax_##ATN(ACC x, ACC b) { return ZR_ARG_BEATS_##KIND##_argmax(x, b); }       \
-  static inline zr_arg_##ATN zr_arg_identity_argmin_##ATN(void) {                                         \
-    zr_arg_##ATN a;                                                                                       \
-    a = zr_arg_make_##ATN((ACC)(WORST_FOR_MIN), ULONG_MAX);                                               \
-    return a;                                                                                             \
-  }                                                                                                       \
-  static inline zr_arg_##ATN zr_arg_identity_argmax_##ATN(void) {                                         \
-    zr_arg_##ATN a;                                                                                       \
-    a = zr_arg_make_##ATN((ACC)(WORST_FOR_MAX), ULONG_MAX);                                               \
-    return a;                                                                                             \
-  }                                                                                                       \
-  static inline zr_arg_##ATN zr_arg_argmin_##ATN(zr_arg_##ATN a, zr_arg_##ATN b) {                        \
-    const int b_first = zr_beats_argmin_##ATN(b.value, a.value) |                                         \
-                        (!zr_beats_argmin_##ATN(a.value, b.value) & (b.index < a.index));                 \
-    return b_first ? b : a;                                                                               \
-  }                                                                                                       \
-  static inline zr_arg_##ATN zr_arg_argmax_##ATN(zr_arg_##ATN a, zr_arg_##ATN b) {                        \
-    const int b_first = zr_beats_argmax_##ATN(b.value, a.value) |                                         \
-                        (!zr_beats_argmax_##ATN(a.value, b.value) & (b.index < a.index));                 \
-    return b_first ? b : a;                                                                               \
-  }
+  static inline int zr_beats_argmin_##ATN(ACC x, ACC b) { return ZR_ARG_BEATS_##KIND##_argmin(x, b); }    \
+  static inline int zr_beats_argmax_##ATN(ACC x, ACC b) { return ZR_ARG_BEATS_##KIND##_argmax(x, b); }    \
+  static inline ACC zr_arg_worst_argmin_##ATN(void) { return (ACC)(WORST_FOR_MIN); }                      \
+  static inline ACC zr_arg_worst_argmax_##ATN(void) { return (ACC)(WORST_FOR_MAX); }
+
+// (bv, bi) = the first in the arg order of (bv, bi) and (v, i). v and i must not be bv or bi.
+#define ZR_ARG_TAKE(OP, ATN, bv, bi, v, i)                                                     \
+  do {                                                                                        \
+    const int zr_t_ = zr_beats_##OP##_##ATN((v), (bv)) |                                       \
+                      (!zr_beats_##OP##_##ATN((bv), (v)) & ((i) < (bi)));                      \
+    (bv) = zr_t_ ? (v) : (bv);                                                                \
+    (bi) = zr_t_ ? (i) : (bi);                                                                \
+  } while (0)
+
+// The identity: the worst value at index ULONG_MAX (a real element with that value still precedes it).
+#define ZR_ARG_IDENTITY(OP, ATN, bv, bi) \
+  do {                                   \
+    (bv) = zr_arg_worst_##OP##_##ATN();   \
+    (bi) = ULONG_MAX;                    \
+  } while (0)
 
 #define ZR_ARG_PAIRS(K, TN, T, ACC, ATN) K(argmin, TN, T, ACC, ATN) K(argmax, TN, T, ACC, ATN)
 
@@ -87,31 +83,40 @@ ZR_DEFINE_ARG_TYPE(f64, double, FLOATING, INFINITY, -INFINITY)
 #error "arg-reduction kernels are built for the base, fp16 and fp64 type classes (kernels.table)"
 #endif
 
-// The group's candidates combined through local memory, the result in every work-item's best: a tree of
+// The group's candidates combined through local memory, the result in every work-item's (bv, bi): a tree of
 // pairs (slot i with slot i + ceil(active / 2)). Not zr_group_tree.h's eight-way steps: eight 16-byte
 // candidates in registers at once made Intel's compiler spill on PVC (kernels_ocloc_compile).
-#define ZR_ARG_LOCAL_TREE(OP, ATN, best, scratch)                                                \
+#define ZR_ARG_LOCAL_TREE(OP, ATN, ACC, bv, bi, scratch)                                         \
   do {                                                                                          \
     const uint zr_lid_ = (uint)get_local_id(0);                                                 \
     uint zr_active_ = (uint)get_local_size(0);                                                  \
-    (scratch)[zr_lid_] = (best);                                                                \
+    (scratch)[zr_lid_].value = (bv);                                                            \
+    (scratch)[zr_lid_].index = (bi);                                                            \
     barrier(CLK_LOCAL_MEM_FENCE);                                                               \
     while (zr_active_ > 1) {                                                                    \
       const uint zr_half_ = (zr_active_ + 1) / 2;                                               \
-      if (zr_lid_ < zr_active_ - zr_half_)                                                      \
-        (scratch)[zr_lid_] = zr_arg_##OP##_##ATN((scratch)[zr_lid_], (scratch)[zr_lid_ + zr_half_]); \
+      if (zr_lid_ < zr_active_ - zr_half_) {                                                    \
+        const ACC zr_ov_ = (scratch)[zr_lid_ + zr_half_].value;                                 \
+        const ulong zr_oi_ = (scratch)[zr_lid_ + zr_half_].index;                               \
+        ACC zr_mv_ = (scratch)[zr_lid_].value;                                                  \
+        ulong zr_mi_ = (scratch)[zr_lid_].index;                                                \
+        ZR_ARG_TAKE(OP, ATN, zr_mv_, zr_mi_, zr_ov_, zr_oi_);                                   \
+        (scratch)[zr_lid_].value = zr_mv_;                                                      \
+        (scratch)[zr_lid_].index = zr_mi_;                                                      \
+      }                                                                                         \
       barrier(CLK_LOCAL_MEM_FENCE);                                                             \
       zr_active_ = zr_half_;                                                                    \
     }                                                                                           \
-    (best) = (scratch)[0];                                                                      \
+    (bv) = (scratch)[0].value;                                                                  \
+    (bi) = (scratch)[0].index;                                                                  \
   } while (0)
 
 // The result, as zr::arg_result<T>: the value as T at offset 0 (padding zeroed), the index at offset 8.
-#define ZR_ARG_STORE_RESULT(TN, T, result, best)          \
+#define ZR_ARG_STORE_RESULT(TN, T, result, bv, bi)        \
   do {                                                    \
     (result)[0] = 0;                                      \
-    ZR_STORE_##TN((global T*)(result), 0, (best).value); \
-    (result)[1] = (best).index;                           \
+    ZR_STORE_##TN((global T*)(result), 0, (bv));         \
+    (result)[1] = (bi);                                   \
   } while (0)
 
 #endif  // ZR_ARG_H

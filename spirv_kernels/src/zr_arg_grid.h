@@ -44,8 +44,11 @@
   } while (0)
 
 // Lane k into best: its element is at vector first + visit * stride, lane k.
-#define ZR_ARG_LANE(OP, ATN, VEC, best, values, visits, first, stride, k, sk) \
-  (best) = zr_arg_##OP##_##ATN((best), zr_arg_make_##ATN((values).sk, ((first) + (ulong)(visits).sk * (stride)) * VEC + (k)));
+#define ZR_ARG_LANE(OP, ATN, VEC, best, values, visits, first, stride, k, sk)                                \
+  {                                                                                                        \
+    const ulong zr_at_ = ((first) + (ulong)(visits).sk * (stride)) * VEC + (k);                            \
+    ZR_ARG_TAKE(OP, ATN, best##_value, best##_index, (values).sk, zr_at_);                                 \
+  }
 #define ZR_ARG_LANES_2(OP, ATN, VEC, best, values, visits, first, stride) \
   ZR_ARG_LANE(OP, ATN, VEC, best, values, visits, first, stride, 0, s0)   \
   ZR_ARG_LANE(OP, ATN, VEC, best, values, visits, first, stride, 1, s1)
@@ -70,14 +73,12 @@
   ZR_ARG_LANE(OP, ATN, VEC, best, values, visits, first, stride, 14, se)   \
   ZR_ARG_LANE(OP, ATN, VEC, best, values, visits, first, stride, 15, sf)
 
-// best = the work-item's candidate of in[0, n) (identity when it has no element); identity must be set.
-#define ZR_ARG_GRID_SCAN(OP, TN, ACC, ATN, in, n, best, identity) \
-  ZR_ARG_GRID_SCAN_(OP, TN, ACC, ATN, in, n, best, identity, ZR_VEC_##TN)
-#define ZR_ARG_GRID_SCAN_(OP, TN, ACC, ATN, in, n, best, identity, VEC) \
-  ZR_ARG_GRID_SCAN_VEC(OP, TN, ACC, ATN, in, n, best, identity, VEC)
-#define ZR_ARG_GRID_SCAN_VEC(OP, TN, ACC, ATN, in, n, best, identity, VEC)                                  \
+// (best_value, best_index) = the work-item's candidate of in[0, n) (the identity when it has no element).
+#define ZR_ARG_GRID_SCAN(OP, TN, ACC, ATN, in, n, best) ZR_ARG_GRID_SCAN_(OP, TN, ACC, ATN, in, n, best, ZR_VEC_##TN)
+#define ZR_ARG_GRID_SCAN_(OP, TN, ACC, ATN, in, n, best, VEC) ZR_ARG_GRID_SCAN_VEC(OP, TN, ACC, ATN, in, n, best, VEC)
+#define ZR_ARG_GRID_SCAN_VEC(OP, TN, ACC, ATN, in, n, best, VEC)                                            \
   do {                                                                                                     \
-    (best) = (identity);                                                                                   \
+    ZR_ARG_IDENTITY(OP, ATN, best##_value, best##_index);                                                  \
     const ulong zr_vectors_ = (n) / VEC;                                                                   \
     const ulong zr_stride_ = get_global_size(0);                                                           \
     const ulong zr_first_ = get_global_id(0);                                                              \
@@ -100,9 +101,9 @@
     }                                                                                                      \
     for (ulong zr_i_ = zr_vectors_ * VEC + zr_first_; zr_i_ < (n); zr_i_ += zr_stride_) {                  \
       const ACC zr_e_ = (ACC)ZR_LOAD_##TN((in), zr_i_);                                                    \
-      const int zr_r_ = zr_beats_##OP##_##ATN(zr_e_, (best).value) | ((best).index == ULONG_MAX);          \
-      (best).value = zr_r_ ? zr_e_ : (best).value;                                                         \
-      (best).index = zr_r_ ? zr_i_ : (best).index;                                                         \
+      const int zr_r_ = zr_beats_##OP##_##ATN(zr_e_, best##_value) | (best##_index == ULONG_MAX);          \
+      best##_value = zr_r_ ? zr_e_ : best##_value;                                                         \
+      best##_index = zr_r_ ? zr_i_ : best##_index;                                                         \
     }                                                                                                      \
   } while (0)
 

@@ -52,7 +52,7 @@ std::string strategies_text(const std::vector<zr::strategy>& strategies) {
 constexpr std::pair<zr::op_kind, zr::element_type> kSummaryPairs[] = {
     {zr::op_kind::plus, zr::element_type::f32}, {zr::op_kind::maximum, zr::element_type::f32},
     {zr::op_kind::plus, zr::element_type::i32}, {zr::op_kind::plus, zr::element_type::f64},
-    {zr::op_kind::plus, zr::element_type::f16}};
+    {zr::op_kind::plus, zr::element_type::f16}, {zr::op_kind::argmax, zr::element_type::f32}};
 
 // "yes", "no (why)" or "unknown (probe did not finish in N s)".
 std::string executes(const zr::device& d) {
@@ -93,7 +93,7 @@ std::string devices_text(bool verbose) {
                         zr::element_type::f16, zr::element_type::f32, zr::element_type::f64, zr::element_type::boolean})
         for (auto op : {zr::op_kind::plus, zr::op_kind::multiplies, zr::op_kind::minimum, zr::op_kind::maximum,
                         zr::op_kind::bit_and, zr::op_kind::bit_or, zr::op_kind::bit_xor, zr::op_kind::logical_and,
-                        zr::op_kind::logical_or}) {
+                        zr::op_kind::logical_or, zr::op_kind::argmin, zr::op_kind::argmax}) {
           if (!pair_defined(type, op)) continue;
           const bool summary = std::find(std::begin(kSummaryPairs), std::end(kSummaryPairs), std::pair{op, type}) !=
                                std::end(kSummaryPairs);

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "data_types.hpp"
 #include "common/capabilities_json.hpp"
@@ -31,8 +32,10 @@ nlohmann::json devices_json() {
       entry["kernel_execution"] = {{"status", std::string(to_string(d.execution().state))},
                                    {"detail", d.execution().detail}};
       nlohmann::json strategies = nlohmann::json::object();
+      std::vector<core::Op> ops(core::kAllOps.begin(), core::kAllOps.end());
+      ops.insert(ops.end(), core::kArgOps.begin(), core::kArgOps.end());
       for (auto dt : core::kAllDataTypes)
-        for (auto o : core::kAllOps) {
+        for (auto o : ops) {
           if (!core::is_supported(o, dt)) continue;
           const auto type = static_cast<zr::element_type>(dt);
           const auto op = static_cast<zr::op_kind>(o);
