@@ -55,6 +55,28 @@
 #define ZR_ACPU_REPLACES_f64 ZR_ACPU_REPLACES_FLOATING
 #define ZR_ACPU_REPLACES(OP, ATN, x, b) ZR_ACPU_REPLACES_##ATN(OP, x, b)
 
+// Blocks per run of the hot loop (see the kernel): 64 blocks are 4 KiB of i32, read again from L1 when needed.
+#define ZR_ACPU_RUN 64
+// The lane-wise best value of a and x, ignoring indices: integers max/min; floating types keep a NaN, and take
+// x where it replaces a (ZR_ACPU_REPLACES).
+#define ZR_ACPU_BEST_INTEGER_argmin(OP, ATN, a, x) min((a), (x))
+#define ZR_ACPU_BEST_INTEGER_argmax(OP, ATN, a, x) max((a), (x))
+#define ZR_ACPU_BEST_FLOATING_argmin(OP, ATN, a, x) select((a), (x), ZR_ACPU_REPLACES(OP, ATN, x, a))
+#define ZR_ACPU_BEST_FLOATING_argmax(OP, ATN, a, x) select((a), (x), ZR_ACPU_REPLACES(OP, ATN, x, a))
+#define ZR_ACPU_KIND_i8 INTEGER
+#define ZR_ACPU_KIND_u8 INTEGER
+#define ZR_ACPU_KIND_i16 INTEGER
+#define ZR_ACPU_KIND_u16 INTEGER
+#define ZR_ACPU_KIND_i32 INTEGER
+#define ZR_ACPU_KIND_u32 INTEGER
+#define ZR_ACPU_KIND_i64 INTEGER
+#define ZR_ACPU_KIND_u64 INTEGER
+#define ZR_ACPU_KIND_f32 FLOATING
+#define ZR_ACPU_KIND_f64 FLOATING
+#define ZR_ACPU_BEST_(KIND, OP, ATN, a, x) ZR_ACPU_BEST_##KIND##_##OP(OP, ATN, a, x)
+#define ZR_ACPU_BEST__(KIND, OP, ATN, a, x) ZR_ACPU_BEST_(KIND, OP, ATN, a, x)
+#define ZR_ACPU_BEST(OP, ATN, a, x) ZR_ACPU_BEST__(ZR_ACPU_KIND_##ATN, OP, ATN, a, x)
+
 // One block x (W values, block number blk) into the state (values, blocks).
 #define ZR_ACPU_STEP(OP, ATN, W, values, blocks, x, blk)                       \
   do {                                                                        \
@@ -108,26 +130,27 @@
     ZR_ARG_IDENTITY(OP, ATN, best_value, best_index);                                                        \
     for (ulong segment = begin; segment < body_end;) {                                                       \
       const ulong segment_end = min(body_end, segment + ((ulong)W << 30));                                   \
-      /* the states start from the segment's first two blocks (or the first, twice): a lane's value must */ \
-      /* come from the input, as one equal to the identity's would never replace it */                      \
-      ACC##W even_values = ZR_ACPU_LOAD_##TN(W, in + segment);                                               \
-      ACC##W odd_values = segment + 2 * W <= segment_end ? ZR_ACPU_LOAD_##TN(W, in + segment + W) : even_values; \
-      uint##W even_blocks = (uint##W)(0);                                                                    \
-      uint##W odd_blocks = (uint##W)(segment + 2 * W <= segment_end ? 1 : 0);                                \
+      /* the lanes start from the segment's first block: a lane's value must come from the input, as one */  \
+      /* equal to the identity's would never replace it */                                                   \
+      ACC##W values = ZR_ACPU_LOAD_##TN(W, in + segment);                                                    \
+      uint##W blocks = (uint##W)(0);                                                                         \
       uint blk = 0;                                                                                          \
       ulong i = segment;                                                                                     \
-      for (; i + 2 * W <= segment_end; i += 2 * W, blk += 2) {                                               \
-        const ACC##W x = ZR_ACPU_LOAD_##TN(W, in + i);                                                       \
-        const ACC##W y = ZR_ACPU_LOAD_##TN(W, in + i + W);                                                   \
-        ZR_ACPU_STEP(OP, ATN, W, even_values, even_blocks, x, blk);                                          \
-        ZR_ACPU_STEP(OP, ATN, W, odd_values, odd_blocks, y, blk + 1);                                        \
+      /* Runs of ZR_ACPU_RUN blocks: first only the lanes' best values, as a plain max would (one op per */   \
+      /* block); only a run in which some lane got strictly better is read again (from cache) with the */    \
+      /* block numbers. Ties never replace, so a run without a better value changes nothing. */              \
+      for (; i + ZR_ACPU_RUN * W <= segment_end; i += ZR_ACPU_RUN * W, blk += ZR_ACPU_RUN) {                 \
+        ACC##W probe = values;                                                                               \
+        /* unrolled: as a loop inside the run loop, llvm-spirv-15 ordered its blocks wrongly (undefined ID) */ \
+        _Pragma("unroll") for (uint r = 0; r < ZR_ACPU_RUN; ++r)                                             \
+          probe = ZR_ACPU_BEST(OP, ATN, probe, ZR_ACPU_LOAD_##TN(W, in + i + r * W));                         \
+        /* a loop bound, not an if around the loop: that nesting gave llvm-spirv-15 an undefined ID */      \
+        const uint again = any(ZR_ACPU_REPLACES(OP, ATN, probe, values)) ? ZR_ACPU_RUN : 0;                  \
+        for (uint r = 0; r < again; ++r)                                                                     \
+          ZR_ACPU_STEP(OP, ATN, W, values, blocks, ZR_ACPU_LOAD_##TN(W, in + i + r * W), blk + r);          \
       }                                                                                                      \
-      if (i < segment_end) {                                                                                 \
-        const ACC##W x = ZR_ACPU_LOAD_##TN(W, in + i);                                                       \
-        ZR_ACPU_STEP(OP, ATN, W, even_values, even_blocks, x, blk);                                          \
-      }                                                                                                      \
-      ZR_ACAT(ZR_ACPU_FOLD_, W)(OP, ATN, W, best, even_values, even_blocks, segment)                       \
-      ZR_ACAT(ZR_ACPU_FOLD_, W)(OP, ATN, W, best, odd_values, odd_blocks, segment)                         \
+      for (; i < segment_end; i += W, ++blk) ZR_ACPU_STEP(OP, ATN, W, values, blocks, ZR_ACPU_LOAD_##TN(W, in + i), blk); \
+      ZR_ACAT(ZR_ACPU_FOLD_, W)(OP, ATN, W, best, values, blocks, segment)                                   \
       segment = segment_end;                                                                                 \
     }                                                                                                        \
     for (ulong i = body_end; i < end; ++i) {                                                                 \
