@@ -85,12 +85,13 @@
     (blocks) = select((blocks), (ZR_ACAT(uint, W))(blk), zr_m_);               \
   } while (0)
 
-// Lane k of a state into best: its value came from block b of the segment.
+// Lane k of a state into best: its value came from block b after `segment`, or it was never replaced
+// (UINT_MAX: it holds the best so far, and index ULONG_MAX makes it lose the tie).
 // Straight-line code over the lanes: a loop over them through a private array gave llvm-spirv-15 a block
 // order spirv-val rejects.
 #define ZR_ACPU_LANE(OP, ATN, W, best, values, blocks, segment, k, sk)                                        \
   {                                                                                                         \
-    const ulong zr_at_ = (segment) + (ulong)(blocks).sk * W + (k);                                          \
+    const ulong zr_at_ = (blocks).sk == UINT_MAX ? ULONG_MAX : (segment) + (ulong)(blocks).sk * W + (k);    \
     ZR_ARG_TAKE(OP, ATN, best##_value, best##_index, (values).sk, zr_at_);                                  \
   }
 #define ZR_ACPU_FOLD_8(OP, ATN, W, best, values, blocks, segment)  \
@@ -115,7 +116,21 @@
 
 #define ZR_ARGCPU_KERNEL(OP, TN, T, ACC, ATN) ZR_ARGCPU_KERNEL_(OP, TN, T, ACC, ATN, ZR_ACPU_W_##TN)
 #define ZR_ARGCPU_KERNEL_(OP, TN, T, ACC, ATN, W) ZR_ARGCPU_KERNEL_W(OP, TN, T, ACC, ATN, W)
+// Blocks [0, count) of p (element `first` of the input onwards) into (best_value, best_index): lane states
+// that start from the best so far, then folded. A function of its own, called only for runs with a better
+// value: the same code inlined under an if gave llvm-spirv-15 blocks before their dominators.
 #define ZR_ARGCPU_KERNEL_W(OP, TN, T, ACC, ATN, W)                                                          \
+  static __attribute__((noinline)) void zr_argcpu_rescan_##OP##_##TN(global const T* p, ulong first, uint count, \
+                                                                    ACC* best_value_out, ulong* best_index_out) { \
+    ACC best_value = *best_value_out;                                                                        \
+    ulong best_index = *best_index_out;                                                                      \
+    ACC##W values = (ACC##W)(best_value);                                                                    \
+    uint##W blocks = (uint##W)(UINT_MAX);                                                                    \
+    for (uint r = 0; r < count; ++r) ZR_ACPU_STEP(OP, ATN, W, values, blocks, ZR_ACPU_LOAD_##TN(W, p + r * W), r); \
+    ZR_ACAT(ZR_ACPU_FOLD_, W)(OP, ATN, W, best, values, blocks, first)                                       \
+    *best_value_out = best_value;                                                                            \
+    *best_index_out = best_index;                                                                            \
+  }                                                                                                          \
   kernel void zr_argcpu_##OP##_##TN(global const T* restrict in, ulong n, global zr_arg_##ATN* restrict partials, \
                                     local zr_arg_##ATN* scratch) {                                           \
     const ulong items = get_global_size(0);                                                                  \
@@ -128,36 +143,32 @@
     ACC best_value;                                                                                          \
     ulong best_index;                                                                                        \
     ZR_ARG_IDENTITY(OP, ATN, best_value, best_index);                                                        \
-    for (ulong segment = begin; segment < body_end;) {                                                       \
-      const ulong segment_end = min(body_end, segment + ((ulong)W << 30));                                   \
-      /* the lanes start from the segment's first block: a lane's value must come from the input, as one */  \
-      /* equal to the identity's would never replace it */                                                   \
-      ACC##W values = ZR_ACPU_LOAD_##TN(W, in + segment);                                                    \
-      uint##W blocks = (uint##W)(0);                                                                         \
-      uint blk = 0;                                                                                          \
-      ulong i = segment;                                                                                     \
-      /* Runs of ZR_ACPU_RUN blocks: first only the lanes' best values, as a plain max would (one op per */   \
-      /* block); only a run in which some lane got strictly better is read again (from cache) with the */    \
-      /* block numbers. Ties never replace, so a run without a better value changes nothing. */              \
-      for (; i + ZR_ACPU_RUN * W <= segment_end; i += ZR_ACPU_RUN * W, blk += ZR_ACPU_RUN) {                 \
-        ACC##W probe = values;                                                                               \
-        /* unrolled: as a loop inside the run loop, llvm-spirv-15 ordered its blocks wrongly (undefined ID) */ \
-        _Pragma("unroll") for (uint r = 0; r < ZR_ACPU_RUN; ++r)                                             \
-          probe = ZR_ACPU_BEST(OP, ATN, probe, ZR_ACPU_LOAD_##TN(W, in + i + r * W));                         \
-        /* a loop bound, not an if around the loop: that nesting gave llvm-spirv-15 an undefined ID */      \
-        const uint again = any(ZR_ACPU_REPLACES(OP, ATN, probe, values)) ? ZR_ACPU_RUN : 0;                  \
-        for (uint r = 0; r < again; ++r)                                                                     \
-          ZR_ACPU_STEP(OP, ATN, W, values, blocks, ZR_ACPU_LOAD_##TN(W, in + i + r * W), blk + r);          \
-      }                                                                                                      \
-      for (; i < segment_end; i += W, ++blk) ZR_ACPU_STEP(OP, ATN, W, values, blocks, ZR_ACPU_LOAD_##TN(W, in + i), blk); \
-      ZR_ACAT(ZR_ACPU_FOLD_, W)(OP, ATN, W, best, values, blocks, segment)                                   \
-      segment = segment_end;                                                                                 \
+    /* from the chunk's first element: one equal to the identity's value would never replace the identity */ \
+    if (begin < end) {                                                                                       \
+      best_value = (ACC)ZR_LOAD_##TN(in, begin);                                                             \
+      best_index = begin;                                                                                    \
     }                                                                                                        \
-    for (ulong i = body_end; i < end; ++i) {                                                                 \
-      const ACC x = (ACC)ZR_LOAD_##TN(in, i);                                                                \
-      if (zr_beats_##OP##_##ATN(x, best_value) | (best_index == ULONG_MAX)) { /* or still the identity */    \
+    ulong i = begin;                                                                                         \
+    /* Runs of ZR_ACPU_RUN blocks are read first for their best value alone, one max per block as a plain */ \
+    /* max does. Only a run with a value strictly better than the work-item's best so far is read again */   \
+    /* (from cache) with block numbers: for random data a few runs of a chunk (records get rare), not the */ \
+    /* nearly every run that per-lane bests would trigger (16 lanes, each with its own records). */          \
+    for (; i + ZR_ACPU_RUN * W <= body_end; i += ZR_ACPU_RUN * W) {                                          \
+      const ACC##W bests = (ACC##W)(best_value);                                                             \
+      ACC##W probe = bests;                                                                                  \
+      /* unrolled: as a loop inside the run loop, llvm-spirv-15 ordered its blocks wrongly (undefined ID) */ \
+      _Pragma("unroll") for (uint r = 0; r < ZR_ACPU_RUN; ++r)                                               \
+        probe = ZR_ACPU_BEST(OP, ATN, probe, ZR_ACPU_LOAD_##TN(W, in + i + r * W));                           \
+      if (any(ZR_ACPU_REPLACES(OP, ATN, probe, bests)))                                                      \
+        zr_argcpu_rescan_##OP##_##TN(in + i, i, ZR_ACPU_RUN, &best_value, &best_index);                      \
+    }                                                                                                        \
+    /* the last blocks, fewer than a run */                                                                 \
+    zr_argcpu_rescan_##OP##_##TN(in + i, i, (uint)((body_end - i) / W), &best_value, &best_index);          \
+    for (ulong t = body_end; t < end; ++t) {                                                                 \
+      const ACC x = (ACC)ZR_LOAD_##TN(in, t);                                                                \
+      if (zr_beats_##OP##_##ATN(x, best_value)) {                                                            \
         best_value = x;                                                                                      \
-        best_index = i;                                                                                      \
+        best_index = t;                                                                                      \
       }                                                                                                      \
     }                                                                                                        \
     partials[get_global_id(0)].value = best_value;                                                           \
