@@ -251,6 +251,60 @@ std::unique_ptr<Submission> submit(const py::object& values, const std::string& 
   return job;
 }
 
+// argmin/argmax of all of `values` (a C-contiguous NumPy array or a DeviceArray), waited for: (index, value as a
+// 0-d array). Blocking with the GIL released; arg-reductions are quick enough that Ctrl-C need not cut them short.
+py::tuple arg_reduce(const py::object& values, const std::string& op_name, const std::optional<std::string>& strategy_name,
+                     long device) {
+  const zr::op_kind op = op_name == "argmin" ? zr::op_kind::argmin : op_name == "argmax" ? zr::op_kind::argmax
+      : throw zr::InvalidArgumentError("'" + op_name + "' is not an arg-reduction (argmin, argmax)");
+  const void* data = nullptr;
+  std::uint64_t n = 0;
+  py::dtype dtype;
+  bool host_input = true;
+  if (py::isinstance<DeviceArray>(values)) {
+    const auto& array = values.cast<const DeviceArray&>();
+    if (device >= 0 && device != array.device())
+      throw zr::InvalidArgumentError("the array lives on device " + std::to_string(array.device()) +
+                                     ", but device=" + std::to_string(device) + " was asked for");
+    device = array.device();
+    data = array.data();
+    n = array.size();
+    dtype = array.dtype();
+    host_input = false;
+  } else {
+    const auto array = values.cast<py::array>();
+    if (!(array.flags() & py::array::c_style)) throw zr::InvalidArgumentError("_zereduce.arg_reduce takes a contiguous array");
+    data = array.data();
+    n = static_cast<std::uint64_t>(array.size());
+    dtype = array.dtype();
+  }
+  const zr::element_type type = element_type_of(dtype);
+  zr::property_list props;
+  if (strategy_name) props = props.with(zr::property::reduction::use_strategy{strategy_of(*strategy_name)});
+  zr::queue& q = queue_for(device);
+  py::array value(dtype, std::vector<py::ssize_t>{});
+  std::uint64_t index = 0;
+  zr::tools::visit_element_type(type, [&](auto type_tag) {
+    using T = typename decltype(type_tag)::type;
+    if constexpr (!zr::detail::is_arithmetic_v<T>) {
+      throw zr::InvalidArgumentError(op_name + " is not defined for bool (it needs an integer or floating-point dtype)");
+    } else {
+      zr::arg_result<T> result;
+      const auto* input = static_cast<const T*>(data);
+      {
+        py::gil_scoped_release released;
+        zr::event done = op == zr::op_kind::argmax
+                             ? (host_input ? q.argmax(std::span<const T>(input, n), &result, props) : q.argmax(input, n, &result, props))
+                             : (host_input ? q.argmin(std::span<const T>(input, n), &result, props) : q.argmin(input, n, &result, props));
+        done.wait();
+      }
+      std::memcpy(value.mutable_data(), &result.value, sizeof(T));
+      index = result.index;
+    }
+  });
+  return py::make_tuple(index, value);
+}
+
 py::list devices() {
   py::list list;
   const auto& all = zr::get_devices();
@@ -293,6 +347,7 @@ PYBIND11_MODULE(_zereduce, m) {
       .def("done", &Submission::done)
       .def("wait", &Submission::wait, py::arg("timeout") = py::none())
       .def("result", &Submission::result);
+  m.def("arg_reduce", &arg_reduce, py::arg("values"), py::arg("op"), py::arg("strategy"), py::arg("device"));
   m.def("submit", &submit, py::arg("values"), py::arg("op"), py::arg("initial"), py::arg("identity"),
         py::arg("deterministic"), py::arg("reproducible"), py::arg("strategy"), py::arg("device"), py::arg("columns"));
 }

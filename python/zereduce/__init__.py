@@ -32,7 +32,7 @@ class InvalidArgumentError(_zereduce.InvalidArgumentError, ValueError):
 
 
 __all__ = ["devices", "reduce", "reduce_async", "asarray", "DeviceArray", "Future", "sum", "prod", "min", "max",
-           "all", "any", "Error", "InvalidArgumentError", "UnsupportedError", "BackendError", "DeviceLostError",
+           "argmin", "argmax", "all", "any", "Error", "InvalidArgumentError", "UnsupportedError", "BackendError", "DeviceLostError",
            "TimeoutError"]
 
 # NumPy-style names of the SYCL operations the library takes.
@@ -229,3 +229,27 @@ def all(x, **kwargs):  # noqa: A001
 def any(x, **kwargs):  # noqa: A001
     """Whether some element is true (bool arrays)."""
     return reduce(x, "logical_or", **kwargs)
+
+
+def _arg(x, op, strategy, device):
+    values = x if isinstance(x, DeviceArray) else _np.ascontiguousarray(_host_array(x)).reshape(-1)
+    if values.size == 0:
+        raise ValueError(f"attempt to get {op} of an empty sequence")
+    try:
+        index, value = _zereduce.arg_reduce(values, op, strategy, -1 if device is None else int(device))
+    except _zereduce.InvalidArgumentError as error:
+        raise InvalidArgumentError(str(error)) from None
+    return index, value[()]
+
+
+def argmax(x, *, strategy=None, device=None, return_value=False):
+    """The index (into the flattened ``x``) of the first largest element, as ``numpy.argmax``: ties give the
+    first index and the first NaN wins. With ``return_value=True``: ``(index, value)`` from the same pass."""
+    index, value = _arg(x, "argmax", strategy, device)
+    return (index, value) if return_value else index
+
+
+def argmin(x, *, strategy=None, device=None, return_value=False):
+    """The index of the first smallest element, as ``numpy.argmin`` (the first NaN wins); see ``argmax``."""
+    index, value = _arg(x, "argmin", strategy, device)
+    return (index, value) if return_value else index

@@ -247,3 +247,26 @@ def test_the_python_guide_examples_run(block):
     examples = [part.split("```")[0] for part in guide.split("```python\n")[1:]]
     assert len(examples) == 4, "docs/python.md changed its examples: update this test's range"
     exec(compile(examples[block], f"docs/python.md example {block + 1}", "exec"), {})
+
+
+@pytest.mark.parametrize("dtype", INTEGERS + FLOATS)
+def test_argmin_argmax_match_numpy_with_ties(dtype):
+    rng = np.random.default_rng(5)
+    x = rng.integers(0, 20, size=70001).astype(dtype)  # few values: the extremes repeat, the first must win
+    assert zereduce.argmax(x) == np.argmax(x)
+    assert zereduce.argmin(x) == np.argmin(x)
+    index, value = zereduce.argmax(x, return_value=True)
+    assert value == x[index] and value.dtype == x.dtype
+
+
+def test_argmax_first_nan_wins_and_2d_is_flattened_and_empty_raises():
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    assert zereduce.argmax(x) == np.argmax(x) == 11
+    x[1, 2] = np.nan
+    x[2, 0] = np.nan
+    assert zereduce.argmax(x) == zereduce.argmin(x) == np.argmax(x) == 6
+    assert zereduce.argmax(zereduce.asarray(x)) == 6  # from device memory
+    with pytest.raises(ValueError):
+        zereduce.argmax(np.zeros(0, dtype=np.float32))
+    with pytest.raises(zereduce.InvalidArgumentError):
+        zereduce.argmax(np.ones(5, dtype=np.bool_))
