@@ -1,11 +1,11 @@
 // Variant "argcpu": the first pass of an arg-reduction (zr_arg.h) on CPU devices (kernels.table: cpu_device).
 // As cpu.cl, work-item i of G reads one contiguous chunk of ceil(n/G) elements rounded up to 16, and writes one
-// partial. The hot loop keeps, per vector lane, the best value and the block (W elements) it came from, as a
-// W-lane value vector and a W-lane uint vector: one compare and two selects per W elements, which the CPU
-// compiler keeps in SIMD registers; two such states take alternate blocks (two dependency chains). Each lane
-// visits its indices in increasing order, so only a strictly better value replaces its best. Lanes are then
-// combined in the arg order (zr_arg.h), and the last < W elements of the chunk considered one by one.
-// Block numbers are 32-bit: a chunk is read in segments of at most 2^30 blocks, each folded on its own.
+// partial. The chunk is read in runs of ZR_ACPU_RUN blocks of W elements: first for the run's best value alone
+// (one max per block, as a plain max), and again, from cache, only when the run holds a value strictly better
+// than the work-item's best so far. That second read keeps, per vector lane, the best value and the block it
+// came from (a W-lane value vector and a W-lane uint vector: one compare and two selects per block); each lane
+// visits its indices in increasing order, so only a strictly better value replaces its best, and the lanes
+// are then combined in the arg order (zr_arg.h). The last < W elements are considered one by one.
 // Arguments: in, n (64-bit), partials (one zr_arg per work-item), scratch (unused: the argtree signature).
 #include "zr_arg.h"
 
@@ -85,7 +85,7 @@
     (blocks) = select((blocks), (ZR_ACAT(uint, W))(blk), zr_m_);               \
   } while (0)
 
-// Lane k of a state into best: its value came from block b after `segment`, or it was never replaced
+// Lane k of a state into best: its value came from block b after element `segment`, or it was never replaced
 // (UINT_MAX: it holds the best so far, and index ULONG_MAX makes it lose the tie).
 // Straight-line code over the lanes: a loop over them through a private array gave llvm-spirv-15 a block
 // order spirv-val rejects.
