@@ -178,6 +178,34 @@ class Submission {
   zr::event event_;
 };
 
+// The elements a reduction reads: a C-contiguous NumPy array (read in place on CPU devices, copied to others by
+// the library) or a DeviceArray (whose device `device` becomes; another one asked for is refused).
+struct InputView {
+  const void* data = nullptr;
+  std::uint64_t n = 0;
+  py::dtype dtype;
+  std::vector<py::ssize_t> shape;
+  bool host_input = true;
+};
+
+InputView input_of(const py::object& values, long& device, const std::string& caller) {
+  InputView view;
+  if (py::isinstance<DeviceArray>(values)) {
+    const auto& array = values.cast<const DeviceArray&>();
+    if (device >= 0 && device != array.device())
+      throw zr::InvalidArgumentError("the array lives on device " + std::to_string(array.device()) +
+                                     ", but device=" + std::to_string(device) + " was asked for");
+    device = array.device();
+    view = {array.data(), array.size(), array.dtype(), array.shape(), false};
+  } else {
+    const auto array = values.cast<py::array>();
+    if (!(array.flags() & py::array::c_style)) throw zr::InvalidArgumentError(caller + " takes a contiguous array");
+    view = {array.data(), static_cast<std::uint64_t>(array.size()), array.dtype(),
+            std::vector<py::ssize_t>(array.shape(), array.shape() + array.ndim()), true};
+  }
+  return view;
+}
+
 // Starts the reduction of `values`: a C-contiguous NumPy array (1-D, or 2-D reduced along its first axis into
 // one value per column: the library's array reduction) or a DeviceArray (all of it, or with `columns` its rows
 // of shape[1] values). `initial` (one value of the dtype per result, or None) is folded in; without it the
@@ -187,32 +215,13 @@ std::unique_ptr<Submission> submit(const py::object& values, const std::string& 
                                    const std::optional<py::array>& initial, const std::optional<py::array>& identity,
                                    bool deterministic, bool reproducible,
                                    const std::optional<std::string>& strategy_name, long device, bool columns) {
-  const void* data = nullptr;
-  std::uint64_t n = 0;
-  std::size_t column_count = 1;
-  py::dtype dtype;
-  bool host_input = true;
-  if (py::isinstance<DeviceArray>(values)) {
-    const auto& array = values.cast<const DeviceArray&>();
-    if (device >= 0 && device != array.device())
-      throw zr::InvalidArgumentError("the array lives on device " + std::to_string(array.device()) +
-                                     ", but device=" + std::to_string(device) + " was asked for");
-    device = array.device();
-    if (columns && array.shape().size() != 2) throw zr::InvalidArgumentError("axis=0 needs a 2-D array");
-    if (columns) column_count = static_cast<std::size_t>(array.shape()[1]);
-    data = array.data();
-    n = array.size();
-    dtype = array.dtype();
-    host_input = false;
-  } else {
-    const auto array = values.cast<py::array>();
-    if (!(array.flags() & py::array::c_style)) throw zr::InvalidArgumentError("_zereduce.submit takes a contiguous array");
-    if (columns && array.ndim() != 2) throw zr::InvalidArgumentError("axis=0 needs a 2-D array");
-    if (columns) column_count = static_cast<std::size_t>(array.shape(1));
-    data = array.data();
-    n = static_cast<std::uint64_t>(array.size());
-    dtype = array.dtype();
-  }
+  const InputView view = input_of(values, device, "_zereduce.submit");
+  if (columns && view.shape.size() != 2) throw zr::InvalidArgumentError("axis=0 needs a 2-D array");
+  const std::size_t column_count = columns ? static_cast<std::size_t>(view.shape[1]) : 1;
+  const void* data = view.data;
+  const std::uint64_t n = view.n;
+  const py::dtype& dtype = view.dtype;
+  const bool host_input = view.host_input;
   if (columns && column_count == 0) throw zr::InvalidArgumentError("an array reduction needs at least one column");
   const zr::element_type type = element_type_of(dtype);
   const zr::op_kind op = op_of(op_name);
@@ -257,27 +266,11 @@ py::tuple arg_reduce(const py::object& values, const std::string& op_name, const
                      long device) {
   const zr::op_kind op = op_name == "argmin" ? zr::op_kind::argmin : op_name == "argmax" ? zr::op_kind::argmax
       : throw zr::InvalidArgumentError("'" + op_name + "' is not an arg-reduction (argmin, argmax)");
-  const void* data = nullptr;
-  std::uint64_t n = 0;
-  py::dtype dtype;
-  bool host_input = true;
-  if (py::isinstance<DeviceArray>(values)) {
-    const auto& array = values.cast<const DeviceArray&>();
-    if (device >= 0 && device != array.device())
-      throw zr::InvalidArgumentError("the array lives on device " + std::to_string(array.device()) +
-                                     ", but device=" + std::to_string(device) + " was asked for");
-    device = array.device();
-    data = array.data();
-    n = array.size();
-    dtype = array.dtype();
-    host_input = false;
-  } else {
-    const auto array = values.cast<py::array>();
-    if (!(array.flags() & py::array::c_style)) throw zr::InvalidArgumentError("_zereduce.arg_reduce takes a contiguous array");
-    data = array.data();
-    n = static_cast<std::uint64_t>(array.size());
-    dtype = array.dtype();
-  }
+  const InputView view = input_of(values, device, "_zereduce.arg_reduce");
+  const void* data = view.data;
+  const std::uint64_t n = view.n;
+  const py::dtype& dtype = view.dtype;
+  const bool host_input = view.host_input;
   const zr::element_type type = element_type_of(dtype);
   zr::property_list props;
   if (strategy_name) props = props.with(zr::property::reduction::use_strategy{strategy_of(*strategy_name)});
