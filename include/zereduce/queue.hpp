@@ -26,6 +26,7 @@
 #include "zereduce/reduction.hpp"
 #include "zereduce/arg_result.hpp"
 #include "zereduce/reproducible_partial.hpp"
+#include "zereduce/transform.hpp"
 
 namespace zr {
 
@@ -55,6 +56,18 @@ reduction_spec arg_spec(arg_result<T>* result, op_kind op, const property_list& 
   spec.op = op;
   spec.var = result;
   spec.identity = bytes_of(op == op_kind::argmin ? known_identity_v<minimum<T>, T> : known_identity_v<maximum<T>, T>);
+  spec.properties = props.with(property::reduction::initialize_to_identity{});
+  return spec;
+}
+
+template <typename T, typename Transform>
+reduction_spec transform_spec(Transform transform, transform_result_t<Transform, T>* result, const property_list& props) {
+  check_transform<Transform, T>();
+  reduction_spec spec;
+  spec.type = element_type_of<T>();
+  spec.op = transform_of<Transform, std::remove_cv_t<T>>::kind;
+  spec.var = result;
+  if constexpr (transform_of<Transform, std::remove_cv_t<T>>::kind == op_kind::count_equal) spec.operand = bytes_of(transform.value);
   spec.properties = props.with(property::reduction::initialize_to_identity{});
   return spec;
 }
@@ -187,6 +200,37 @@ class ZR_API queue {
   arg_result<T> argmax_value(std::span<const T> host_input, const property_list& props = {}) {
     arg_result<T> result;
     argmax(host_input, &result, props).wait();
+    return result;
+  }
+
+  // Transform-reductions (transform.hpp): the sum of transform(x) over input[0, n) into *result, e.g.
+  // transform_reduce(x, n, zr::norm_l2{}, &norm) or transform_reduce(x, n, zr::sum_as<std::int64_t>{}, &sum).
+  // *result may be host memory or this library's memory; the input as for reduce.
+  template <typename T, typename Transform>
+  event transform_reduce(const T* input, std::uint64_t n, Transform transform, transform_result_t<Transform, T>* result,
+                         const property_list& props = {}) {
+    const std::array<detail::reduction_spec, 1> specs{detail::transform_spec<T>(transform, result, props)};
+    return submit(input, detail::element_type_of<T>(), n, false, specs);
+  }
+  template <typename T, typename Transform>
+  event transform_reduce(std::span<const T> host_input, Transform transform, transform_result_t<Transform, T>* result,
+                         const property_list& props = {}) {
+    const std::array<detail::reduction_spec, 1> specs{detail::transform_spec<T>(transform, result, props)};
+    return submit(host_input.data(), detail::element_type_of<T>(), host_input.size(), true, specs);
+  }
+  // The same, waited for.
+  template <typename T, typename Transform>
+  transform_result_t<Transform, T> transform_reduce_value(const T* input, std::uint64_t n, Transform transform,
+                                                          const property_list& props = {}) {
+    transform_result_t<Transform, T> result{};
+    transform_reduce(input, n, transform, &result, props).wait();
+    return result;
+  }
+  template <typename T, typename Transform>
+  transform_result_t<Transform, T> transform_reduce_value(std::span<const T> host_input, Transform transform,
+                                                          const property_list& props = {}) {
+    transform_result_t<Transform, T> result{};
+    transform_reduce(host_input, transform, &result, props).wait();
     return result;
   }
 

@@ -33,6 +33,7 @@ struct reduction_spec {
   bool partial = false;        // var is a reproducible_partial<T> (queue::reduce_partial), not a T
   bool has_user_identity = false;
   std::array<std::byte, 8> identity{};  // the identity's bytes (known or user-given)
+  std::array<std::byte, 8> operand{};   // op_kind::count_equal: the value counted
   property_list properties;
 };
 

@@ -15,7 +15,9 @@ namespace zr {
 enum class element_type : std::uint8_t { i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64, boolean };
 enum class op_kind : std::uint8_t {
   plus, multiplies, minimum, maximum, bit_and, bit_or, bit_xor, logical_and, logical_or,
-  argmin, argmax  // queue::argmin / queue::argmax (zereduce/arg_result.hpp)
+  argmin, argmax,  // queue::argmin / queue::argmax (zereduce/arg_result.hpp)
+  // queue::transform_reduce (zereduce/transform.hpp)
+  sum_squares, norm_l2, norm_l1, count_nonzero, count_equal, sum_i64, sum_u64, sum_f32, sum_f64
 };
 
 // "i8" ... "u64", "f16", "f32", "f64", "bool"; the SYCL names "plus" ... "logical_or".
@@ -81,6 +83,17 @@ constexpr bool supports(op_kind op) {
       return is_bool_v<T>;
     case op_kind::argmin: case op_kind::argmax:
       return is_arithmetic_v<T>;
+    // Transform-reductions (zereduce/transform.hpp, which checks them at compile time).
+    case op_kind::sum_squares: case op_kind::norm_l2: case op_kind::norm_l1:
+      return is_floating_v<T>;
+    case op_kind::count_nonzero: case op_kind::count_equal:
+      return is_element_v<T>;
+    case op_kind::sum_i64: case op_kind::sum_u64:
+      return is_integer_v<T> || is_bool_v<T>;
+    case op_kind::sum_f32:
+      return std::is_same_v<std::remove_cv_t<T>, half>;
+    case op_kind::sum_f64:
+      return std::is_same_v<std::remove_cv_t<T>, half> || std::is_same_v<std::remove_cv_t<T>, float>;
   }
   return false;
 }

@@ -13,5 +13,6 @@
 #include "zereduce/reduction.hpp"
 #include "zereduce/arg_result.hpp"
 #include "zereduce/reproducible_partial.hpp"
+#include "zereduce/transform.hpp"
 #include "zereduce/types.hpp"
 #include "zereduce/version.hpp"

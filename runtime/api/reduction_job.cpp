@@ -49,6 +49,10 @@ core::ReductionRequest request_of(const detail::reduction_spec& spec, std::uint6
   request.reproducible = spec.properties.reproducible();
   request.binned_state_output = spec.partial;
   if (auto s = spec.properties.requested_strategy()) request.strategy = static_cast<core::Strategy>(*s);
+  if (request.op == core::Op::count_equal) {
+    request.transform_value = core::Scalar{request.type, {}};
+    std::copy(spec.operand.begin(), spec.operand.end(), request.transform_value.bytes.begin());
+  }
   return request;
 }
 
@@ -160,6 +164,13 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
   // leave partial sums instead, merged on the host (write_binned_result).
   binned_in_chunks_ = binned_groups_ && chunk_elements_ < n_;
   arg_in_chunks_ = specs_.size() == 1 && core::is_arg_op(static_cast<core::Op>(specs_.front().op)) && chunk_elements_ < n_;
+  for (const auto& spec : specs_)
+    if (core::is_transform_op(static_cast<core::Op>(spec.op)) && chunk_elements_ < n_)
+      throw UnsupportedError(std::string(to_string(spec.op)) + " of n = " + std::to_string(n_) + " " +
+                             std::string(core::name(type_)) + " values would run in chunks of " +
+                             std::to_string(chunk_elements_) + " (device '" + device_.name() +
+                             "' allocates at most " + std::to_string(max_allocation) +
+                             " bytes at once), which transform-reductions do not offer yet: reduce it in parts");
   // Planning now is what turns an unavailable strategy or a missing kernel into an error before any work.
   for (const auto& group : groups_) first_plans_.push_back(first_plan_for(group));
 }
@@ -201,12 +212,13 @@ void ReductionJob::check_variable(const detail::reduction_spec& spec) const {
   if (!allocation) return;  // ordinary host memory: the result is copied back into it
   const std::uint64_t bytes = spec.partial                                    ? sizeof(core::BinnedState)
                               : core::is_arg_op(static_cast<core::Op>(spec.op)) ? core::kArgResultBytes
-                                                                                : spec.columns * core::size_of(type_);
+                              : core::is_transform_op(static_cast<core::Op>(spec.op))
+                                  ? core::size_of(core::transform_result_type(static_cast<core::Op>(spec.op), type_))
+                                  : spec.columns * core::size_of(type_);
   const auto* start = static_cast<const std::byte*>(spec.var);
   const std::uint64_t offset = static_cast<std::uint64_t>(start - allocation->base);
   if (offset > allocation->bytes || bytes > allocation->bytes - offset)
-    throw InvalidArgumentError("the reduction variable (" + std::to_string(spec.columns) + " x " +
-                               std::string(core::name(type_)) + ") at offset " + std::to_string(offset) +
+    throw InvalidArgumentError("the reduction variable (" + std::to_string(bytes) + " bytes) at offset " + std::to_string(offset) +
                                " runs past the end of its allocation of " + std::to_string(allocation->bytes) +
                                " bytes on device '" + device_.name() + "'");
 }

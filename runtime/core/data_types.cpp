@@ -24,9 +24,10 @@ constexpr std::array<TypeInfo, 12> kTypes{{
     {DataType::boolean, "bool", 1},
 }};
 
-constexpr std::array<std::string_view, 11> kOpNames{"plus",    "multiplies", "minimum",     "maximum",
-                                                   "bit_and", "bit_or",     "bit_xor",     "logical_and",
-                                                   "logical_or", "argmin",  "argmax"};
+constexpr std::array<std::string_view, 20> kOpNames{
+    "plus",        "multiplies", "minimum",       "maximum",     "bit_and", "bit_or",  "bit_xor",
+    "logical_and", "logical_or", "argmin",        "argmax",      "sum_squares", "norm_l2", "norm_l1",
+    "count_nonzero", "count_equal", "sum_i64",    "sum_u64",     "sum_f32", "sum_f64"};
 }  // namespace
 
 std::string_view name(DataType type) { return kTypes[static_cast<std::size_t>(type)].name; }
@@ -45,6 +46,9 @@ std::optional<Op> parse_op(std::string_view text) {
     if (name(op) == text) return op;
   }
   for (Op op : kArgOps) {
+    if (name(op) == text) return op;
+  }
+  for (Op op : kTransformOps) {
     if (name(op) == text) return op;
   }
   return std::nullopt;
@@ -80,8 +84,34 @@ bool is_supported(Op op, DataType type) {
       return is_integer(type);
     case Op::logical_and: case Op::logical_or:
       return type == DataType::boolean;
+    case Op::sum_squares: case Op::norm_l2: case Op::norm_l1:
+      return is_floating(type);
+    case Op::count_nonzero: case Op::count_equal:
+      return true;
+    case Op::sum_i64: case Op::sum_u64:
+      return is_integer(type) || type == DataType::boolean;
+    case Op::sum_f32:
+      return type == DataType::f16;
+    case Op::sum_f64:
+      return type == DataType::f16 || type == DataType::f32;
   }
   return false;
+}
+
+DataType transform_result_type(Op op, DataType type) {
+  switch (op) {
+    case Op::count_nonzero: case Op::count_equal: case Op::sum_u64: return DataType::u64;
+    case Op::sum_i64: return DataType::i64;
+    case Op::sum_f32: return DataType::f32;
+    case Op::sum_f64: return DataType::f64;
+    default: return type;
+  }
+}
+
+DataType transform_accumulator_type(Op op, DataType type) {
+  // Integer sums add in u64 whatever the sign: the bits of a wrapping i64 sum are those of the u64 sum.
+  if (op == Op::sum_i64) return DataType::u64;
+  return accumulator_type(transform_result_type(op, type));
 }
 
 }  // namespace zr::core

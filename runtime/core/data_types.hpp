@@ -25,6 +25,18 @@ enum class Op : std::uint8_t {
   // not among kAllOps, the nine SYCL ops that every strategy and the fused kernel serve.
   argmin,
   argmax,
+  // Transform-reductions (transform.hpp): each element is transformed (squared, made absolute, compared,
+  // widened) and the results summed in an accumulator type of the op's own, in one read of the input. Not
+  // among kAllOps either: they run their own kernels (ttree, tlast, tfinal) and write a result type of their own.
+  sum_squares,    // sum of x*x, floating types
+  norm_l2,        // sqrt of the sum of x*x, floating types
+  norm_l1,        // sum of |x|, floating types
+  count_nonzero,  // how many x != 0 (NaN counts), every type; a u64 result
+  count_equal,    // how many x == value (never a NaN), every type; a u64 result
+  sum_i64,        // integers and bool summed into i64 (wrapping modulo 2^64)
+  sum_u64,        // integers and bool summed into u64 (wrapping modulo 2^64)
+  sum_f32,        // f16 summed into f32
+  sum_f64,        // f16 and f32 summed into f64
 };
 
 inline constexpr std::array<DataType, 12> kAllDataTypes{
@@ -36,6 +48,10 @@ inline constexpr std::array<Op, 9> kAllOps{Op::plus,    Op::multiplies, Op::mini
                                            Op::bit_xor, Op::logical_and, Op::logical_or};
 inline constexpr std::array<Op, 2> kArgOps{Op::argmin, Op::argmax};
 inline constexpr bool is_arg_op(Op op) { return op == Op::argmin || op == Op::argmax; }
+inline constexpr std::array<Op, 9> kTransformOps{Op::sum_squares,   Op::norm_l2, Op::norm_l1,
+                                                 Op::count_nonzero, Op::count_equal, Op::sum_i64,
+                                                 Op::sum_u64,       Op::sum_f32, Op::sum_f64};
+inline constexpr bool is_transform_op(Op op) { return op >= Op::sum_squares && op <= Op::sum_f64; }
 
 // Short names used in kernel entry points and on the command line: i8 ... u64, f16, f32, f64, bool.
 std::string_view name(DataType type);
@@ -55,7 +71,12 @@ bool is_floating(DataType type);
 DataType accumulator_type(DataType type);
 
 // Arithmetic ops and arg-reductions on integers and floating types, bitwise ops on integers only, logical ops
-// on bool only.
+// on bool only; transform-reductions as listed at their Op.
 bool is_supported(Op op, DataType type);
+
+// A transform-reduction's result type (what its variable holds) and the type it sums in: u64 for counts,
+// the named type for widening sums, the element type for norms and sums of squares (f32 sums for f16).
+DataType transform_result_type(Op op, DataType type);
+DataType transform_accumulator_type(Op op, DataType type);
 
 }  // namespace zr::core

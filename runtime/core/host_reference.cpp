@@ -65,22 +65,6 @@ T ieee_max(T a, T b) {
   return (a < b || (a == b && std::signbit(a))) ? b : a;
 }
 
-double element_as_double(DataType type, std::span<const std::byte> data, std::uint64_t i) {
-  switch (type) {
-    case DataType::f16: return half_bits_to_float(load<std::uint16_t>(data, i));
-    case DataType::f32: return load<float>(data, i);
-    default: return load<double>(data, i);
-  }
-}
-
-Scalar round_to(DataType type, long double value) {
-  switch (type) {
-    case DataType::f16: return Scalar::from(type, float_to_half_bits(static_cast<float>(static_cast<double>(value))));
-    case DataType::f32: return Scalar::from(type, static_cast<float>(value));
-    default: return Scalar::from(type, static_cast<double>(value));
-  }
-}
-
 HostReference reduce_floating(Op op, DataType type, std::span<const std::byte> data, std::uint64_t n,
                               const Scalar& identity, const std::optional<Scalar>& initial, std::uint64_t depth) {
   const double first = identity.to_double();
@@ -138,6 +122,22 @@ HostReference reduce_floating(Op op, DataType type, std::span<const std::byte> d
   return ref;
 }
 }  // namespace
+
+double element_as_double(DataType type, std::span<const std::byte> data, std::uint64_t i) {
+  switch (type) {
+    case DataType::f16: return half_bits_to_float(load<std::uint16_t>(data, i));
+    case DataType::f32: return load<float>(data, i);
+    default: return load<double>(data, i);
+  }
+}
+
+Scalar round_to(DataType type, long double value) {
+  switch (type) {
+    case DataType::f16: return Scalar::from(type, float_to_half_bits(static_cast<float>(static_cast<double>(value))));
+    case DataType::f32: return Scalar::from(type, static_cast<float>(value));
+    default: return Scalar::from(type, static_cast<double>(value));
+  }
+}
 
 HostReference host_reference(Op op, DataType type, std::span<const std::byte> data, std::uint64_t n,
                              const Scalar& identity, const std::optional<Scalar>& initial,

@@ -40,6 +40,11 @@ HostReference host_reference(Op op, DataType type, std::span<const std::byte> da
 HostReference reproducible_sum_reference(DataType type, std::span<const std::byte> data, std::uint64_t n,
                                          const std::optional<Scalar>& initial);
 
+// Element i of packed floating-point data (f16, f32, f64) as a double, exactly.
+double element_as_double(DataType type, std::span<const std::byte> data, std::uint64_t i);
+// `value` rounded to the floating type (to nearest even; half through float).
+Scalar round_to(DataType type, long double value);
+
 // Whether `actual` agrees with the reference; when not, `why` (if given) says how far off it is.
 bool agrees(const HostReference& reference, const Scalar& actual, std::string* why = nullptr);
 

@@ -207,11 +207,64 @@ void plan_arg_reduction(Plan& plan, const Capabilities& caps, const Tuning& tuni
                      LocalMemoryArg{local_bytes(final_pass.local_size, kArgPartialBytes)}};
   plan.passes.push_back(std::move(final_pass));
 }
+
+// A transform-reduction: ttree leaves one ACC partial sum per group, intermediate passes are the plain tree
+// kernels' plus on ACC, and one group of tfinal sums, finishes (norm_l2's square root) and stores the result;
+// or, for last_group, tlast does it all in one launch. The sums start from zero, built into the kernels; the
+// result is written, never read.
+void plan_transform_reduction(Plan& plan, const Capabilities& caps, const Tuning& tuning) {
+  const ReductionRequest& request = plan.request;
+  const DataType acc_type = transform_accumulator_type(request.op, request.type);
+  const std::size_t acc_size = size_of(acc_type);
+  const Shape shape = grid_shape(caps, tuning, request.n, group_size(caps, tuning, Strategy::tree, acc_size));
+  // count_equal's value, as the kernels' LANE: half is compared as float, bool as 0 or 1.
+  Scalar value = to_accumulator(request.transform_value.type == request.type ? request.transform_value
+                                                                            : Scalar{request.type, {}});
+  if (request.type == DataType::boolean) value = Scalar::from<std::uint8_t>(DataType::boolean, value.bytes[0] != std::byte{0});
+  const BufferArg input{BufferArg::Which::input, 0};
+  const BufferArg result{BufferArg::Which::result, 0};
+  const bool one_launch = plan.strategy == Strategy::last_group;
+  KernelPass first = kernel_pass(one_launch ? "tlast" : "ttree", request.op, request.type, one_launch ? "single pass" : "partials");
+  first.local_size = shape.local_size;
+  first.global_size = shape.groups * shape.local_size;
+  const BufferArg partials = add_scratch(plan, shape.groups * acc_size, std::nullopt, "partial sums, one per work-group");
+  first.args = {input, u64(request.n), partials, value, LocalMemoryArg{local_bytes(shape.local_size, acc_size)}};
+  if (one_launch) {
+    first.args.push_back(add_scratch(plan, sizeof(std::uint32_t), u32(0), "work-group arrival counter"));
+    first.args.push_back(result);
+    plan.passes.push_back(std::move(first));
+    return;
+  }
+  plan.passes.push_back(std::move(first));
+
+  BufferArg sums = partials;
+  std::uint64_t count = shape.groups;
+  const Scalar zero = known_identity(Op::plus, acc_type);
+  const std::uint64_t tree_wg = group_size(caps, tuning, Strategy::tree, acc_size);
+  while (count > tuning.max_final_inputs) {
+    const Shape next = grid_shape(caps, tuning, count, tree_wg);
+    KernelPass pass = kernel_pass("tree", Op::plus, acc_type, "intermediate");
+    pass.local_size = next.local_size;
+    pass.global_size = next.groups * next.local_size;
+    const BufferArg out = add_scratch(plan, next.groups * acc_size, std::nullopt,
+                                      "partials of pass " + std::to_string(plan.passes.size() + 1));
+    pass.args = {sums, u64(count), out, zero, LocalMemoryArg{local_bytes(next.local_size, acc_size)}};
+    plan.passes.push_back(std::move(pass));
+    sums = out;
+    count = next.groups;
+  }
+  KernelPass final_pass = kernel_pass("tfinal", request.op, request.type, "final");
+  final_pass.local_size = std::max<std::uint64_t>(1, std::min(tuning.final_work_group_size, caps.max_work_group_size));
+  final_pass.global_size = final_pass.local_size;
+  final_pass.args = {sums, u64(count), result, LocalMemoryArg{local_bytes(final_pass.local_size, acc_size)}};
+  plan.passes.push_back(std::move(final_pass));
+}
 }  // namespace
 
 std::uint64_t result_bytes(const Plan& plan, std::size_t index) {
   if (plan.request.binned_state_output) return kBinnedStateBytes;
   if (is_arg_op(plan.request.op)) return kArgResultBytes;
+  if (is_transform_op(plan.request.op)) return size_of(transform_result_type(plan.request.op, plan.request.type));
   const std::uint64_t elements = index < plan.results.size() ? plan.results[index].elements : 1;
   return elements * size_of(plan.request.type);
 }
@@ -248,6 +301,13 @@ Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const 
     plan.request.include_initial = false;
     plan.results.front().include_initial = false;
     plan_arg_reduction(plan, caps, tuning);
+    return plan;
+  }
+  if (is_transform_op(request.op)) {
+    plan.request.deterministic = true;
+    plan.request.include_initial = false;
+    plan.results.front().include_initial = false;
+    plan_transform_reduction(plan, caps, tuning);
     return plan;
   }
 

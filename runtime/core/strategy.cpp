@@ -25,6 +25,17 @@ constexpr StrategyName kNames[] = {
 
 std::string device_label(const Capabilities& caps) { return "device '" + caps.device_name + "'"; }
 
+// What types a transform-reduction takes, for the message that refuses another.
+std::string transform_rule(Op op) {
+  switch (op) {
+    case Op::sum_squares: case Op::norm_l2: case Op::norm_l1: return "sum_squares, norm_l2 and norm_l1 take f16, f32, f64";
+    case Op::sum_i64: case Op::sum_u64: return "sum_i64 and sum_u64 take integers and bool";
+    case Op::sum_f32: return "sum_f32 takes f16";
+    case Op::sum_f64: return "sum_f64 takes f16 and f32";
+    default: return "counts take every type";
+  }
+}
+
 // Whether the embedded kernel exists and the device can load its module; the reason if not.
 std::optional<std::string> kernel_unavailable(std::string_view variant, Op op, DataType type, const Capabilities& caps) {
   const auto found = find_kernel(variant, op, type);
@@ -79,6 +90,17 @@ std::optional<std::string> why_arg_unavailable(Strategy strategy, const Capabili
   return kernel_unavailable("argfinal", request.op, request.type, caps);
 }
 
+// A transform-reduction (transform.hpp) has two shapes: ttree, tree passes on the accumulator, tfinal
+// (Strategy::tree); tlast in one launch (Strategy::last_group).
+std::optional<std::string> why_transform_unavailable(Strategy strategy, const Capabilities& caps, const ReductionRequest& request) {
+  if (strategy == Strategy::last_group) return kernel_unavailable("tlast", request.op, request.type, caps);
+  if (strategy != Strategy::tree) return "transform-reductions run with strategy tree or last_group only";
+  if (auto missing = kernel_unavailable("ttree", request.op, request.type, caps)) return missing;
+  if (auto missing = kernel_unavailable("tree", Op::plus, transform_accumulator_type(request.op, request.type), caps))
+    return missing;
+  return kernel_unavailable("tfinal", request.op, request.type, caps);
+}
+
 std::optional<std::string> why_binned_unavailable(Strategy strategy, const Capabilities& caps, const ReductionRequest& request) {
   if (strategy != Strategy::tree && strategy != Strategy::cpu_chunks)
     return "reproducible floating-point sums run as binned sums, with strategy tree or cpu_chunks only";
@@ -104,6 +126,7 @@ std::string_view first_pass_variant(Strategy strategy, Op op, DataType type, con
 std::optional<std::string> why_unavailable(Strategy strategy, const Capabilities& caps, const ReductionRequest& request) {
   if (is_binned_sum(request)) return why_binned_unavailable(strategy, caps, request);
   if (is_arg_op(request.op)) return why_arg_unavailable(strategy, caps, request);
+  if (is_transform_op(request.op)) return why_transform_unavailable(strategy, caps, request);
   const Op op = request.op;
   const DataType type = request.type;
   const bool floating = is_floating(type);
@@ -152,7 +175,8 @@ StrategyChoice choose_strategy(const Capabilities& caps, const ReductionRequest&
   const DataType type = request.type;
   if (!is_supported(op, type))
     throw InvalidArgumentError(std::string(name(op)) + " is not defined for " + std::string(name(type)) +
-                               " (bitwise ops take integers, logical ops take bool, argmin/argmax take numbers)");
+                               " (bitwise ops take integers, logical ops take bool, argmin/argmax take numbers; " +
+                               transform_rule(op) + ")");
   if (type == DataType::f64 && !caps.fp64)
     throw UnsupportedError(device_label(caps) + " has no fp64: it cannot reduce f64 (double) data");
   if (type == DataType::f16 && !caps.fp16)
@@ -161,6 +185,10 @@ StrategyChoice choose_strategy(const Capabilities& caps, const ReductionRequest&
   if (request.reproducible && op == Op::multiplies && is_floating(type))
     throw UnsupportedError("the reproducible property is not offered for floating-point multiplies: its result "
                            "depends on the order of the products (plus, minimum and maximum are offered)");
+  if (request.reproducible && is_transform_op(op) && is_floating(transform_accumulator_type(op, type)))
+    throw UnsupportedError("the reproducible property is not offered for " + std::string(name(op)) + " on " +
+                           std::string(name(type)) + ": its floating-point sum depends on the order of the adds "
+                           "(counts and integer sums are exact, and offered)");
   if (is_binned_sum(request) && request.n > binned_max_elements(type))
     throw UnsupportedError("a reproducible " + std::string(name(type)) + " sum takes at most " +
                            std::to_string(binned_max_elements(type)) + " elements (its bins' integer sums could "
@@ -187,6 +215,17 @@ StrategyChoice choose_strategy(const Capabilities& caps, const ReductionRequest&
       throw UnsupportedError("no strategy can run " + std::string(name(op)) + " on " + std::string(name(type)) + " on " +
                              device_label(caps) + ": " + *why);
     return {Strategy::tree, "{value, index} per work-item over 16-byte loads, a local-memory tree per group, a final pass"};
+  }
+
+  if (is_transform_op(op)) {
+    if (available(Strategy::last_group))
+      return {Strategy::last_group, "transformed values summed per work-item over 16-byte loads, a local-memory tree per "
+                                    "group, and the last group to finish sums the groups' partials: one launch"};
+    if (auto why = why_unavailable(Strategy::tree, caps, request))
+      throw UnsupportedError("no strategy can run " + std::string(name(op)) + " on " + std::string(name(type)) + " on " +
+                             device_label(caps) + ": " + *why);
+    return {Strategy::tree, "transformed values summed per work-item over 16-byte loads, a local-memory tree per "
+                            "group, a final pass"};
   }
 
   if (caps.type == DeviceType::cpu && available(Strategy::cpu_chunks))

@@ -46,6 +46,8 @@ struct ReductionRequest {
   // Only with is_binned_sum, and never with include_initial: a state holds the input alone.
   bool binned_state_output = false;
   std::optional<Strategy> strategy;  // asked for explicitly (testing, tuning)
+  // Op::count_equal: the value counted (element type); ignored by every other op.
+  Scalar transform_value;
 };
 
 // Whether the request runs as a binned sum (spirv_kernels/src/zr_binned.h): reproducible floating-point plus.

@@ -15,13 +15,17 @@ constexpr std::array<DataType, 1> kF32{f32};
 
 // Keep in step with the ZR_CLASS_* lists in spirv_kernels/src/zr_types.h; the embedder fails the build
 // if a module's entry points differ from what this table predicts.
-const std::array<TypeClass, 6> kClasses{{
+const std::array<TypeClass, 8> kClasses{{
     {"base", kBase, {}},
     {"fp16", kFp16, Feature::fp16},
     {"fp64", kFp64, Feature::fp64},
     {"int32", kInt32, {}},
     {"int64atomic", kInt64, Feature::int64_atomics},
     {"f32", kF32, {}},
+    // f32 and f16 elements summed into f64 (Op::sum_f64). Modules that read half data declare fp16 in
+    // kernels.table (the last pass reads and writes only f64).
+    {"f32fp64", kF32, Feature::fp64},
+    {"f16fp64", kFp16, Feature::fp64},
 }};
 }  // namespace
 

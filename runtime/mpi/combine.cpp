@@ -122,8 +122,7 @@ bool defined(element_type type, op_kind op) {
     case op_kind::bit_xor: return type != element_type::boolean && !is_floating(type);
     case op_kind::logical_and:
     case op_kind::logical_or: return type == element_type::boolean;
-    case op_kind::argmin:
-    case op_kind::argmax: return false;  // not offered across ranks
+    default: return false;  // argmin/argmax and transform-reductions are not offered across ranks
   }
   return false;
 }

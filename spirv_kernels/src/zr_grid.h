@@ -65,24 +65,34 @@
 #define ZR_FOLD_N(N, C, acc, x) ZR_FOLD_##N(C, acc, x)
 #define ZR_FOLD(N, C, acc, x) ZR_FOLD_N(N, C, acc, x)
 
-// acc = acc combined with this work-item's share of in[0, n).
-#define ZR_GRID_ACCUMULATE(OP, TN, ATN, in, n, acc)                                   \
+// acc = acc combined (C) with this work-item's share of in[0, n), each loaded vector first transformed by
+// XV(XT, VT, v) from VT (ZR_VTYPE_##TN) into XT (a vector of ZR_VEC_##TN accumulator lanes) and each tail element by XS(AT, x) into AT,
+// the accumulator type. The plain reductions take them as they are (ZR_GRID_ACCUMULATE); the
+// transform-reductions (zr_transform.h) square, compare or widen them here, on the way in.
+#define ZR_GRID_FOLD_TRANSFORMED(C, XV, XT, XS, AT, TN, in, n, acc)                   \
   do {                                                                                \
     const ulong zr_vectors_ = (n) / ZR_VEC_##TN;                                      \
     const ulong zr_stride_ = get_global_size(0);                                      \
     ulong zr_v_ = get_global_id(0);                                                   \
     for (; zr_v_ + zr_stride_ < zr_vectors_; zr_v_ += 2 * zr_stride_) {               \
-      const ZR_VTYPE_##TN zr_x_ = ZR_VLOAD_##TN(zr_v_, in);        \
-      const ZR_VTYPE_##TN zr_y_ = ZR_VLOAD_##TN(zr_v_ + zr_stride_, in); \
-      ZR_FOLD(ZR_VEC_##TN, ZR_COMBINE(OP, ATN), acc, zr_x_);                          \
-      ZR_FOLD(ZR_VEC_##TN, ZR_COMBINE(OP, ATN), acc, zr_y_);                          \
+      const XT zr_x_ = XV(XT, ZR_VTYPE_##TN, ZR_VLOAD_##TN(zr_v_, in));                              \
+      const XT zr_y_ = XV(XT, ZR_VTYPE_##TN, ZR_VLOAD_##TN(zr_v_ + zr_stride_, in));                 \
+      ZR_FOLD(ZR_VEC_##TN, C, acc, zr_x_);                                            \
+      ZR_FOLD(ZR_VEC_##TN, C, acc, zr_y_);                                            \
     }                                                                                 \
     if (zr_v_ < zr_vectors_) {                                                        \
-      const ZR_VTYPE_##TN zr_x_ = ZR_VLOAD_##TN(zr_v_, in);        \
-      ZR_FOLD(ZR_VEC_##TN, ZR_COMBINE(OP, ATN), acc, zr_x_);                          \
+      const XT zr_x_ = XV(XT, ZR_VTYPE_##TN, ZR_VLOAD_##TN(zr_v_, in));                              \
+      ZR_FOLD(ZR_VEC_##TN, C, acc, zr_x_);                                            \
     }                                                                                 \
     for (ulong zr_i_ = zr_vectors_ * ZR_VEC_##TN + get_global_id(0); zr_i_ < (n); zr_i_ += zr_stride_) \
-      acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, zr_i_));                       \
+      acc = C(acc, XS(AT, ZR_LOAD_##TN(in, zr_i_)));                                  \
   } while (0)
+
+#define ZR_AS_IS(TYPE, x) (x)
+#define ZR_AS_IS_VECTOR(XT, VT, v) (v)
+
+// acc = acc combined with this work-item's share of in[0, n).
+#define ZR_GRID_ACCUMULATE(OP, TN, ATN, in, n, acc) \
+  ZR_GRID_FOLD_TRANSFORMED(ZR_COMBINE(OP, ATN), ZR_AS_IS_VECTOR, ZR_VTYPE_##TN, ZR_AS_IS, void, TN, in, n, acc)
 
 #endif  // ZR_GRID_H

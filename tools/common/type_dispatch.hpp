@@ -67,9 +67,8 @@ decltype(auto) visit_pair(element_type type, op_kind op, F&& visitor) {
       case op_kind::logical_or:
         if constexpr (detail::supports<T>(op_kind::logical_or)) return call(std::type_identity<logical_or<T>>{});
         break;
-      case op_kind::argmin:
-      case op_kind::argmax:
-        break;  // not a reduction(...) op: callers run queue::argmin/argmax (visit_element_type)
+      default:
+        break;  // argmin/argmax and transforms are not reduction(...) ops: they have calls of their own
     }
     return refuse();
   });

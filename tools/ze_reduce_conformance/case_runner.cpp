@@ -130,7 +130,8 @@ void expect_reference(CaseRecord& record, DeviceUnderTest& dut, RunContext& cont
     return;
   }
   const void* input = c.from_host_span ? static_cast<const void*>(data->host.data()) : data->device_input();
-  const core::Scalar initial = initial_value(c.type, c.op, c.seed);
+  const core::Scalar initial =
+      c.op == op_kind::count_equal ? counted_value(c, data->host) : initial_value(c.type, c.op, c.seed);
   DeviceRun first;
   try {
     first = reduce_once(dut.get_queue(), c, input, initial);

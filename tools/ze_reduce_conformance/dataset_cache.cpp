@@ -5,7 +5,7 @@
 namespace zr::conformance {
 
 const Dataset& DatasetCache::get(DeviceUnderTest& dut, const ConformanceCase& c) {
-  const Key key{c.device_slot, c.type, input_family(c.op, c.input), c.input, c.n, c.seed, !c.from_host_span};
+  const Key key{c.device_slot, c.type, input_family(c.type, c.op, c.input), c.input, c.n, c.seed, !c.from_host_span};
   if (key_ == key) return current_;
   // Free the previous input before making the next: two of the largest would not fit.
   key_.reset();

@@ -93,10 +93,52 @@ DeviceRun arg_reduce_once(queue& q, const ConformanceCase& c, const void* input)
     }
   });
 }
+
+template <typename T, typename Transform>
+DeviceRun transform_run(queue& q, const ConformanceCase& c, const void* input, Transform transform) {
+  transform_result_t<Transform, T> result{};
+  const T* elements = static_cast<const T*>(input);
+  const property_list props = properties_of(c);
+  const event done = c.from_host_span ? q.transform_reduce(std::span<const T>(elements, c.n), transform, &result, props)
+                                      : q.transform_reduce(elements, c.n, transform, &result, props);
+  done.wait();
+  DeviceRun run = run_of(done);
+  const auto type = static_cast<core::DataType>(c.type);
+  run.result = core::Scalar::from(core::transform_result_type(static_cast<core::Op>(c.op), type), result);
+  return run;
+}
+
+// `operand` is count_equal's value (element type).
+DeviceRun transform_reduce_once(queue& q, const ConformanceCase& c, const void* input, const core::Scalar& operand) {
+  return tools::visit_element_type(c.type, [&](auto type_tag) -> DeviceRun {
+    using T = typename decltype(type_tag)::type;
+    auto run_with = [&](auto transform) -> DeviceRun {
+      if constexpr (detail::transform_of<decltype(transform), T>::known) return transform_run<T>(q, c, input, transform);
+      else throw InvalidArgumentError(std::string(to_string(c.op)) + " is not defined for " + std::string(to_string(c.type)));
+    };
+    switch (c.op) {
+      case op_kind::sum_squares: return run_with(sum_of_squares{});
+      case op_kind::norm_l2: return run_with(norm_l2{});
+      case op_kind::norm_l1: return run_with(norm_l1{});
+      case op_kind::count_nonzero: return run_with(count_nonzero{});
+      case op_kind::count_equal: {
+        T value{};
+        std::memcpy(&value, operand.data(), sizeof(T));
+        return run_with(count_equal<T>{value});
+      }
+      case op_kind::sum_i64: return run_with(sum_as<std::int64_t>{});
+      case op_kind::sum_u64: return run_with(sum_as<std::uint64_t>{});
+      case op_kind::sum_f32: return run_with(sum_as<float>{});
+      case op_kind::sum_f64: return run_with(sum_as<double>{});
+      default: throw InvalidArgumentError(std::string(to_string(c.op)) + " is not a transform-reduction");
+    }
+  });
+}
 }  // namespace
 
 DeviceRun reduce_once(queue& q, const ConformanceCase& c, const void* input, const core::Scalar& initial) {
   if (is_arg_op(c.op)) return arg_reduce_once(q, c, input);
+  if (is_transform_op(c.op)) return transform_reduce_once(q, c, input, initial);
   return visit_pair(c.type, c.op, [&](auto type_tag, auto op_tag) {
     using T = typename decltype(type_tag)::type;
     using Op = typename decltype(op_tag)::type;

@@ -167,14 +167,14 @@ void fill_bool(PackedOut<std::uint8_t> out, InputKind kind, std::uint64_t n, con
 
 }  // namespace
 
-op_kind input_family(op_kind op, InputKind kind) {
-  if (kind == InputKind::identity || op == op_kind::multiplies) return value_op(op);
+op_kind input_family(element_type type, op_kind op, InputKind kind) {
+  if (kind == InputKind::identity || op == op_kind::multiplies) return value_op(op, type);
   return op_kind::plus;
 }
 
 std::vector<std::byte> make_input(element_type type, op_kind op, InputKind kind, std::uint64_t n, std::uint64_t seed) {
   const Stream stream{seed};
-  op = value_op(op);  // argmin/argmax read the inputs of minimum/maximum (the identity input: all +-inf)
+  op = value_op(op, type);  // argmin/argmax read the inputs of minimum/maximum (the identity input: all +-inf)
   return visit_pair(type, op, [&](auto type_tag, auto op_tag) {
     using T = typename decltype(type_tag)::type;
     using Op = typename decltype(op_tag)::type;

@@ -17,6 +17,6 @@ std::vector<std::byte> make_input(element_type type, op_kind op, InputKind kind,
 
 // The ops whose inputs differ for the same (type, kind, n, seed): inputs for any two ops that map to the
 // same value here are identical, so the suite uploads them once.
-op_kind input_family(op_kind op, InputKind kind);
+op_kind input_family(element_type type, op_kind op, InputKind kind);
 
 }  // namespace zr::conformance

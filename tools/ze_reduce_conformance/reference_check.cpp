@@ -8,6 +8,7 @@
 #include "binned_sum.hpp"
 #include "exact_sum.hpp"
 #include "host_reference.hpp"
+#include "transform_reference.hpp"
 #include "common/type_dispatch.hpp"
 
 namespace zr::conformance {
@@ -56,11 +57,20 @@ std::optional<std::string> binned_sum_disagreement(const ConformanceCase& c, std
 }  // namespace
 
 bool checked_within_bound(element_type type, op_kind op) {
-  return floating(type) && (op == op_kind::plus || op == op_kind::multiplies);
+  const bool rounded_transform = op == op_kind::sum_squares || op == op_kind::norm_l2 || op == op_kind::norm_l1 ||
+                                 op == op_kind::sum_f32 || op == op_kind::sum_f64;
+  return floating(type) && (op == op_kind::plus || op == op_kind::multiplies || rounded_transform);
+}
+
+core::Scalar counted_value(const ConformanceCase& c, std::span<const std::byte> input) {
+  core::Scalar value{core_type(c.type), {}};
+  const std::size_t size = core::size_of(value.type);
+  if (c.n > 0) std::memcpy(value.bytes.data(), input.data() + c.n / 2 * size, size);
+  return value;
 }
 
 core::Scalar known_identity(element_type type, op_kind op) {
-  return visit_pair(type, value_op(op), [&](auto type_tag, auto op_tag) {
+  return visit_pair(type, value_op(op, type), [&](auto type_tag, auto op_tag) {
     using T = typename decltype(type_tag)::type;
     using Op = typename decltype(op_tag)::type;
     return core::Scalar::from(core_type(type), known_identity_v<Op, T>);
@@ -95,8 +105,11 @@ std::optional<std::string> disagreement(const ConformanceCase& c, std::span<cons
     return binned_sum_disagreement(c, input, folded_initial, actual);
   std::optional<std::uint64_t> depth;
   if (combine_depth > 0 && c.op != op_kind::multiplies) depth = combine_depth;
-  const core::HostReference reference = core::host_reference(core_op(c.op), core_type(c.type), input, c.n,
-                                                             known_identity(c.type, c.op), folded_initial, depth);
+  // Transform-reductions: `initial` is count_equal's value (counted_value); there is no initial value.
+  const core::HostReference reference =
+      is_transform_op(c.op) ? core::transform_reference(core_op(c.op), core_type(c.type), input, c.n, initial, depth)
+                            : core::host_reference(core_op(c.op), core_type(c.type), input, c.n,
+                                                   known_identity(c.type, c.op), folded_initial, depth);
   if (reference.value.bitwise_equal(actual)) return std::nullopt;
   if (checked_within_bound(c.type, c.op) && std::isnan(reference.value.to_double()) &&
       std::isnan(actual.to_double()))

@@ -17,6 +17,9 @@
 //     A result bitwise equal to the reference always agrees (also when the exact value overflows to inf).
 //     When the reference is NaN, any NaN agrees: IEEE 754 does not say which NaN a sum or product returns
 //     (x86 gives a negative one for inf - inf); only minimum/maximum promise the canonical one.
+//   - transform-reductions (zereduce/transform.hpp): counts and integer sums bit for bit; sums of squares,
+//     norms and widened floating sums within runtime/core/transform_reference.hpp's bound for the reported
+//     combine depth.
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -44,7 +47,11 @@ std::optional<std::string> disagreement(const ConformanceCase& c, std::span<cons
 std::optional<std::string> arg_disagreement(const ConformanceCase& c, std::span<const std::byte> input,
                                             const core::Scalar& actual_value, std::uint64_t actual_index);
 
-// Whether the case's result is checked within a bound (floating plus and multiplies) rather than exactly.
+// count_equal's value: the input's middle element (so that the count is rarely 0), zero for an empty input.
+core::Scalar counted_value(const ConformanceCase& c, std::span<const std::byte> input);
+
+// Whether the case's result is checked within a bound (floating plus, multiplies and the rounded
+// transform-reductions) rather than exactly.
 bool checked_within_bound(element_type type, op_kind op);
 
 }  // namespace zr::conformance
