@@ -7,54 +7,18 @@
 // "n","seconds","gbps","ok"}. seconds: the device span of the reduction (first kernel's start to the last
 // one's end, as CUDA events around CUB's launches measure it), median of --runs runs, the ops called in turn
 // (interleaved) on device-resident input; results go to device memory. ok: the result equals a host scan.
-#include <algorithm>
-#include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <random>
-#include <stdexcept>
-#include <string>
 #include <vector>
 
-#include <zereduce/zereduce.hpp>
+#include "device_timing.hpp"
 
 namespace {
 
-struct Options {
-  long device = -1;
-  int min_log2 = 20, max_log2 = 28, step = 2, runs = 21;
-};
-
-Options parse(int argc, char** argv) {
-  Options o;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i];
-    const long value = std::stol(argv[i + 1]);
-    if (flag == "--device") o.device = value;
-    else if (flag == "--min-log2") o.min_log2 = static_cast<int>(value);
-    else if (flag == "--max-log2") o.max_log2 = static_cast<int>(value);
-    else if (flag == "--step") o.step = static_cast<int>(value);
-    else if (flag == "--runs") o.runs = static_cast<int>(value);
-    else throw std::runtime_error("unknown option " + flag);
-  }
-  return o;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-double device_span_s(const zr::event& e) {
-  e.wait();
-  std::uint64_t first = UINT64_MAX, last = 0;
-  for (const auto& pass : e.get_profile().passes) {
-    if (pass.what != zr::pass_profile::kind::kernel) continue;
-    first = std::min(first, pass.start_ns);
-    last = std::max(last, pass.end_ns);
-  }
-  return last > first ? static_cast<double>(last - first) * 1e-9 : 0.0;
-}
+using zr::bench::device_span_s;
+using zr::bench::median;
+using zr::bench::Options;
 
 // Values with few ties: i32 over its whole range, f32 of random sign, mantissa and one of 64 exponents.
 template <typename T>
@@ -80,12 +44,7 @@ zr::arg_result<T> host_scan(const std::vector<T>& v, bool largest) {
   return {v[best], best};
 }
 
-void row(const char* op, const char* type, int log2, std::uint64_t n, std::size_t bytes, double s, bool ok) {
-  std::printf("{\"peer\":\"ours\",\"op\":\"%s\",\"type\":\"%s\",\"log2\":%d,\"n\":%" PRIu64
-              ",\"seconds\":%.9g,\"gbps\":%.6g,\"ok\":%s}\n",
-              op, type, log2, n, s, static_cast<double>(n) * static_cast<double>(bytes) / s / 1e9, ok ? "true" : "false");
-  std::fflush(stdout);
-}
+constexpr auto row = zr::bench::print_row;
 
 template <typename T>
 void rows(zr::queue& q, const char* type, const Options& o) {
@@ -127,8 +86,8 @@ void rows(zr::queue& q, const char* type, const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const Options o = parse(argc, argv);
-  const zr::device device = o.device >= 0 ? zr::get_device(static_cast<std::size_t>(o.device)) : zr::default_device();
+  const Options o = zr::bench::parse_options(argc, argv);
+  const zr::device device = zr::bench::device_of(o);
   std::fprintf(stderr, "device: %s\n", device.description().c_str());
   zr::queue q(device, {zr::property::queue::enable_profiling{}});
   rows<float>(q, "f32", o);

@@ -208,7 +208,8 @@ void plan_arg_reduction(Plan& plan, const Capabilities& caps, const Tuning& tuni
   plan.passes.push_back(std::move(final_pass));
 }
 
-// A transform-reduction: ttree leaves one ACC partial sum per group, intermediate passes are the plain tree
+// A transform-reduction: ttree leaves one ACC partial sum per group (tcpu, on CPU devices, one per work-item of
+// groups of one), intermediate passes are the plain tree
 // kernels' plus on ACC, and one group of tfinal sums, finishes (norm_l2's square root) and stores the result;
 // or, for last_group, tlast does it all in one launch. The sums start from zero, built into the kernels; the
 // result is written, never read.
@@ -216,7 +217,9 @@ void plan_transform_reduction(Plan& plan, const Capabilities& caps, const Tuning
   const ReductionRequest& request = plan.request;
   const DataType acc_type = transform_accumulator_type(request.op, request.type);
   const std::size_t acc_size = size_of(acc_type);
-  const Shape shape = grid_shape(caps, tuning, request.n, group_size(caps, tuning, Strategy::tree, acc_size));
+  const bool chunks = plan.strategy == Strategy::cpu_chunks;
+  const Shape shape = chunks ? grid_shape(caps, tuning, request.n, 1)
+                             : grid_shape(caps, tuning, request.n, group_size(caps, tuning, Strategy::tree, acc_size));
   // count_equal's value, as the kernels' LANE: half is compared as float, bool as 0 or 1.
   Scalar value = to_accumulator(request.transform_value.type == request.type ? request.transform_value
                                                                             : Scalar{request.type, {}});
@@ -224,10 +227,12 @@ void plan_transform_reduction(Plan& plan, const Capabilities& caps, const Tuning
   const BufferArg input{BufferArg::Which::input, 0};
   const BufferArg result{BufferArg::Which::result, 0};
   const bool one_launch = plan.strategy == Strategy::last_group;
-  KernelPass first = kernel_pass(one_launch ? "tlast" : "ttree", request.op, request.type, one_launch ? "single pass" : "partials");
+  const std::string_view variant = one_launch ? "tlast" : chunks ? "tcpu" : "ttree";
+  KernelPass first = kernel_pass(variant, request.op, request.type, one_launch ? "single pass" : "partials");
   first.local_size = shape.local_size;
   first.global_size = shape.groups * shape.local_size;
-  const BufferArg partials = add_scratch(plan, shape.groups * acc_size, std::nullopt, "partial sums, one per work-group");
+  const BufferArg partials = add_scratch(plan, shape.groups * acc_size, std::nullopt,
+                                         chunks ? "partial sums, one per work-item" : "partial sums, one per work-group");
   first.args = {input, u64(request.n), partials, value, LocalMemoryArg{local_bytes(shape.local_size, acc_size)}};
   if (one_launch) {
     first.args.push_back(add_scratch(plan, sizeof(std::uint32_t), u32(0), "work-group arrival counter"));

@@ -90,12 +90,14 @@ std::optional<std::string> why_arg_unavailable(Strategy strategy, const Capabili
   return kernel_unavailable("argfinal", request.op, request.type, caps);
 }
 
-// A transform-reduction (transform.hpp) has two shapes: ttree, tree passes on the accumulator, tfinal
-// (Strategy::tree); tlast in one launch (Strategy::last_group).
+// A transform-reduction (transform.hpp) has three shapes: ttree or tcpu (CPU devices), tree passes on the
+// accumulator, tfinal (Strategy::tree, Strategy::cpu_chunks); tlast in one launch (Strategy::last_group).
 std::optional<std::string> why_transform_unavailable(Strategy strategy, const Capabilities& caps, const ReductionRequest& request) {
   if (strategy == Strategy::last_group) return kernel_unavailable("tlast", request.op, request.type, caps);
-  if (strategy != Strategy::tree) return "transform-reductions run with strategy tree or last_group only";
-  if (auto missing = kernel_unavailable("ttree", request.op, request.type, caps)) return missing;
+  if (strategy != Strategy::tree && strategy != Strategy::cpu_chunks)
+    return "transform-reductions run with strategy tree, last_group or cpu_chunks only";
+  if (auto missing = kernel_unavailable(strategy == Strategy::cpu_chunks ? "tcpu" : "ttree", request.op, request.type, caps))
+    return missing;
   if (auto missing = kernel_unavailable("tree", Op::plus, transform_accumulator_type(request.op, request.type), caps))
     return missing;
   return kernel_unavailable("tfinal", request.op, request.type, caps);
@@ -218,6 +220,8 @@ StrategyChoice choose_strategy(const Capabilities& caps, const ReductionRequest&
   }
 
   if (is_transform_op(op)) {
+    if (caps.type == DeviceType::cpu && available(Strategy::cpu_chunks))
+      return {Strategy::cpu_chunks, "CPU device: one contiguous chunk per work-item, four vector sums of transformed values"};
     if (available(Strategy::last_group))
       return {Strategy::last_group, "transformed values summed per work-item over 16-byte loads, a local-memory tree per "
                                     "group, and the last group to finish sums the groups' partials: one launch"};

@@ -1,0 +1,66 @@
+#pragma once
+// What the side-by-side benches (zr_arg_bench, zr_transform_bench) share: their options, the median, a
+// reduction's device span and the JSON line of one measurement.
+#include <algorithm>
+#include <cinttypes>
+#include <cstdint>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <zereduce/zereduce.hpp>
+
+namespace zr::bench {
+
+struct Options {
+  long device = -1;
+  int min_log2 = 20, max_log2 = 28, step = 2, runs = 21;
+};
+
+// [--device INDEX] [--min-log2 20] [--max-log2 28] [--step 2] [--runs 21]
+inline Options parse_options(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    const long value = std::stol(argv[i + 1]);
+    if (flag == "--device") o.device = value;
+    else if (flag == "--min-log2") o.min_log2 = static_cast<int>(value);
+    else if (flag == "--max-log2") o.max_log2 = static_cast<int>(value);
+    else if (flag == "--step") o.step = static_cast<int>(value);
+    else if (flag == "--runs") o.runs = static_cast<int>(value);
+    else throw std::runtime_error("unknown option " + flag);
+  }
+  return o;
+}
+
+inline zr::device device_of(const Options& o) {
+  return o.device >= 0 ? zr::get_device(static_cast<std::size_t>(o.device)) : zr::default_device();
+}
+
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// The first kernel's start to the last one's end, as CUDA events around a CUB launch measure it.
+inline double device_span_s(const zr::event& e) {
+  e.wait();
+  std::uint64_t first = UINT64_MAX, last = 0;
+  for (const auto& pass : e.get_profile().passes) {
+    if (pass.what != zr::pass_profile::kind::kernel) continue;
+    first = std::min(first, pass.start_ns);
+    last = std::max(last, pass.end_ns);
+  }
+  return last > first ? static_cast<double>(last - first) * 1e-9 : 0.0;
+}
+
+// {"peer":"ours","op","type","log2","n","seconds","gbps","ok"}; gbps counts the input's bytes.
+inline void print_row(const char* op, const char* type, int log2, std::uint64_t n, std::size_t bytes, double s, bool ok) {
+  std::printf("{\"peer\":\"ours\",\"op\":\"%s\",\"type\":\"%s\",\"log2\":%d,\"n\":%" PRIu64
+              ",\"seconds\":%.9g,\"gbps\":%.6g,\"ok\":%s}\n",
+              op, type, log2, n, s, static_cast<double>(n) * static_cast<double>(bytes) / s / 1e9, ok ? "true" : "false");
+  std::fflush(stdout);
+}
+
+}  // namespace zr::bench

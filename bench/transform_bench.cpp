@@ -1,0 +1,137 @@
+// zr_transform_bench: our transform-reductions (queue::transform_reduce) against our plain sum of the same
+// data, side by side in one run on one device: what a norm, a count or a widening sum costs over the plain
+// read (issue 21's target: L2 norm, L1 norm and count_nonzero of f32 at >= 0.97x the f32 sum).
+//
+//   zr_transform_bench [--device INDEX] [--min-log2 20] [--max-log2 28] [--step 2] [--runs 21]
+//
+// Prints one JSON object per line, as zr_arg_bench (device_timing.hpp): ops "sum", "norm_l2", "norm_l1",
+// "sum_squares", "count_nonzero", "sum_f64" on f32 data; "sum", "sum_i64", "count_nonzero" on i32 data.
+// seconds: the median device span of --runs runs, the ops called in turn on device-resident input, results in
+// device memory. ok: the result agrees with a host loop (counts and integer sums exactly; floating results
+// within 1e-4 relative, far above their rounding here, far below any wrong answer).
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "device_timing.hpp"
+
+namespace {
+
+using zr::bench::device_span_s;
+using zr::bench::median;
+using zr::bench::Options;
+
+// One value in eight is zero (so counts are neither 0 nor n); f32 in [-1, 1), i32 over a range whose sums
+// overflow 32 bits.
+template <typename T>
+std::vector<T> values(std::uint64_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<T> v(n);
+  for (auto& x : v) {
+    const std::uint64_t r = rng();
+    if (r % 8 == 0) x = 0;
+    else if constexpr (std::is_same_v<T, float>) x = static_cast<float>(static_cast<double>(r >> 11) * 0x1p-52 - 1.0);
+    else x = static_cast<T>(static_cast<std::int32_t>(r >> 32));
+  }
+  return v;
+}
+
+bool close(double actual, double expected) { return std::fabs(actual - expected) <= 1e-4 * std::fabs(expected); }
+
+struct Measured {
+  const char* op;
+  std::function<zr::event()> submit;
+  std::function<bool()> check;  // after a run: the result agrees with the host
+  std::vector<double> seconds;
+};
+
+void measure(std::vector<Measured>& ops, const char* type, int log2, std::uint64_t n, std::size_t bytes, int runs) {
+  for (auto& m : ops) device_span_s(m.submit());  // warm-up (module builds, plans)
+  for (int run = 0; run < runs; ++run)
+    for (auto& m : ops) m.seconds.push_back(device_span_s(m.submit()));
+  for (auto& m : ops) {
+    m.submit().wait();  // the ops share result variables: each is checked right after its own run
+    zr::bench::print_row(m.op, type, log2, n, bytes, median(m.seconds), m.check());
+  }
+}
+
+void f32_rows(zr::queue& q, const Options& o, bool fp64) {
+  const zr::property_list from_identity{zr::property::reduction::initialize_to_identity{}};
+  for (int log2 = o.min_log2; log2 <= o.max_log2; log2 += o.step) {
+    const std::uint64_t n = std::uint64_t{1} << log2;
+    const std::vector<float> host = values<float>(n, static_cast<std::uint64_t>(log2));
+    double sum = 0, squares = 0, absolutes = 0;
+    std::uint64_t nonzero = 0;
+    for (float x : host) {
+      sum += x;
+      squares += static_cast<double>(x) * x;
+      absolutes += std::fabs(x);
+      nonzero += x != 0;
+    }
+    auto input = zr::make_device_array<float>(q, n);
+    q.copy(host.data(), input.get(), n).wait();
+    auto f = zr::make_shared_array<float>(q, 1);
+    auto d = zr::make_shared_array<double>(q, 1);
+    auto count = zr::make_shared_array<std::uint64_t>(q, 1);
+    std::vector<Measured> ops;
+    ops.push_back({"sum", [&] { return q.reduce(input.get(), n, zr::reduction(f.get(), zr::plus<float>(), from_identity)); },
+                   [&] { return std::fabs(f[0] - sum) <= 1e-5 * absolutes; }, {}});
+    ops.push_back({"norm_l2", [&] { return q.transform_reduce(input.get(), n, zr::norm_l2{}, f.get()); },
+                   [&] { return close(f[0], std::sqrt(squares)); }, {}});
+    ops.push_back({"norm_l1", [&] { return q.transform_reduce(input.get(), n, zr::norm_l1{}, f.get()); },
+                   [&] { return close(f[0], absolutes); }, {}});
+    ops.push_back({"sum_squares", [&] { return q.transform_reduce(input.get(), n, zr::sum_of_squares{}, f.get()); },
+                   [&] { return close(f[0], squares); }, {}});
+    ops.push_back({"count_nonzero", [&] { return q.transform_reduce(input.get(), n, zr::count_nonzero{}, count.get()); },
+                   [&] { return count[0] == nonzero; }, {}});
+    if (fp64)
+      ops.push_back({"sum_f64", [&] { return q.transform_reduce(input.get(), n, zr::sum_as<double>{}, d.get()); },
+                     [&] { return std::fabs(d[0] - sum) <= 1e-9 * absolutes; }, {}});
+    measure(ops, "f32", log2, n, sizeof(float), o.runs);
+  }
+}
+
+void i32_rows(zr::queue& q, const Options& o) {
+  const zr::property_list from_identity{zr::property::reduction::initialize_to_identity{}};
+  for (int log2 = o.min_log2; log2 <= o.max_log2; log2 += o.step) {
+    const std::uint64_t n = std::uint64_t{1} << log2;
+    const std::vector<std::int32_t> host = values<std::int32_t>(n, static_cast<std::uint64_t>(log2) + 100);
+    std::int64_t wide = 0;
+    std::uint64_t nonzero = 0;
+    for (std::int32_t x : host) {
+      wide += x;
+      nonzero += x != 0;
+    }
+    auto input = zr::make_device_array<std::int32_t>(q, n);
+    q.copy(host.data(), input.get(), n).wait();
+    auto narrow = zr::make_shared_array<std::int32_t>(q, 1);
+    auto sum64 = zr::make_shared_array<std::int64_t>(q, 1);
+    auto count = zr::make_shared_array<std::uint64_t>(q, 1);
+    std::vector<Measured> ops;
+    ops.push_back({"sum", [&] { return q.reduce(input.get(), n, zr::reduction(narrow.get(), zr::plus<std::int32_t>(), from_identity)); },
+                   [&] { return narrow[0] == static_cast<std::int32_t>(static_cast<std::uint32_t>(wide)); }, {}});
+    ops.push_back({"sum_i64", [&] { return q.transform_reduce(input.get(), n, zr::sum_as<std::int64_t>{}, sum64.get()); },
+                   [&] { return sum64[0] == wide; }, {}});
+    ops.push_back({"count_nonzero", [&] { return q.transform_reduce(input.get(), n, zr::count_nonzero{}, count.get()); },
+                   [&] { return count[0] == nonzero; }, {}});
+    measure(ops, "i32", log2, n, sizeof(std::int32_t), o.runs);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const Options o = zr::bench::parse_options(argc, argv);
+  const zr::device device = zr::bench::device_of(o);
+  std::fprintf(stderr, "device: %s\n", device.description().c_str());
+  zr::queue q(device, {zr::property::queue::enable_profiling{}});
+  f32_rows(q, o, !device.strategies(zr::element_type::f32, zr::op_kind::sum_f64).empty());
+  i32_rows(q, o);
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "zr_transform_bench: %s\n", e.what());
+  return 1;
+}
