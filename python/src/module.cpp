@@ -298,6 +298,58 @@ py::tuple arg_reduce(const py::object& values, const std::string& op_name, const
   return py::make_tuple(index, value);
 }
 
+// A transform-reduction (zereduce/transform.hpp) of all of `values`, waited for: the result as a 0-d array of
+// the op's result type. `value`: count_equal's value (a 0-d array of the input's dtype). Blocking with the GIL
+// released, as arg_reduce.
+py::array transform_reduce(const py::object& values, const std::string& op_name, const std::optional<py::array>& value,
+                           const std::optional<std::string>& strategy_name, long device) {
+  const InputView view = input_of(values, device, "_zereduce.transform_reduce");
+  const zr::element_type type = element_type_of(view.dtype);
+  zr::property_list props;
+  if (strategy_name) props = props.with(zr::property::reduction::use_strategy{strategy_of(*strategy_name)});
+  zr::queue& q = queue_for(device);
+  py::array out;
+  zr::tools::visit_element_type(type, [&](auto type_tag) {
+    using T = typename decltype(type_tag)::type;
+    const auto* input = static_cast<const T*>(view.data);
+    auto run = [&](auto transform) {
+      using Transform = decltype(transform);
+      if constexpr (!zr::detail::transform_of<Transform, T>::known) {
+        throw zr::InvalidArgumentError(op_name + " is not defined for " + std::string(zr::to_string(type)) +
+                                       " (zereduce's documentation lists the dtypes each takes)");
+      } else {
+        using R = zr::transform_result_t<Transform, T>;
+        R result{};
+        {
+          py::gil_scoped_release released;
+          (view.host_input ? q.transform_reduce(std::span<const T>(input, view.n), transform, &result, props)
+                           : q.transform_reduce(input, view.n, transform, &result, props))
+              .wait();
+        }
+        // A half result (norms of float16 data) has the input's dtype; the others are plain C++ types.
+        if constexpr (std::is_same_v<R, zr::half>) out = py::array(view.dtype, std::vector<py::ssize_t>{});
+        else out = py::array(py::dtype::of<R>(), std::vector<py::ssize_t>{});
+        std::memcpy(out.mutable_data(), &result, sizeof(R));
+      }
+    };
+    if (op_name == "sum_squares") run(zr::sum_of_squares{});
+    else if (op_name == "norm_l2") run(zr::norm_l2{});
+    else if (op_name == "norm_l1") run(zr::norm_l1{});
+    else if (op_name == "count_nonzero") run(zr::count_nonzero{});
+    else if (op_name == "count_equal") {
+      if (!value) throw zr::InvalidArgumentError("count_equal needs the value to count");
+      T counted{};
+      std::memcpy(&counted, value->data(), sizeof(T));
+      run(zr::count_equal<T>{counted});
+    } else if (op_name == "sum_i64") run(zr::sum_as<std::int64_t>{});
+    else if (op_name == "sum_u64") run(zr::sum_as<std::uint64_t>{});
+    else if (op_name == "sum_f32") run(zr::sum_as<float>{});
+    else if (op_name == "sum_f64") run(zr::sum_as<double>{});
+    else throw zr::InvalidArgumentError("'" + op_name + "' is not a transform-reduction");
+  });
+  return out;
+}
+
 py::list devices() {
   py::list list;
   const auto& all = zr::get_devices();
@@ -341,6 +393,8 @@ PYBIND11_MODULE(_zereduce, m) {
       .def("wait", &Submission::wait, py::arg("timeout") = py::none())
       .def("result", &Submission::result);
   m.def("arg_reduce", &arg_reduce, py::arg("values"), py::arg("op"), py::arg("strategy"), py::arg("device"));
+  m.def("transform_reduce", &transform_reduce, py::arg("values"), py::arg("op"), py::arg("value"), py::arg("strategy"),
+        py::arg("device"));
   m.def("submit", &submit, py::arg("values"), py::arg("op"), py::arg("initial"), py::arg("identity"),
         py::arg("deterministic"), py::arg("reproducible"), py::arg("strategy"), py::arg("device"), py::arg("columns"));
 }

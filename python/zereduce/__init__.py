@@ -32,8 +32,8 @@ class InvalidArgumentError(_zereduce.InvalidArgumentError, ValueError):
 
 
 __all__ = ["devices", "reduce", "reduce_async", "asarray", "DeviceArray", "Future", "sum", "prod", "min", "max",
-           "argmin", "argmax", "all", "any", "Error", "InvalidArgumentError", "UnsupportedError", "BackendError", "DeviceLostError",
-           "TimeoutError"]
+           "argmin", "argmax", "all", "any", "norm", "sum_of_squares", "count_nonzero", "count_equal", "sum_as",
+           "Error", "InvalidArgumentError", "UnsupportedError", "BackendError", "DeviceLostError", "TimeoutError"]
 
 # NumPy-style names of the SYCL operations the library takes.
 _OPS = {"sum": "plus", "add": "plus", "prod": "multiplies", "multiply": "multiplies", "min": "minimum",
@@ -253,3 +253,50 @@ def argmin(x, *, strategy=None, device=None, return_value=False):
     """The index of the first smallest element, as ``numpy.argmin`` (the first NaN wins); see ``argmax``."""
     index, value = _arg(x, "argmin", strategy, device)
     return (index, value) if return_value else index
+
+
+# ---- transform-reductions (zereduce/transform.hpp): one read of the input, no temporary array --------------
+def _transform(x, op, value, strategy, device):
+    values = x if isinstance(x, DeviceArray) else _np.ascontiguousarray(_host_array(x)).reshape(-1)
+    counted = None if value is None else _np.asarray(value, dtype=values.dtype).reshape(())
+    try:
+        result = _zereduce.transform_reduce(values, op, counted, strategy, -1 if device is None else int(device))
+    except _zereduce.InvalidArgumentError as error:
+        raise InvalidArgumentError(str(error)) from None
+    return result[()]
+
+
+def norm(x, ord=2, *, strategy=None, device=None):  # noqa: A002 (NumPy's name)
+    """The vector norm of the flattened ``x`` as ``numpy.linalg.norm(x.ravel(), ord)`` for ord 2 (the default)
+    or 1, of float16/float32/float64 data, in the data's precision (float32 sums for float16, one rounding at
+    the end). It overflows to inf where the sum of squares does (no rescaling)."""
+    if ord not in (1, 2):
+        raise ValueError(f"ord={ord!r}: zereduce.norm computes the L2 (ord=2) and L1 (ord=1) norms")
+    return _transform(x, "norm_l2" if ord == 2 else "norm_l1", None, strategy, device)
+
+
+def sum_of_squares(x, *, strategy=None, device=None):
+    """The sum of x*x over the flattened ``x`` (float16/float32/float64)."""
+    return _transform(x, "sum_squares", None, strategy, device)
+
+
+def count_nonzero(x, *, strategy=None, device=None):
+    """How many elements are nonzero, as ``numpy.count_nonzero`` (a NaN counts, -0.0 does not): an int."""
+    return int(_transform(x, "count_nonzero", None, strategy, device))
+
+
+def count_equal(x, value, *, strategy=None, device=None):
+    """How many elements equal ``value`` (converted to x's dtype), as ``numpy.count_nonzero(x == value)``."""
+    return int(_transform(x, "count_equal", value, strategy, device))
+
+
+def sum_as(x, dtype, *, strategy=None, device=None):
+    """The sum of ``x`` accumulated in ``dtype``, as ``numpy.sum(x, dtype=dtype)`` without the temporary:
+    int64/uint64 for integer and bool data (wrapping modulo 2**64), float32 for float16, float64 for float16
+    and float32 (the device needs fp64)."""
+    names = {_np.dtype(_np.int64): "sum_i64", _np.dtype(_np.uint64): "sum_u64", _np.dtype(_np.float32): "sum_f32",
+             _np.dtype(_np.float64): "sum_f64"}
+    op = names.get(_np.dtype(dtype))
+    if op is None:
+        raise ValueError(f"dtype={dtype!r}: zereduce.sum_as accumulates in int64, uint64, float32 or float64")
+    return _transform(x, op, None, strategy, device)

@@ -270,3 +270,25 @@ def test_argmax_first_nan_wins_and_2d_is_flattened_and_empty_raises():
         zereduce.argmax(np.zeros(0, dtype=np.float32))
     with pytest.raises(zereduce.InvalidArgumentError):
         zereduce.argmax(np.ones(5, dtype=np.bool_))
+
+
+def test_norms_counts_and_widening_sums_agree_with_numpy():
+    rng = np.random.default_rng(7)
+    x = rng.uniform(-2, 2, size=(300, 701)).astype(np.float32)
+    x[x > 1.5] = 0
+    flat = x.reshape(-1).astype(np.float64)
+    assert zereduce.norm(x) == pytest.approx(np.linalg.norm(flat), rel=1e-5)
+    assert zereduce.norm(x, ord=1) == pytest.approx(np.linalg.norm(flat, ord=1), rel=1e-5)
+    assert zereduce.sum_of_squares(zereduce.asarray(x)) == pytest.approx(np.dot(flat, flat), rel=1e-5)
+    assert zereduce.count_nonzero(x) == np.count_nonzero(x)
+    assert zereduce.count_equal(x, 0) == np.count_nonzero(x == 0)
+    big = np.full(100000, 30000, dtype=np.int16)
+    assert zereduce.sum_as(big, np.int64) == np.sum(big, dtype=np.int64) == 3_000_000_000
+    assert isinstance(zereduce.count_nonzero(np.ones(3, dtype=np.bool_)), int)
+    halves = np.full(5000, 1024, dtype=np.float16)
+    assert zereduce.sum_as(halves, np.float32) == np.float32(5_120_000)
+    assert zereduce.norm(halves).dtype == np.float16  # 72,408 overflows float16: inf, as numpy's float16 norm
+    with pytest.raises(zereduce.InvalidArgumentError):
+        zereduce.norm(np.ones(4, dtype=np.int32))
+    with pytest.raises(ValueError):
+        zereduce.norm(x, ord=3)
