@@ -5,7 +5,7 @@
 //   zr_transform_bench [--device INDEX] [--min-log2 20] [--max-log2 28] [--step 2] [--runs 21]
 //
 // Prints one JSON object per line, as zr_arg_bench (device_timing.hpp): ops "sum", "norm_l2", "norm_l1",
-// "sum_squares", "count_nonzero", "sum_f64" on f32 data; "sum", "sum_i64", "count_nonzero" on i32 data.
+// "sum_squares", "count_nonzero", "sum_f64", "mean_var_f32", "mean_var_f64" on f32 data; "sum", "sum_i64", "count_nonzero" on i32 data.
 // seconds: the median device span of --runs runs, the ops called in turn on device-resident input, results in
 // device memory. ok: the result agrees with a host loop (counts and integer sums exactly; floating results
 // within 1e-4 relative, far above their rounding here, far below any wrong answer).
@@ -90,6 +90,14 @@ void f32_rows(zr::queue& q, const Options& o, bool fp64) {
     if (fp64)
       ops.push_back({"sum_f64", [&] { return q.transform_reduce(input.get(), n, zr::sum_as<double>{}, d.get()); },
                      [&] { return std::fabs(d[0] - sum) <= 1e-9 * absolutes; }, {}});
+    const double mean = sum / static_cast<double>(n), variance = squares / static_cast<double>(n) - mean * mean;
+    auto moments_f = zr::make_shared_array<zr::moments<float>>(q, 1);
+    auto moments_d = zr::make_shared_array<zr::moments<double>>(q, 1);
+    ops.push_back({"mean_var_f32", [&] { return q.transform_reduce(input.get(), n, zr::mean_variance<float>{}, moments_f.get()); },
+                   [&] { return moments_f[0].count == n && close(moments_f[0].variance(), variance); }, {}});
+    if (fp64)
+      ops.push_back({"mean_var_f64", [&] { return q.transform_reduce(input.get(), n, zr::mean_variance<double>{}, moments_d.get()); },
+                     [&] { return moments_d[0].count == n && close(moments_d[0].variance(), variance); }, {}});
     measure(ops, "f32", log2, n, sizeof(float), o.runs);
   }
 }

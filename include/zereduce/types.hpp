@@ -17,7 +17,8 @@ enum class op_kind : std::uint8_t {
   plus, multiplies, minimum, maximum, bit_and, bit_or, bit_xor, logical_and, logical_or,
   argmin, argmax,  // queue::argmin / queue::argmax (zereduce/arg_result.hpp)
   // queue::transform_reduce (zereduce/transform.hpp)
-  sum_squares, norm_l2, norm_l1, count_nonzero, count_equal, sum_i64, sum_u64, sum_f32, sum_f64
+  sum_squares, norm_l2, norm_l1, count_nonzero, count_equal, sum_i64, sum_u64, sum_f32, sum_f64,
+  mean_var_f32, mean_var_f64  // transform_reduce with zr::mean_variance<float|double>
 };
 
 // "i8" ... "u64", "f16", "f32", "f64", "bool"; the SYCL names "plus" ... "logical_or".
@@ -94,6 +95,10 @@ constexpr bool supports(op_kind op) {
       return std::is_same_v<std::remove_cv_t<T>, half>;
     case op_kind::sum_f64:
       return std::is_same_v<std::remove_cv_t<T>, half> || std::is_same_v<std::remove_cv_t<T>, float>;
+    case op_kind::mean_var_f32:
+      return is_integer_v<T> || std::is_same_v<std::remove_cv_t<T>, half> || std::is_same_v<std::remove_cv_t<T>, float>;
+    case op_kind::mean_var_f64:
+      return is_arithmetic_v<T>;
   }
   return false;
 }

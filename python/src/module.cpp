@@ -350,6 +350,43 @@ py::array transform_reduce(const py::object& values, const std::string& op_name,
   return out;
 }
 
+// Mean and variance (zr::mean_variance<A>) of all of `values`, waited for: (count, mean, m2), accumulated in
+// float32 or float64 as `accumulator` says.
+py::tuple moments(const py::object& values, const std::string& accumulator, const std::optional<std::string>& strategy_name,
+                  long device) {
+  const InputView view = input_of(values, device, "_zereduce.moments");
+  const zr::element_type type = element_type_of(view.dtype);
+  zr::property_list props;
+  if (strategy_name) props = props.with(zr::property::reduction::use_strategy{strategy_of(*strategy_name)});
+  zr::queue& q = queue_for(device);
+  py::tuple out;
+  auto run = [&](auto transform) {
+    using A = decltype(transform.mean);
+    zr::tools::visit_element_type(type, [&](auto type_tag) {
+      using T = typename decltype(type_tag)::type;
+      if constexpr (!zr::detail::transform_of<zr::mean_variance<A>, T>::known) {
+        throw zr::InvalidArgumentError("the mean and variance of " + std::string(zr::to_string(type)) + " in " + accumulator +
+                                       " are not offered (float32 takes integers, float16 and float32; float64 every "
+                                       "number dtype)");
+      } else {
+        zr::moments<A> result;
+        const auto* input = static_cast<const T*>(view.data);
+        {
+          py::gil_scoped_release released;
+          (view.host_input ? q.transform_reduce(std::span<const T>(input, view.n), zr::mean_variance<A>{}, &result, props)
+                           : q.transform_reduce(input, view.n, zr::mean_variance<A>{}, &result, props))
+              .wait();
+        }
+        out = py::make_tuple(result.count, result.mean, result.m2);
+      }
+    });
+  };
+  if (accumulator == "float32") run(zr::moments<float>{});
+  else if (accumulator == "float64") run(zr::moments<double>{});
+  else throw zr::InvalidArgumentError("accumulator '" + accumulator + "': float32 or float64");
+  return out;
+}
+
 py::list devices() {
   py::list list;
   const auto& all = zr::get_devices();
@@ -393,6 +430,7 @@ PYBIND11_MODULE(_zereduce, m) {
       .def("wait", &Submission::wait, py::arg("timeout") = py::none())
       .def("result", &Submission::result);
   m.def("arg_reduce", &arg_reduce, py::arg("values"), py::arg("op"), py::arg("strategy"), py::arg("device"));
+  m.def("moments", &moments, py::arg("values"), py::arg("accumulator"), py::arg("strategy"), py::arg("device"));
   m.def("transform_reduce", &transform_reduce, py::arg("values"), py::arg("op"), py::arg("value"), py::arg("strategy"),
         py::arg("device"));
   m.def("submit", &submit, py::arg("values"), py::arg("op"), py::arg("initial"), py::arg("identity"),

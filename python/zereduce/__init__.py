@@ -32,7 +32,7 @@ class InvalidArgumentError(_zereduce.InvalidArgumentError, ValueError):
 
 
 __all__ = ["devices", "reduce", "reduce_async", "asarray", "DeviceArray", "Future", "sum", "prod", "min", "max",
-           "argmin", "argmax", "all", "any", "norm", "sum_of_squares", "count_nonzero", "count_equal", "sum_as",
+           "argmin", "argmax", "all", "any", "norm", "sum_of_squares", "count_nonzero", "count_equal", "sum_as", "mean", "var", "std",
            "Error", "InvalidArgumentError", "UnsupportedError", "BackendError", "DeviceLostError", "TimeoutError"]
 
 # NumPy-style names of the SYCL operations the library takes.
@@ -300,3 +300,35 @@ def sum_as(x, dtype, *, strategy=None, device=None):
     if op is None:
         raise ValueError(f"dtype={dtype!r}: zereduce.sum_as accumulates in int64, uint64, float32 or float64")
     return _transform(x, op, None, strategy, device)
+
+
+# ---- mean and variance (zr::mean_variance): one read, pairwise {count, mean, m2} merges ---------------------
+def _moments(x, dtype, strategy, device):
+    values = x if isinstance(x, DeviceArray) else _np.ascontiguousarray(_host_array(x)).reshape(-1)
+    accumulator = _np.dtype(_np.float64 if dtype is None else dtype)
+    if accumulator not in (_np.dtype(_np.float32), _np.dtype(_np.float64)):
+        raise ValueError(f"dtype={dtype!r}: zereduce accumulates means and variances in float32 or float64")
+    try:
+        count, mean_value, m2 = _zereduce.moments(values, accumulator.name, strategy, -1 if device is None else int(device))
+    except _zereduce.InvalidArgumentError as error:
+        raise InvalidArgumentError(str(error)) from None
+    return count, accumulator.type(mean_value), accumulator.type(m2)
+
+
+def mean(x, *, dtype=None, strategy=None, device=None):
+    """The mean of the flattened ``x`` (integer or floating dtypes), accumulated in ``dtype`` (float64 by
+    default, or float32), as ``numpy.mean(x, dtype=...)``; NaN for an empty array or any NaN or infinity."""
+    count, mean_value, _ = _moments(x, dtype, strategy, device)
+    return mean_value if count else type(mean_value)(_np.nan)
+
+
+def var(x, *, ddof=0, dtype=None, strategy=None, device=None):
+    """The variance of the flattened ``x`` as ``numpy.var(x, ddof=ddof, dtype=...)``: the sum of squared
+    deviations over count - ddof, from one read with pairwise mean/m2 merges (stable for data far from zero)."""
+    count, _, m2 = _moments(x, dtype, strategy, device)
+    return m2 / type(m2)(count - ddof) if count > ddof else type(m2)(_np.nan)
+
+
+def std(x, *, ddof=0, dtype=None, strategy=None, device=None):
+    """The standard deviation, ``sqrt(var(x, ddof=ddof, dtype=dtype))``."""
+    return _np.sqrt(var(x, ddof=ddof, dtype=dtype, strategy=strategy, device=device))

@@ -165,7 +165,8 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
   binned_in_chunks_ = binned_groups_ && chunk_elements_ < n_;
   arg_in_chunks_ = specs_.size() == 1 && core::is_arg_op(static_cast<core::Op>(specs_.front().op)) && chunk_elements_ < n_;
   for (const auto& spec : specs_)
-    if (core::is_transform_op(static_cast<core::Op>(spec.op)) && chunk_elements_ < n_)
+    if ((core::is_transform_op(static_cast<core::Op>(spec.op)) || core::is_moments_op(static_cast<core::Op>(spec.op))) &&
+        chunk_elements_ < n_)
       throw UnsupportedError(std::string(to_string(spec.op)) + " of n = " + std::to_string(n_) + " " +
                              std::string(core::name(type_)) + " values would run in chunks of " +
                              std::to_string(chunk_elements_) + " (device '" + device_.name() +
@@ -212,6 +213,7 @@ void ReductionJob::check_variable(const detail::reduction_spec& spec) const {
   if (!allocation) return;  // ordinary host memory: the result is copied back into it
   const std::uint64_t bytes = spec.partial                                    ? sizeof(core::BinnedState)
                               : core::is_arg_op(static_cast<core::Op>(spec.op)) ? core::kArgResultBytes
+                              : core::is_moments_op(static_cast<core::Op>(spec.op)) ? core::moments_bytes(static_cast<core::Op>(spec.op))
                               : core::is_transform_op(static_cast<core::Op>(spec.op))
                                   ? core::size_of(core::transform_result_type(static_cast<core::Op>(spec.op), type_))
                                   : spec.columns * core::size_of(type_);

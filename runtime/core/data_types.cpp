@@ -24,10 +24,10 @@ constexpr std::array<TypeInfo, 12> kTypes{{
     {DataType::boolean, "bool", 1},
 }};
 
-constexpr std::array<std::string_view, 20> kOpNames{
+constexpr std::array<std::string_view, 22> kOpNames{
     "plus",        "multiplies", "minimum",       "maximum",     "bit_and", "bit_or",  "bit_xor",
     "logical_and", "logical_or", "argmin",        "argmax",      "sum_squares", "norm_l2", "norm_l1",
-    "count_nonzero", "count_equal", "sum_i64",    "sum_u64",     "sum_f32", "sum_f64"};
+    "count_nonzero", "count_equal", "sum_i64",    "sum_u64",     "sum_f32", "sum_f64", "mean_var_f32", "mean_var_f64"};
 }  // namespace
 
 std::string_view name(DataType type) { return kTypes[static_cast<std::size_t>(type)].name; }
@@ -49,6 +49,9 @@ std::optional<Op> parse_op(std::string_view text) {
     if (name(op) == text) return op;
   }
   for (Op op : kTransformOps) {
+    if (name(op) == text) return op;
+  }
+  for (Op op : kMomentsOps) {
     if (name(op) == text) return op;
   }
   return std::nullopt;
@@ -94,6 +97,10 @@ bool is_supported(Op op, DataType type) {
       return type == DataType::f16;
     case Op::sum_f64:
       return type == DataType::f16 || type == DataType::f32;
+    case Op::mean_var_f32:
+      return is_integer(type) || type == DataType::f16 || type == DataType::f32;
+    case Op::mean_var_f64:
+      return is_integer(type) || is_floating(type);
   }
   return false;
 }

@@ -37,6 +37,10 @@ enum class Op : std::uint8_t {
   sum_u64,        // integers and bool summed into u64 (wrapping modulo 2^64)
   sum_f32,        // f16 summed into f32
   sum_f64,        // f16 and f32 summed into f64
+  // Mean and variance in one read (moments_reference.hpp): the count, the mean and the sum of squared
+  // deviations m2, kept in f32 or f64, merged pairwise (Chan, Golub, LeVeque); integers, f16, f32, f64.
+  mean_var_f32,
+  mean_var_f64,
 };
 
 inline constexpr std::array<DataType, 12> kAllDataTypes{
@@ -52,6 +56,11 @@ inline constexpr std::array<Op, 9> kTransformOps{Op::sum_squares,   Op::norm_l2,
                                                  Op::count_nonzero, Op::count_equal, Op::sum_i64,
                                                  Op::sum_u64,       Op::sum_f32, Op::sum_f64};
 inline constexpr bool is_transform_op(Op op) { return op >= Op::sum_squares && op <= Op::sum_f64; }
+inline constexpr std::array<Op, 2> kMomentsOps{Op::mean_var_f32, Op::mean_var_f64};
+inline constexpr bool is_moments_op(Op op) { return op == Op::mean_var_f32 || op == Op::mean_var_f64; }
+// The accumulator of a mean and variance, and the size of its result, zr::moments<A>: {u64 count; A mean; A m2}.
+inline constexpr DataType moments_accumulator(Op op) { return op == Op::mean_var_f64 ? DataType::f64 : DataType::f32; }
+inline constexpr std::uint64_t moments_bytes(Op op) { return op == Op::mean_var_f64 ? 24 : 16; }
 
 // Short names used in kernel entry points and on the command line: i8 ... u64, f16, f32, f64, bool.
 std::string_view name(DataType type);

@@ -15,6 +15,7 @@ Scalar integer_identity(Op op, DataType type) {
   switch (op) {
     case Op::plus: case Op::bit_or: case Op::bit_xor: return Scalar::from(type, T{});
     case Op::count_nonzero: case Op::count_equal: case Op::sum_i64: case Op::sum_u64: return Scalar::from(type, T{});
+    case Op::mean_var_f32: case Op::mean_var_f64: return Scalar::from(type, T{});  // unused: states start empty
     case Op::multiplies: return Scalar::from(type, T{1});
     case Op::bit_and: return Scalar::from(type, static_cast<T>(~T{}));
     case Op::minimum: case Op::argmin: return Scalar::from(type, std::numeric_limits<T>::max());
@@ -29,8 +30,8 @@ Scalar floating_identity(Op op, DataType type) {
   switch (op) {
     case Op::plus: return Scalar::from(type, T{});
     case Op::sum_squares: case Op::norm_l2: case Op::norm_l1: case Op::count_nonzero: case Op::count_equal:
-    case Op::sum_f32: case Op::sum_f64:
-      return Scalar::from(type, T{});  // transform-reductions sum from zero (their own accumulators)
+    case Op::sum_f32: case Op::sum_f64: case Op::mean_var_f32: case Op::mean_var_f64:
+      return Scalar::from(type, T{});  // transform-reductions sum from zero, moments from an empty state
     case Op::multiplies: return Scalar::from(type, T{1});
     case Op::minimum: case Op::argmin: return Scalar::from(type, std::numeric_limits<T>::infinity());
     case Op::maximum: case Op::argmax: return Scalar::from(type, -std::numeric_limits<T>::infinity());

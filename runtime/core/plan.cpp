@@ -86,12 +86,10 @@ BufferArg add_scratch(Plan& plan, std::uint64_t bytes, std::optional<Scalar> fil
   return BufferArg{BufferArg::Which::scratch, static_cast<std::uint32_t>(plan.scratch.size() - 1)};
 }
 
-// Intermediate tree passes while the partials are too many for one group, then the final pass into result
-// `result_index`.
-void append_final_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning, Op op, DataType type,
-                         const Scalar& acc_identity, BufferArg partials, std::uint64_t partial_count,
-                         std::uint32_t result_index, bool include_initial) {
-  const DataType acc_type = accumulator_type(type);
+// Intermediate tree passes (the tree kernels of op on the accumulator type) while the partials are too many
+// for one group: `partials` and `partial_count` then name the last pass's output.
+void append_intermediate_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning, Op op, DataType acc_type,
+                                const Scalar& acc_identity, BufferArg& partials, std::uint64_t& partial_count) {
   const std::size_t acc_size = size_of(acc_type);
   const std::uint64_t tree_wg = group_size(caps, tuning, Strategy::tree, acc_size);
   while (partial_count > tuning.max_final_inputs) {
@@ -106,6 +104,16 @@ void append_final_passes(Plan& plan, const Capabilities& caps, const Tuning& tun
     partials = out;
     partial_count = next.groups;
   }
+}
+
+// Intermediate tree passes while the partials are too many for one group, then the final pass into result
+// `result_index`.
+void append_final_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning, Op op, DataType type,
+                         const Scalar& acc_identity, BufferArg partials, std::uint64_t partial_count,
+                         std::uint32_t result_index, bool include_initial) {
+  const DataType acc_type = accumulator_type(type);
+  const std::size_t acc_size = size_of(acc_type);
+  append_intermediate_passes(plan, caps, tuning, op, acc_type, acc_identity, partials, partial_count);
   KernelPass final_pass = kernel_pass("final", op, type, "final");
   final_pass.local_size = std::max<std::uint64_t>(1, std::min(tuning.final_work_group_size, caps.max_work_group_size));
   final_pass.global_size = final_pass.local_size;
@@ -244,24 +252,48 @@ void plan_transform_reduction(Plan& plan, const Capabilities& caps, const Tuning
 
   BufferArg sums = partials;
   std::uint64_t count = shape.groups;
-  const Scalar zero = known_identity(Op::plus, acc_type);
-  const std::uint64_t tree_wg = group_size(caps, tuning, Strategy::tree, acc_size);
-  while (count > tuning.max_final_inputs) {
-    const Shape next = grid_shape(caps, tuning, count, tree_wg);
-    KernelPass pass = kernel_pass("tree", Op::plus, acc_type, "intermediate");
-    pass.local_size = next.local_size;
-    pass.global_size = next.groups * next.local_size;
-    const BufferArg out = add_scratch(plan, next.groups * acc_size, std::nullopt,
-                                      "partials of pass " + std::to_string(plan.passes.size() + 1));
-    pass.args = {sums, u64(count), out, zero, LocalMemoryArg{local_bytes(next.local_size, acc_size)}};
-    plan.passes.push_back(std::move(pass));
-    sums = out;
-    count = next.groups;
-  }
+  append_intermediate_passes(plan, caps, tuning, Op::plus, acc_type, known_identity(Op::plus, acc_type), sums, count);
   KernelPass final_pass = kernel_pass("tfinal", request.op, request.type, "final");
   final_pass.local_size = std::max<std::uint64_t>(1, std::min(tuning.final_work_group_size, caps.max_work_group_size));
   final_pass.global_size = final_pass.local_size;
   final_pass.args = {sums, u64(count), result, LocalMemoryArg{local_bytes(final_pass.local_size, acc_size)}};
+  plan.passes.push_back(std::move(final_pass));
+}
+
+// A mean and variance (zr_moments.h): mtree leaves one {count, mean, m2} state per group (mcpu, on CPU devices,
+// one per work-item of groups of one), and one group of mfinal merges them in index order and stores the
+// result; or, for last_group, mlast does both in one launch. No intermediate passes: the first pass launches
+// at most the tuning's maximum groups, which the last pass's items read in a few strided steps.
+void plan_moments(Plan& plan, const Capabilities& caps, const Tuning& tuning) {
+  const ReductionRequest& request = plan.request;
+  const std::uint64_t state_bytes = moments_bytes(request.op);
+  const bool chunks = plan.strategy == Strategy::cpu_chunks;
+  const Shape shape = chunks ? grid_shape(caps, tuning, request.n, 1)
+                             : grid_shape(caps, tuning, request.n, group_size(caps, tuning, Strategy::tree, state_bytes));
+  const BufferArg input{BufferArg::Which::input, 0};
+  const BufferArg result{BufferArg::Which::result, 0};
+  const bool one_launch = plan.strategy == Strategy::last_group;
+  const std::string_view variant = one_launch ? "mlast" : chunks ? "mcpu" : "mtree";
+  KernelPass first = kernel_pass(variant, request.op, request.type, one_launch ? "single pass" : "partials");
+  first.local_size = shape.local_size;
+  first.global_size = shape.groups * shape.local_size;
+  const BufferArg partials = add_scratch(plan, shape.groups * state_bytes, std::nullopt,
+                                         chunks ? "{count, mean, m2} states, one per work-item"
+                                                : "{count, mean, m2} states, one per work-group");
+  first.args = {input, u64(request.n), partials, LocalMemoryArg{local_bytes(shape.local_size, state_bytes)}};
+  if (one_launch) {
+    first.args.push_back(add_scratch(plan, sizeof(std::uint32_t), u32(0), "work-group arrival counter"));
+    first.args.push_back(result);
+    plan.passes.push_back(std::move(first));
+    return;
+  }
+  plan.passes.push_back(std::move(first));
+  KernelPass final_pass = kernel_pass("mfinal", request.op, moments_accumulator(request.op), "final");
+  std::uint64_t final_size = std::min(tuning.final_work_group_size, caps.max_work_group_size);
+  if (caps.local_memory_bytes > 0) final_size = std::min<std::uint64_t>(final_size, caps.local_memory_bytes / state_bytes);
+  final_pass.local_size = std::max<std::uint64_t>(1, final_size);
+  final_pass.global_size = final_pass.local_size;
+  final_pass.args = {partials, u64(shape.groups), result, LocalMemoryArg{local_bytes(final_pass.local_size, state_bytes)}};
   plan.passes.push_back(std::move(final_pass));
 }
 }  // namespace
@@ -270,6 +302,7 @@ std::uint64_t result_bytes(const Plan& plan, std::size_t index) {
   if (plan.request.binned_state_output) return kBinnedStateBytes;
   if (is_arg_op(plan.request.op)) return kArgResultBytes;
   if (is_transform_op(plan.request.op)) return size_of(transform_result_type(plan.request.op, plan.request.type));
+  if (is_moments_op(plan.request.op)) return moments_bytes(plan.request.op);
   const std::uint64_t elements = index < plan.results.size() ? plan.results[index].elements : 1;
   return elements * size_of(plan.request.type);
 }
@@ -306,6 +339,13 @@ Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const 
     plan.request.include_initial = false;
     plan.results.front().include_initial = false;
     plan_arg_reduction(plan, caps, tuning);
+    return plan;
+  }
+  if (is_moments_op(request.op)) {
+    plan.request.deterministic = true;
+    plan.request.include_initial = false;
+    plan.results.front().include_initial = false;
+    plan_moments(plan, caps, tuning);
     return plan;
   }
   if (is_transform_op(request.op)) {

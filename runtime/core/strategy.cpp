@@ -32,6 +32,8 @@ std::string transform_rule(Op op) {
     case Op::sum_i64: case Op::sum_u64: return "sum_i64 and sum_u64 take integers and bool";
     case Op::sum_f32: return "sum_f32 takes f16";
     case Op::sum_f64: return "sum_f64 takes f16 and f32";
+    case Op::mean_var_f32: return "mean_var_f32 takes integers, f16 and f32";
+    case Op::mean_var_f64: return "mean_var_f64 takes integers and floating types";
     default: return "counts take every type";
   }
 }
@@ -103,6 +105,17 @@ std::optional<std::string> why_transform_unavailable(Strategy strategy, const Ca
   return kernel_unavailable("tfinal", request.op, request.type, caps);
 }
 
+// A mean and variance (zr_moments.h) has the same three shapes: mtree or mcpu (CPU devices), then mfinal, whose
+// entry point of the accumulator's own type serves every element type; or mlast in one launch.
+std::optional<std::string> why_moments_unavailable(Strategy strategy, const Capabilities& caps, const ReductionRequest& request) {
+  if (strategy == Strategy::last_group) return kernel_unavailable("mlast", request.op, request.type, caps);
+  if (strategy != Strategy::tree && strategy != Strategy::cpu_chunks)
+    return "means and variances run with strategy tree, last_group or cpu_chunks only";
+  if (auto missing = kernel_unavailable(strategy == Strategy::cpu_chunks ? "mcpu" : "mtree", request.op, request.type, caps))
+    return missing;
+  return kernel_unavailable("mfinal", request.op, moments_accumulator(request.op), caps);
+}
+
 std::optional<std::string> why_binned_unavailable(Strategy strategy, const Capabilities& caps, const ReductionRequest& request) {
   if (strategy != Strategy::tree && strategy != Strategy::cpu_chunks)
     return "reproducible floating-point sums run as binned sums, with strategy tree or cpu_chunks only";
@@ -129,6 +142,7 @@ std::optional<std::string> why_unavailable(Strategy strategy, const Capabilities
   if (is_binned_sum(request)) return why_binned_unavailable(strategy, caps, request);
   if (is_arg_op(request.op)) return why_arg_unavailable(strategy, caps, request);
   if (is_transform_op(request.op)) return why_transform_unavailable(strategy, caps, request);
+  if (is_moments_op(request.op)) return why_moments_unavailable(strategy, caps, request);
   const Op op = request.op;
   const DataType type = request.type;
   const bool floating = is_floating(type);
@@ -187,6 +201,9 @@ StrategyChoice choose_strategy(const Capabilities& caps, const ReductionRequest&
   if (request.reproducible && op == Op::multiplies && is_floating(type))
     throw UnsupportedError("the reproducible property is not offered for floating-point multiplies: its result "
                            "depends on the order of the products (plus, minimum and maximum are offered)");
+  if (request.reproducible && is_moments_op(op))
+    throw UnsupportedError("the reproducible property is not offered for " + std::string(name(op)) + ": its mean and "
+                           "variance are rounded in an order that depends on the launch shape");
   if (request.reproducible && is_transform_op(op) && is_floating(transform_accumulator_type(op, type)))
     throw UnsupportedError("the reproducible property is not offered for " + std::string(name(op)) + " on " +
                            std::string(name(type)) + ": its floating-point sum depends on the order of the adds "
@@ -217,6 +234,18 @@ StrategyChoice choose_strategy(const Capabilities& caps, const ReductionRequest&
       throw UnsupportedError("no strategy can run " + std::string(name(op)) + " on " + std::string(name(type)) + " on " +
                              device_label(caps) + ": " + *why);
     return {Strategy::tree, "{value, index} per work-item over 16-byte loads, a local-memory tree per group, a final pass"};
+  }
+
+  if (is_moments_op(op)) {
+    if (caps.type == DeviceType::cpu && available(Strategy::cpu_chunks))
+      return {Strategy::cpu_chunks, "CPU device: one contiguous chunk per work-item, {count, mean, m2} merged block by block"};
+    if (available(Strategy::last_group))
+      return {Strategy::last_group, "{count, mean, m2} per work-item, merged block by block over 16-byte loads, then "
+                                    "pairwise through the group's tree, and the last group merges the groups': one launch"};
+    if (auto why = why_unavailable(Strategy::tree, caps, request))
+      throw UnsupportedError("no strategy can run " + std::string(name(op)) + " on " + std::string(name(type)) + " on " +
+                             device_label(caps) + ": " + *why);
+    return {Strategy::tree, "{count, mean, m2} per work-item and group, merged pairwise, a final pass"};
   }
 
   if (is_transform_op(op)) {

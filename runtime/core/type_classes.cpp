@@ -12,10 +12,11 @@ constexpr std::array<DataType, 1> kFp64{f64};
 constexpr std::array<DataType, 7> kInt32{i8, i16, i32, u8, u16, u32, boolean};
 constexpr std::array<DataType, 2> kInt64{i64, u64};
 constexpr std::array<DataType, 1> kF32{f32};
+constexpr std::array<DataType, 9> kNumericFp64{i8, i16, i32, i64, u8, u16, u32, u64, f32};
 
 // Keep in step with the ZR_CLASS_* lists in spirv_kernels/src/zr_types.h; the embedder fails the build
 // if a module's entry points differ from what this table predicts.
-const std::array<TypeClass, 8> kClasses{{
+const std::array<TypeClass, 9> kClasses{{
     {"base", kBase, {}},
     {"fp16", kFp16, Feature::fp16},
     {"fp64", kFp64, Feature::fp64},
@@ -26,6 +27,8 @@ const std::array<TypeClass, 8> kClasses{{
     // kernels.table (the last pass reads and writes only f64).
     {"f32fp64", kF32, Feature::fp64},
     {"f16fp64", kFp16, Feature::fp64},
+    // Integer and f32 elements whose means and variances accumulate in f64 (Op::mean_var_f64).
+    {"basefp64", kNumericFp64, Feature::fp64},
 }};
 }  // namespace
 

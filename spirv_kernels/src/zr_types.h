@@ -13,7 +13,7 @@
 #ifndef ZR_TYPES_H
 #define ZR_TYPES_H
 
-#if defined(ZR_CLASS_FP64) || defined(ZR_CLASS_F32FP64) || defined(ZR_CLASS_F16FP64)
+#if defined(ZR_CLASS_FP64) || defined(ZR_CLASS_F32FP64) || defined(ZR_CLASS_F16FP64) || defined(ZR_CLASS_BASEFP64)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 #if defined(ZR_CLASS_INT64ATOMIC)
@@ -149,8 +149,8 @@ ZR_DEFINE_INTEGER(u64, ulong, ulong)
 #elif defined(ZR_CLASS_F32)
 #define ZR_FOR_EACH_PAIR(K) ZR_FLOATING_PAIRS(K, f32, float, float, f32)
 
-#elif defined(ZR_CLASS_F32FP64) || defined(ZR_CLASS_F16FP64)
-// f32 or f16 elements summed into f64 (zr_transform.h): only transform-reductions are built for them.
+#elif defined(ZR_CLASS_F32FP64) || defined(ZR_CLASS_F16FP64) || defined(ZR_CLASS_BASEFP64)
+// Sums into f64 (zr_transform.h) and means and variances in f64 (zr_moments.h): only those are built for them.
 #define ZR_FOR_EACH_PAIR(K)
 
 #else

@@ -217,6 +217,76 @@ TEST(WideningFloatingSums, GivenHalvesBeyondHalfsRange_ThenFloatAndDoubleSumsHol
   }
 }
 
+// ---- mean and variance --------------------------------------------------------------------------------------
+template <typename T>
+class MeanVariance : public ::testing::Test {};
+using NumberTypes = ::testing::Types<std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t, std::uint16_t,
+                                     std::uint32_t, std::uint64_t, half, float, double>;
+TYPED_TEST_SUITE(MeanVariance, NumberTypes);
+
+// The host's two-pass mean and m2 in long double.
+template <typename T>
+std::pair<long double, long double> two_pass(const std::vector<T>& data) {
+  long double sum = 0;
+  for (T x : data) sum += as_long_double(x);
+  const long double mean = sum / static_cast<long double>(data.size());
+  long double m2 = 0;
+  for (T x : data) m2 += (as_long_double(x) - mean) * (as_long_double(x) - mean);
+  return {mean, m2};
+}
+
+template <typename A, typename T>
+void expect_moments(queue& q, const std::vector<T>& data, long double relative) {
+  const auto [mean, m2] = two_pass(data);
+  for (strategy s : strategies_for<T>(q, std::is_same_v<A, double> ? op_kind::mean_var_f64 : op_kind::mean_var_f32)) {
+    SCOPED_TRACE("n = " + std::to_string(data.size()) + " strategy " + std::string(to_string(s)) +
+                 (std::is_same_v<A, double> ? " in double" : " in float"));
+    const moments<A> got = q.transform_reduce_value(std::span<const T>(data), mean_variance<A>{}, {property::reduction::use_strategy{s}});
+    EXPECT_EQ(got.count, data.size());
+    EXPECT_LE(std::fabs(got.mean - mean), relative * (std::fabs(mean) + std::sqrt(m2 / data.size())) + 1e-30L)
+        << got.mean << " against " << static_cast<double>(mean);
+    EXPECT_LE(std::fabs(got.m2 - m2), relative * m2 + 1e-30L) << got.m2 << " against " << static_cast<double>(m2);
+    EXPECT_NEAR(got.variance(1), static_cast<double>(m2 / (data.size() - 1)), static_cast<double>(relative * m2 / (data.size() - 1)) + 1e-30);
+  }
+}
+
+TYPED_TEST(MeanVariance, GivenValuesFarFromZero_ThenMeanAndM2AgreeWithTheHostsTwoPasses) {
+  using T = TypeParam;
+  ZR_REQUIRE_QUEUE(q);
+  std::mt19937 rng(12);
+  for (std::size_t n : {2, 17, 1000, 65537, 1 << 20}) {
+    std::vector<T> data(n);
+    // An offset of about 3/4 of the type's range (100 for the 8-bit types and half) and a spread of a tenth of it:
+    // a mean far from zero, where a sum-of-squares formula would cancel catastrophically.
+    const double offset = sizeof(T) == 1 || std::is_same_v<T, half> ? 100.0 : 30000.0;
+    for (auto& v : data) v = static_cast<T>(offset + static_cast<double>(rng() % 21) - 10.0);
+    if constexpr (!std::is_same_v<T, double>) expect_moments<float>(q, data, 1e-2L);
+    expect_moments<double>(q, data, 1e-9L);
+  }
+}
+
+TEST(MeanVarianceSpecial, GivenNoneOrNaN_ThenCountZeroOrNaNAndDdofAsNumPy) {
+  ZR_REQUIRE_QUEUE(q);
+  const std::vector<float> none;
+  const auto empty = q.transform_reduce_value(std::span<const float>(none), mean_variance<float>{});
+  EXPECT_EQ(empty.count, 0u);
+  EXPECT_TRUE(std::isnan(empty.variance()));
+  std::vector<float> data(4099, 2.0f);
+  data[7] = 6.0f;
+  const auto one_off = q.transform_reduce_value(std::span<const float>(data), mean_variance<float>{});
+  const double mean = (4098 * 2.0 + 6.0) / 4099;
+  EXPECT_NEAR(one_off.mean, mean, 1e-5);
+  EXPECT_NEAR(one_off.m2, 4098 * (2 - mean) * (2 - mean) + (6 - mean) * (6 - mean), 1e-3);
+  EXPECT_NEAR(one_off.variance(1), one_off.m2 / 4098.0, 1e-6);
+  data[4000] = std::numeric_limits<float>::quiet_NaN();
+  const auto nan = q.transform_reduce_value(std::span<const float>(data), mean_variance<float>{});
+  EXPECT_EQ(nan.count, data.size());
+  EXPECT_TRUE(std::isnan(nan.mean) && std::isnan(nan.m2));
+  data[4000] = std::numeric_limits<float>::infinity();
+  const auto inf = q.transform_reduce_value(std::span<const float>(data), mean_variance<float>{});
+  EXPECT_TRUE(std::isnan(inf.mean) && std::isnan(inf.m2)) << "an infinity: NaN, whatever the merge order";
+}
+
 // ---- memory, errors -----------------------------------------------------------------------------------------
 TEST(TransformReduction, GivenDeviceMemory_WhenTheResultIsSharedMemory_ThenItIsWrittenThere) {
   ZR_REQUIRE_QUEUE(q);

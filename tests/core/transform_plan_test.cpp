@@ -2,6 +2,7 @@
 // reference they are checked with (its exact counts, its bounds, its special values).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -11,6 +12,7 @@
 #include "fake_devices.hpp"
 #include "half.hpp"
 #include "identity.hpp"
+#include "moments_reference.hpp"
 #include "plan.hpp"
 #include "transform_reference.hpp"
 #include "zereduce/errors.hpp"
@@ -185,6 +187,83 @@ TEST(TransformReference, GivenInfinityNaNOrOverflow_ThenTheResultIsExact) {
   // In f64 the same values sum exactly: sum_f64 of floats stays finite.
   const HostReference wide = transform_reference(Op::sum_f64, DataType::f32, bytes_of(huge), 4, unused);
   EXPECT_EQ(wide.value.as<double>(), 4 * static_cast<double>(1e20f));
+}
+
+TEST(MomentsPlan, GivenEachStrategy_ThenStatesOfTheAccumulatorAndOneFinalEntryPerAccumulator) {
+  for (const auto& caps : {test::pvc_like_gpu(), test::pocl_like_cpu()})
+    for (Strategy s : {Strategy::tree, Strategy::last_group, Strategy::cpu_chunks})
+      for (Op op : kMomentsOps) {
+        ReductionRequest r = transform_request(op, DataType::i16, 1 << 20);
+        r.strategy = s;
+        if (auto why = why_unavailable(s, caps, r)) {
+          EXPECT_TRUE(s == Strategy::cpu_chunks && caps.type != DeviceType::cpu) << *why;
+          continue;
+        }
+        const Plan plan = make_plan(caps, r, choose_strategy(caps, r));
+        SCOPED_TRACE(describe(plan));
+        EXPECT_EQ(result_bytes(plan, 0), op == Op::mean_var_f64 ? 24u : 16u);
+        EXPECT_FALSE(reads_initial_value(plan, 0));
+        if (s == Strategy::last_group) {
+          ASSERT_EQ(plan.passes.size(), 1u);
+          EXPECT_EQ(plan.passes[0].entry_point, "zr_mlast_" + std::string(name(op)) + "_i16");
+          continue;
+        }
+        ASSERT_EQ(plan.passes.size(), 2u);
+        EXPECT_EQ(plan.passes[0].entry_point, (s == Strategy::cpu_chunks ? "zr_mcpu_" : "zr_mtree_") + std::string(name(op)) + "_i16");
+        // mfinal reads states alone: its entry point of the accumulator's type serves every element type.
+        EXPECT_EQ(plan.passes[1].entry_point, op == Op::mean_var_f64 ? "zr_mfinal_mean_var_f64_f64" : "zr_mfinal_mean_var_f32_f32");
+        const std::uint64_t states = s == Strategy::cpu_chunks ? plan.passes[0].global_size : plan.passes[0].group_count();
+        EXPECT_EQ(u64_arg(plan.passes[1].args[1]), states);
+        EXPECT_EQ(plan.scratch.front().bytes, std::max<std::uint64_t>(states * result_bytes(plan, 0), 8));
+      }
+  EXPECT_FALSE(is_supported(Op::mean_var_f32, DataType::f64)) << "f64 data takes f64 moments";
+  EXPECT_FALSE(is_supported(Op::mean_var_f64, DataType::boolean));
+  ReductionRequest reproducible = transform_request(Op::mean_var_f64, DataType::f32, 8);
+  reproducible.reproducible = true;
+  EXPECT_THROW(choose_strategy(test::pvc_like_gpu(), reproducible), UnsupportedError);
+}
+
+TEST(MomentsReference, GivenAMeanFarFromZero_ThenTwoPassExactValuesAndBoundsThatCatchAWrongFormula) {
+  std::vector<double> data(10000);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = 1e6 + static_cast<double>(i % 7);  // mean 1e6 + 3
+  const MomentsReference ref = moments_reference(Op::mean_var_f64, DataType::f64, bytes_of(data), data.size(), 40);
+  EXPECT_EQ(ref.exact.count, data.size());
+  long double sum = 0;
+  for (double x : data) sum += x;
+  EXPECT_NEAR(static_cast<double>(ref.exact.mean), static_cast<double>(sum / data.size()), 1e-6);
+  double m2 = 0;
+  for (double x : data) m2 += (x - static_cast<double>(ref.exact.mean)) * (x - static_cast<double>(ref.exact.mean));
+  EXPECT_NEAR(static_cast<double>(ref.exact.m2), m2, 1e-6 * m2);
+  Moments right{data.size(), ref.exact.mean, ref.exact.m2};
+  EXPECT_TRUE(agrees(ref, right));
+  // The textbook formula sum x^2 - n mean^2 in double loses most digits here: off by far more than the bound.
+  Moments wrong = right;
+  wrong.m2 = ref.exact.m2 * 1.01L;
+  std::string why;
+  EXPECT_FALSE(agrees(ref, wrong, &why));
+  EXPECT_NE(why.find("m2"), std::string::npos) << why;
+  wrong = right;
+  wrong.count -= 1;
+  EXPECT_FALSE(agrees(ref, wrong));
+}
+
+TEST(MomentsReference, GivenNaNInfinityOrNothing_ThenNaNIsRequiredOrTheCountIsZero) {
+  const std::vector<float> with_inf{1.0f, std::numeric_limits<float>::infinity()};
+  const MomentsReference inf = moments_reference(Op::mean_var_f32, DataType::f32, bytes_of(with_inf), 2);
+  EXPECT_TRUE(inf.nan_expected);
+  EXPECT_FALSE(agrees(inf, Moments{2, std::numeric_limits<long double>::infinity(), 0}));
+  EXPECT_TRUE(agrees(inf, Moments{2, std::numeric_limits<long double>::quiet_NaN(), std::numeric_limits<long double>::quiet_NaN()}));
+  const MomentsReference empty = moments_reference(Op::mean_var_f32, DataType::f32, bytes_of(with_inf), 0);
+  EXPECT_TRUE(agrees(empty, Moments{0, 0, 0}));
+  std::array<std::byte, 24> bytes{};
+  const std::uint64_t count = 5;
+  const double values[2] = {1.5, 2.25};
+  std::memcpy(bytes.data(), &count, 8);
+  std::memcpy(bytes.data() + 8, values, 16);
+  const Moments read = moments_from_bytes(Op::mean_var_f64, bytes.data());
+  EXPECT_EQ(read.count, 5u);
+  EXPECT_EQ(read.mean, 1.5L);
+  EXPECT_EQ(read.m2, 2.25L);
 }
 
 }  // namespace

@@ -292,3 +292,18 @@ def test_norms_counts_and_widening_sums_agree_with_numpy():
         zereduce.norm(np.ones(4, dtype=np.int32))
     with pytest.raises(ValueError):
         zereduce.norm(x, ord=3)
+
+
+def test_mean_var_std_agree_with_numpy_far_from_zero():
+    rng = np.random.default_rng(3)
+    samples = (20000 + rng.integers(-3, 4, size=(512, 300))).astype(np.int16)
+    flat = samples.reshape(-1).astype(np.float64)
+    assert zereduce.mean(samples) == pytest.approx(flat.mean(), rel=1e-12)
+    assert zereduce.var(samples) == pytest.approx(flat.var(), rel=1e-9)
+    assert zereduce.var(samples, ddof=1) == pytest.approx(flat.var(ddof=1), rel=1e-9)
+    assert zereduce.std(zereduce.asarray(samples)) == pytest.approx(flat.std(), rel=1e-9)
+    assert zereduce.var(samples, dtype=np.float32) == pytest.approx(flat.var(), rel=1e-2)
+    assert np.isnan(zereduce.mean(np.zeros(0, dtype=np.float32)))
+    assert np.isnan(zereduce.var(np.array([1.0, np.nan], dtype=np.float32)))
+    with pytest.raises(ValueError):
+        zereduce.var(samples, dtype=np.int32)

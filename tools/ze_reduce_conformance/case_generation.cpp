@@ -16,11 +16,12 @@ constexpr std::array<element_type, 12> kTypes{element_type::i8,  element_type::i
                                               element_type::i64, element_type::u8,  element_type::u16,
                                               element_type::u32, element_type::u64, element_type::f16,
                                               element_type::f32, element_type::f64, element_type::boolean};
-constexpr std::array<op_kind, 20> kOps{
+constexpr std::array<op_kind, 22> kOps{
     op_kind::plus,        op_kind::multiplies,  op_kind::minimum,     op_kind::maximum,       op_kind::bit_and,
     op_kind::bit_or,      op_kind::bit_xor,     op_kind::logical_and, op_kind::logical_or,    op_kind::argmin,
     op_kind::argmax,      op_kind::sum_squares, op_kind::norm_l2,     op_kind::norm_l1,       op_kind::count_nonzero,
-    op_kind::count_equal, op_kind::sum_i64,     op_kind::sum_u64,     op_kind::sum_f32,       op_kind::sum_f64};
+    op_kind::count_equal, op_kind::sum_i64,     op_kind::sum_u64,     op_kind::sum_f32,       op_kind::sum_f64,
+    op_kind::mean_var_f32, op_kind::mean_var_f64};
 constexpr std::array<strategy, 7> kStrategies{strategy::tree,          strategy::subgroup,   strategy::work_group,
                                               strategy::local_atomics, strategy::cpu_chunks, strategy::last_group,
                                               strategy::global_atomics};
@@ -113,7 +114,7 @@ bool binned(element_type type, op_kind op) {
 // Arg- and transform-reductions never read the variable (the API runs them from the identity) and are
 // deterministic whatever the properties say: deterministic off and on.
 std::vector<CaseProperties> property_sets(element_type type, op_kind op) {
-  if (is_arg_op(op) || is_transform_op(op)) return {{true, false, false}, {true, true, false}};
+  if (is_arg_op(op) || is_transform_op(op) || is_moments_op(op)) return {{true, false, false}, {true, true, false}};
   std::vector<CaseProperties> sets(std::begin(kPropertySets), std::end(kPropertySets));
   if (binned(type, op)) {
     sets.push_back({false, true, true});
@@ -182,7 +183,7 @@ void add_host_span_checks(std::vector<ConformanceCase>& out, const DeviceUnderTe
   for (op_kind op : kOps) {
     if (!pair_defined(type, op) || dut.get().why_unsupported(type, op)) continue;
     ConformanceCase c = case_of(slot, type, op, dut.get().strategies(type, op).front());
-    if (is_arg_op(op) || is_transform_op(op)) c.properties.initialize_to_identity = true;
+    if (is_arg_op(op) || is_transform_op(op) || is_moments_op(op)) c.properties.initialize_to_identity = true;
     c.n = largest.n;
     c.input = largest.input;
     c.seed = seed_for(base_seed, type, c.n, c.input);

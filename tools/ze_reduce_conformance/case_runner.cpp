@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 
@@ -147,6 +148,20 @@ void expect_reference(CaseRecord& record, DeviceUnderTest& dut, RunContext& cont
   if (is_arg_op(c.op)) {
     if (auto why = arg_disagreement(c, data->host, first.result, first.index)) fail(record, dut, *why);
     return;  // the order of combining cannot change an arg-reduction: nothing to repeat
+  }
+  if (is_moments_op(c.op)) {
+    if (auto why = moments_disagreement(c, data->host, first.moments, first.combine_depth)) fail(record, dut, *why);
+    if (!c.properties.deterministic) return;
+    try {
+      const core::Moments again = reduce_once(dut.get_queue(), c, input, initial).moments;
+      const bool same = again.count == first.moments.count &&
+                        ((again.mean == first.moments.mean && again.m2 == first.moments.m2) ||
+                         (std::isnan(again.mean) && std::isnan(first.moments.mean)));
+      if (!same) fail(record, dut, "deterministic, yet run 2 gave another mean or m2");
+    } catch (const Error& error) {
+      fail(record, dut, "run 2 threw: ", error);
+    }
+    return;
   }
   if (auto why = disagreement(c, data->host, initial, first.result, first.combine_depth)) fail(record, dut, *why);
   if (c.properties.reproducible) record.result_bits = hex_bits(first.result);

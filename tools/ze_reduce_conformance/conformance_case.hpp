@@ -63,10 +63,11 @@ inline bool is_arg_op(op_kind op) { return op == op_kind::argmin || op == op_kin
 // The reduction op whose values an arg-reduction picks (its identity, its inputs): minimum for argmin,
 // maximum for argmax; other ops are their own.
 inline bool is_transform_op(op_kind op) { return op >= op_kind::sum_squares && op <= op_kind::sum_f64; }
+inline bool is_moments_op(op_kind op) { return op == op_kind::mean_var_f32 || op == op_kind::mean_var_f64; }
 // The op whose inputs (input_generation.hpp) and identity a case reads: argmin/argmax those of minimum/maximum,
 // transform-reductions those of plus (logical_or for bool, which has no plus).
 inline op_kind value_op(op_kind op, element_type type) {
-  if (is_transform_op(op)) return type == element_type::boolean ? op_kind::logical_or : op_kind::plus;
+  if (is_transform_op(op) || is_moments_op(op)) return type == element_type::boolean ? op_kind::logical_or : op_kind::plus;
   return op == op_kind::argmin ? op_kind::minimum : op == op_kind::argmax ? op_kind::maximum : op;
 }
 

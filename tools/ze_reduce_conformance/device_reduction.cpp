@@ -103,8 +103,12 @@ DeviceRun transform_run(queue& q, const ConformanceCase& c, const void* input, T
                                       : q.transform_reduce(elements, c.n, transform, &result, props);
   done.wait();
   DeviceRun run = run_of(done);
-  const auto type = static_cast<core::DataType>(c.type);
-  run.result = core::Scalar::from(core::transform_result_type(static_cast<core::Op>(c.op), type), result);
+  if constexpr (std::is_same_v<Transform, mean_variance<float>> || std::is_same_v<Transform, mean_variance<double>>) {
+    run.moments = {result.count, result.mean, result.m2};
+  } else {
+    const auto type = static_cast<core::DataType>(c.type);
+    run.result = core::Scalar::from(core::transform_result_type(static_cast<core::Op>(c.op), type), result);
+  }
   return run;
 }
 
@@ -117,6 +121,8 @@ DeviceRun transform_reduce_once(queue& q, const ConformanceCase& c, const void* 
       else throw InvalidArgumentError(std::string(to_string(c.op)) + " is not defined for " + std::string(to_string(c.type)));
     };
     switch (c.op) {
+      case op_kind::mean_var_f32: return run_with(mean_variance<float>{});
+      case op_kind::mean_var_f64: return run_with(mean_variance<double>{});
       case op_kind::sum_squares: return run_with(sum_of_squares{});
       case op_kind::norm_l2: return run_with(norm_l2{});
       case op_kind::norm_l1: return run_with(norm_l1{});
@@ -138,7 +144,7 @@ DeviceRun transform_reduce_once(queue& q, const ConformanceCase& c, const void* 
 
 DeviceRun reduce_once(queue& q, const ConformanceCase& c, const void* input, const core::Scalar& initial) {
   if (is_arg_op(c.op)) return arg_reduce_once(q, c, input);
-  if (is_transform_op(c.op)) return transform_reduce_once(q, c, input, initial);
+  if (is_transform_op(c.op) || is_moments_op(c.op)) return transform_reduce_once(q, c, input, initial);
   return visit_pair(c.type, c.op, [&](auto type_tag, auto op_tag) {
     using T = typename decltype(type_tag)::type;
     using Op = typename decltype(op_tag)::type;

@@ -5,6 +5,7 @@
 #include <span>
 
 #include "conformance_case.hpp"
+#include "moments_reference.hpp"
 #include "scalar.hpp"
 
 namespace zr::conformance {
@@ -15,6 +16,7 @@ struct DeviceRun {
   std::uint64_t combine_depth = 0;
   zr::strategy strategy = zr::strategy::tree;  // what the library says it ran
   std::uint64_t index = 0;                    // argmin/argmax: the index of the result's value
+  core::Moments moments;                      // mean_var_f32/f64: count, mean and m2 (result is unused)
 };
 
 // Reduces the case's n elements at `input` (a device allocation of q's device, or host data when

@@ -121,6 +121,16 @@ std::optional<std::string> disagreement(const ConformanceCase& c, std::span<cons
                       : " (bound for m = n + 1 roundings)");
 }
 
+std::optional<std::string> moments_disagreement(const ConformanceCase& c, std::span<const std::byte> input,
+                                                const core::Moments& actual, std::uint64_t combine_depth) {
+  std::optional<std::uint64_t> depth;
+  if (combine_depth > 0) depth = combine_depth;
+  const core::MomentsReference reference = core::moments_reference(core_op(c.op), core_type(c.type), input, c.n, depth);
+  std::string why;
+  if (core::agrees(reference, actual, &why)) return std::nullopt;
+  return why + (depth ? " (bound for combine depth m = " + std::to_string(*depth) + ")" : " (bound for m = n + 1)");
+}
+
 std::optional<std::string> arg_disagreement(const ConformanceCase& c, std::span<const std::byte> input,
                                             const core::Scalar& actual_value, std::uint64_t actual_index) {
   const core::ArgCandidate reference = core::arg_reference(core_op(c.op), core_type(c.type), input, c.n);

@@ -26,6 +26,7 @@
 #include <string>
 
 #include "conformance_case.hpp"
+#include "moments_reference.hpp"
 #include "scalar.hpp"
 
 namespace zr::conformance {
@@ -46,6 +47,11 @@ std::optional<std::string> disagreement(const ConformanceCase& c, std::span<cons
 // (runtime/core/arg_reference.hpp: a sequential scan, ties to the first index, the first NaN wins).
 std::optional<std::string> arg_disagreement(const ConformanceCase& c, std::span<const std::byte> input,
                                             const core::Scalar& actual_value, std::uint64_t actual_index);
+
+// mean_var_f32/f64: nullopt when the count is exact and the mean and m2 are within the bounds of
+// runtime/core/moments_reference.hpp for the reported combine depth.
+std::optional<std::string> moments_disagreement(const ConformanceCase& c, std::span<const std::byte> input,
+                                                const core::Moments& actual, std::uint64_t combine_depth);
 
 // count_equal's value: the input's middle element (so that the count is rarely 0), zero for an empty input.
 core::Scalar counted_value(const ConformanceCase& c, std::span<const std::byte> input);

@@ -49,6 +49,8 @@ std::string then(const ConformanceCase& c) {
     case Expectation::matches_reference: break;
   }
   if (is_arg_op(c.op)) return "ThenTheHostReferencesValueAndFirstIndex";
+  if (is_moments_op(c.op))
+    return c.properties.deterministic ? "ThenCountExactMeanAndM2WithinBoundsAndRepeatable" : "ThenCountExactMeanAndM2WithinBounds";
   if (is_transform_op(c.op) && checked_within_bound(c.type, c.op))
     return c.properties.deterministic ? "ThenWithinTheTransformBoundAndBitwiseRepeatable" : "ThenWithinTheTransformBound";
   if (!checked_within_bound(c.type, c.op)) return "ThenExactlyHostReference";
