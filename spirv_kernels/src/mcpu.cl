@@ -11,7 +11,32 @@
 #include "zr_moments.h"
 
 #define ZR_MCPU_BLOCK 8
-#define ZR_MCPU_LOAD(A, TN, v) ZR_MOMENTS_CONVERT(A, ZR_VEC_##TN, ZR_VLOAD_##TN(v, in))
+// At most 8 lanes: 1-byte elements are read 8 at a time. With 16 (char16 to double16) PoCL 5.0's CPU driver
+// (16-core Xeon, AVX-512) returned NaN for every i8/u8 mean in f64 that reached a block; PoCL 3.1 and Intel's
+// CPU runtime did not.
+#define ZR_MCPU_LANES_i8 8
+#define ZR_MCPU_LANES_u8 8
+#define ZR_MCPU_LANES_i16 8
+#define ZR_MCPU_LANES_u16 8
+#define ZR_MCPU_LANES_f16 8
+#define ZR_MCPU_LANES_i32 4
+#define ZR_MCPU_LANES_u32 4
+#define ZR_MCPU_LANES_f32 4
+#define ZR_MCPU_LANES_i64 2
+#define ZR_MCPU_LANES_u64 2
+#define ZR_MCPU_LANES_f64 2
+#define ZR_MCPU_VLOAD_i8(v, p) vload8((v), (p))
+#define ZR_MCPU_VLOAD_u8(v, p) vload8((v), (p))
+#define ZR_MCPU_VLOAD_i16 ZR_VLOAD_i16
+#define ZR_MCPU_VLOAD_u16 ZR_VLOAD_u16
+#define ZR_MCPU_VLOAD_f16 ZR_VLOAD_f16
+#define ZR_MCPU_VLOAD_i32 ZR_VLOAD_i32
+#define ZR_MCPU_VLOAD_u32 ZR_VLOAD_u32
+#define ZR_MCPU_VLOAD_f32 ZR_VLOAD_f32
+#define ZR_MCPU_VLOAD_i64 ZR_VLOAD_i64
+#define ZR_MCPU_VLOAD_u64 ZR_VLOAD_u64
+#define ZR_MCPU_VLOAD_f64 ZR_VLOAD_f64
+#define ZR_MCPU_LOAD(A, TN, v) ZR_MOMENTS_CONVERT(A, ZR_MCPU_LANES_##TN, ZR_MCPU_VLOAD_##TN(v, in))
 #define ZR_MCPU_ADD(A, TN, v, acc) acc += ZR_MCPU_LOAD(A, TN, v);
 #define ZR_MCPU_SQUARE(A, TN, v, acc) { const zr_xt_ d = ZR_MCPU_LOAD(A, TN, v) - centre; acc += d * d; }
 #define ZR_MCPU_REPEAT(F, A, TN, v0, acc) \
@@ -20,27 +45,27 @@
 #define ZR_MCPU_KERNEL(OP, TN, T, A, ATN)                                                                     \
   kernel void zr_mcpu_##OP##_##TN(global const T* restrict in, ulong n, global zr_moments_##ATN* partials,     \
                                   local zr_moments_##ATN* scratch) {                                          \
-    typedef ZR_MOMENTS_VECTOR(A, ZR_VEC_##TN) zr_xt_;                                                         \
+    typedef ZR_MOMENTS_VECTOR(A, ZR_MCPU_LANES_##TN) zr_xt_;                                                         \
     const ulong items = get_global_size(0);                                                                   \
     const ulong per_item = n == 0 ? 0 : (n - 1) / items + 1;                                                  \
     const ulong chunk = (per_item + 15) & ~(ulong)15;                                                         \
     const ulong begin = min(n, get_global_id(0) * chunk);                                                     \
     const ulong end = min(n, begin + chunk);                                                                  \
-    const ulong first = begin / ZR_VEC_##TN;                                                                  \
-    const ulong step = ZR_MCPU_BLOCK * ZR_VEC_##TN;                                                           \
+    const ulong first = begin / ZR_MCPU_LANES_##TN;                                                                  \
+    const ulong step = ZR_MCPU_BLOCK * ZR_MCPU_LANES_##TN;                                                           \
     zr_moments_##ATN s = zr_moments_none_##ATN();                                                             \
     for (ulong i = 0; i < end - begin; i += step) {                                                           \
       if (i + step <= end - begin) {                                                                          \
-        const ulong v0 = first + i / ZR_VEC_##TN;                                                             \
+        const ulong v0 = first + i / ZR_MCPU_LANES_##TN;                                                             \
         zr_xt_ sum = (zr_xt_)0;                                                                               \
         ZR_MCPU_REPEAT(ZR_MCPU_ADD, A, TN, v0, sum)                                                           \
         zr_moments_##ATN block;                                                                               \
         block.count = step;                                                                                   \
-        block.mean = ZR_MOMENTS_SUM(ZR_VEC_##TN, sum) * ((A)1 / (A)step);                                     \
+        block.mean = ZR_MOMENTS_SUM(ZR_MCPU_LANES_##TN, sum) * ((A)1 / (A)step);                                     \
         zr_xt_ squares = (zr_xt_)0;                                                                           \
         const zr_xt_ centre = (zr_xt_)block.mean;                                                             \
         ZR_MCPU_REPEAT(ZR_MCPU_SQUARE, A, TN, v0, squares)                                                    \
-        block.m2 = ZR_MOMENTS_SUM(ZR_VEC_##TN, squares);                                                      \
+        block.m2 = ZR_MOMENTS_SUM(ZR_MCPU_LANES_##TN, squares);                                                      \
         s = zr_moments_merge_##ATN(s, block);                                                                 \
       } else {                                                                                                \
         for (ulong k = begin + i; k < end; ++k)                                                               \
