@@ -6,8 +6,8 @@
 //
 // Prints one JSON object per line, as zr_arg_bench (device_timing.hpp): ops "sum", "norm_l2", "norm_l1",
 // "sum_squares", "count_nonzero", "sum_f64", "mean_var_f32", "mean_var_f64" on f32 data; "sum", "sum_i64", "count_nonzero" on i32 data.
-// seconds: the median device span of --runs runs, the ops called in turn on device-resident input, results in
-// device memory. ok: the result agrees with a host loop (counts and integer sums exactly; floating results
+// seconds: the median device span of --runs runs, the ops called in turn (each run starting one op later) on
+// device-resident input, results in device memory. ok: the result agrees with a host loop (counts and integer sums exactly; floating results
 // within 1e-4 relative, far above their rounding here, far below any wrong answer).
 #include <cmath>
 #include <cstdio>
@@ -50,8 +50,13 @@ struct Measured {
 
 void measure(std::vector<Measured>& ops, const char* type, int log2, std::uint64_t n, std::size_t bytes, int runs) {
   for (auto& m : ops) device_span_s(m.submit());  // warm-up (module builds, plans)
+  // Each run starts with the next op (rotated), so that no op always follows the same one: an op right after
+  // another read of the same input can find part of it still in the GPU's L2.
   for (int run = 0; run < runs; ++run)
-    for (auto& m : ops) m.seconds.push_back(device_span_s(m.submit()));
+    for (std::size_t k = 0; k < ops.size(); ++k) {
+      auto& m = ops[(k + static_cast<std::size_t>(run)) % ops.size()];
+      m.seconds.push_back(device_span_s(m.submit()));
+    }
   for (auto& m : ops) {
     m.submit().wait();  // the ops share result variables: each is checked right after its own run
     zr::bench::print_row(m.op, type, log2, n, bytes, median(m.seconds), m.check());
