@@ -260,6 +260,13 @@ std::unique_ptr<Submission> submit(const py::object& values, const std::string& 
   return job;
 }
 
+// The properties of a blocking call that may name a strategy.
+zr::property_list strategy_props(const std::optional<std::string>& strategy_name) {
+  zr::property_list props;
+  if (strategy_name) props = props.with(zr::property::reduction::use_strategy{strategy_of(*strategy_name)});
+  return props;
+}
+
 // argmin/argmax of all of `values` (a C-contiguous NumPy array or a DeviceArray), waited for: (index, value as a
 // 0-d array). Blocking with the GIL released; arg-reductions are quick enough that Ctrl-C need not cut them short.
 py::tuple arg_reduce(const py::object& values, const std::string& op_name, const std::optional<std::string>& strategy_name,
@@ -272,8 +279,7 @@ py::tuple arg_reduce(const py::object& values, const std::string& op_name, const
   const py::dtype& dtype = view.dtype;
   const bool host_input = view.host_input;
   const zr::element_type type = element_type_of(dtype);
-  zr::property_list props;
-  if (strategy_name) props = props.with(zr::property::reduction::use_strategy{strategy_of(*strategy_name)});
+  const zr::property_list props = strategy_props(strategy_name);
   zr::queue& q = queue_for(device);
   py::array value(dtype, std::vector<py::ssize_t>{});
   std::uint64_t index = 0;
@@ -305,8 +311,7 @@ py::array transform_reduce(const py::object& values, const std::string& op_name,
                            const std::optional<std::string>& strategy_name, long device) {
   const InputView view = input_of(values, device, "_zereduce.transform_reduce");
   const zr::element_type type = element_type_of(view.dtype);
-  zr::property_list props;
-  if (strategy_name) props = props.with(zr::property::reduction::use_strategy{strategy_of(*strategy_name)});
+  const zr::property_list props = strategy_props(strategy_name);
   zr::queue& q = queue_for(device);
   py::array out;
   zr::tools::visit_element_type(type, [&](auto type_tag) {
@@ -356,8 +361,7 @@ py::tuple moments(const py::object& values, const std::string& accumulator, cons
                   long device) {
   const InputView view = input_of(values, device, "_zereduce.moments");
   const zr::element_type type = element_type_of(view.dtype);
-  zr::property_list props;
-  if (strategy_name) props = props.with(zr::property::reduction::use_strategy{strategy_of(*strategy_name)});
+  const zr::property_list props = strategy_props(strategy_name);
   zr::queue& q = queue_for(device);
   py::tuple out;
   auto run = [&](auto transform) {

@@ -334,25 +334,15 @@ Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const 
     plan_binned_sum(plan, caps, tuning);
     return plan;
   }
-  if (is_arg_op(request.op)) {
+  // Arg-reductions, transform-reductions and means/variances run their own kernels in a fixed order, and
+  // write their variable without reading it.
+  if (is_arg_op(request.op) || is_transform_op(request.op) || is_moments_op(request.op)) {
     plan.request.deterministic = true;
     plan.request.include_initial = false;
     plan.results.front().include_initial = false;
-    plan_arg_reduction(plan, caps, tuning);
-    return plan;
-  }
-  if (is_moments_op(request.op)) {
-    plan.request.deterministic = true;
-    plan.request.include_initial = false;
-    plan.results.front().include_initial = false;
-    plan_moments(plan, caps, tuning);
-    return plan;
-  }
-  if (is_transform_op(request.op)) {
-    plan.request.deterministic = true;
-    plan.request.include_initial = false;
-    plan.results.front().include_initial = false;
-    plan_transform_reduction(plan, caps, tuning);
+    if (is_arg_op(request.op)) plan_arg_reduction(plan, caps, tuning);
+    else if (is_moments_op(request.op)) plan_moments(plan, caps, tuning);
+    else plan_transform_reduction(plan, caps, tuning);
     return plan;
   }
 
