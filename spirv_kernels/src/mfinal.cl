@@ -9,7 +9,7 @@
                                     global zr_moments_##ATN* result, local zr_moments_##ATN* scratch) {          \
     zr_moments_##ATN s = zr_moments_none_##ATN();                                                                \
     for (ulong i = get_local_id(0); i < count; i += get_local_size(0)) s = zr_moments_merge_##ATN(s, partials[i]); \
-    ZR_LOCAL_TREE(zr_moments_merge_##ATN, zr_moments_##ATN, s, scratch, zr_moments_none_##ATN());                \
+    ZR_MOMENTS_LOCAL_TREE(ATN, s, scratch);                                                                      \
     if (get_local_id(0) == 0) zr_moments_store_##ATN(result, s);                                                 \
   }
 

@@ -13,7 +13,7 @@
     const uint groups = (uint)get_num_groups(0);                                                                \
     zr_moments_##ATN s = zr_moments_none_##ATN();                                                               \
     ZR_MOMENTS_GRID(TN, A, ATN, in, n, s);                                                                      \
-    ZR_LOCAL_TREE(zr_moments_merge_##ATN, zr_moments_##ATN, s, scratch, zr_moments_none_##ATN());               \
+    ZR_MOMENTS_LOCAL_TREE(ATN, s, scratch);                                                                     \
     if (get_local_id(0) == 0) partials[get_group_id(0)] = s;                                                    \
     barrier(CLK_GLOBAL_MEM_FENCE);                                                                              \
     if (get_local_id(0) == 0) is_last[0] = atomic_inc(counter) == groups - 1;                                   \
@@ -28,7 +28,7 @@
       other.m2 = done[g].m2;                                                                                    \
       s = zr_moments_merge_##ATN(s, other);                                                                     \
     }                                                                                                           \
-    ZR_LOCAL_TREE(zr_moments_merge_##ATN, zr_moments_##ATN, s, scratch, zr_moments_none_##ATN());               \
+    ZR_MOMENTS_LOCAL_TREE(ATN, s, scratch);                                                                     \
     if (get_local_id(0) == 0) {                                                                                 \
       zr_moments_store_##ATN(result, s);                                                                        \
       *counter = 0;                                                                                             \

@@ -9,7 +9,7 @@
                                    local zr_moments_##ATN* scratch) {                                          \
     zr_moments_##ATN s = zr_moments_none_##ATN();                                                              \
     ZR_MOMENTS_GRID(TN, A, ATN, in, n, s);                                                                     \
-    ZR_LOCAL_TREE(zr_moments_merge_##ATN, zr_moments_##ATN, s, scratch, zr_moments_none_##ATN());              \
+    ZR_MOMENTS_LOCAL_TREE(ATN, s, scratch);                                                                    \
     if (get_local_id(0) == 0) partials[get_group_id(0)] = s;                                                   \
   }
 

@@ -71,6 +71,25 @@
     s = zr_moments_merge_##ATN(s, zr_block_);                                 \
   } while (0)
 
+// The group's states merged into s of every work-item by a tree of pairs (slot i with slot i + half), in a fixed
+// order. Not zr_group_tree.h's eight-way steps: eight f64 states and their merges spilled registers on PVC
+// (the Level Zero test driver's pvc profile, 1024 bytes in every f64 kernel).
+#define ZR_MOMENTS_LOCAL_TREE(ATN, s, scratch)                                                              \
+  do {                                                                                                      \
+    const uint zr_lid_ = (uint)get_local_id(0);                                                             \
+    uint zr_active_ = (uint)get_local_size(0);                                                              \
+    (scratch)[zr_lid_] = (s);                                                                               \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
+    while (zr_active_ > 1) {                                                                                \
+      const uint zr_half_ = (zr_active_ + 1) / 2;                                                           \
+      if (zr_lid_ + zr_half_ < zr_active_)                                                                  \
+        (scratch)[zr_lid_] = zr_moments_merge_##ATN((scratch)[zr_lid_], (scratch)[zr_lid_ + zr_half_]);     \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                                         \
+      zr_active_ = zr_half_;                                                                                \
+    }                                                                                                       \
+    (s) = (scratch)[0];                                                                                     \
+  } while (0)
+
 // s = s merged with this work-item's grid-strided share of in[0, n) (vectors as zr_grid.h reads them).
 #define ZR_MOMENTS_GRID(TN, A, ATN, in, n, s)                                                               \
   do {                                                                                                      \

@@ -33,7 +33,8 @@ TEST(CaseGeneration, GivenEachDevice_WhenCasesAreGeneratedInBothModes_ThenNamesA
           EXPECT_NE(c.expectation, Expectation::matches_reference) << describe(c);
         }
       }
-      EXPECT_EQ(pairs.size(), 92u) << dut.tag() << ": 56 integer, 12 floating and 2 bool (op, type) pairs, and argmin/argmax on 11 types";
+      EXPECT_EQ(pairs.size(), 167u) << dut.tag() << ": 56 integer, 12 floating and 2 bool (op, type) pairs, argmin/argmax "
+                                                   "on 11 types, 54 transform-reduction and 21 mean/variance pairs";
     }
   }
 }
