@@ -27,6 +27,7 @@
 #include "zereduce/arg_result.hpp"
 #include "zereduce/reproducible_partial.hpp"
 #include "zereduce/transform.hpp"
+#include "zereduce/user_operator.hpp"
 
 namespace zr {
 
@@ -57,6 +58,26 @@ reduction_spec arg_spec(arg_result<T>* result, op_kind op, const property_list& 
   spec.var = result;
   spec.identity = bytes_of(op == op_kind::argmin ? known_identity_v<minimum<T>, T> : known_identity_v<maximum<T>, T>);
   spec.properties = props.with(property::reduction::initialize_to_identity{});
+  return spec;
+}
+
+// The element type the runtime reads a user operator's input as: its bits.
+template <std::size_t Bytes>
+constexpr element_type bits_of_size() {
+  if constexpr (Bytes == 1) return element_type::u8;
+  else if constexpr (Bytes == 2) return element_type::u16;
+  else if constexpr (Bytes == 4) return element_type::u32;
+  else return element_type::u64;
+}
+
+template <typename T, typename A>
+reduction_spec user_spec(const user_operator<T, A>& op, A* result, const property_list& props) {
+  reduction_spec spec;
+  spec.type = bits_of_size<sizeof(T)>();
+  spec.op = op_kind::user;
+  spec.var = result;
+  spec.user = &op.source();
+  spec.properties = props;
   return spec;
 }
 
@@ -231,6 +252,33 @@ class ZR_API queue {
                                                           const property_list& props = {}) {
     transform_result_t<Transform, T> result{};
     transform_reduce(host_input, transform, &result, props).wait();
+    return result;
+  }
+
+  // User-defined operators (user_operator.hpp): *result = combine(*result, reduction of input[0, n)), or the
+  // reduction alone with initialize_to_identity. *result may be host memory or this library's memory; the
+  // input as for reduce.
+  template <typename T, typename A>
+  event reduce(const T* input, std::uint64_t n, const user_operator<T, A>& op, A* result, const property_list& props = {}) {
+    const std::array<detail::reduction_spec, 1> specs{detail::user_spec(op, result, props)};
+    return submit(input, specs.front().type, n, false, specs);
+  }
+  template <typename T, typename A>
+  event reduce(std::span<const T> host_input, const user_operator<T, A>& op, A* result, const property_list& props = {}) {
+    const std::array<detail::reduction_spec, 1> specs{detail::user_spec(op, result, props)};
+    return submit(host_input.data(), specs.front().type, host_input.size(), true, specs);
+  }
+  // The same from the operator's identity, waited for.
+  template <typename T, typename A>
+  A reduce_value(const T* input, std::uint64_t n, const user_operator<T, A>& op, const property_list& props = {}) {
+    A result{};
+    reduce(input, n, op, &result, props.with(property::reduction::initialize_to_identity{})).wait();
+    return result;
+  }
+  template <typename T, typename A>
+  A reduce_value(std::span<const T> host_input, const user_operator<T, A>& op, const property_list& props = {}) {
+    A result{};
+    reduce(host_input, op, &result, props.with(property::reduction::initialize_to_identity{})).wait();
     return result;
   }
 

@@ -23,6 +23,8 @@
 
 namespace zr {
 
+struct user_operator_source;
+
 namespace detail {
 // The type-erased form the runtime receives.
 struct reduction_spec {
@@ -34,6 +36,7 @@ struct reduction_spec {
   bool has_user_identity = false;
   std::array<std::byte, 8> identity{};  // the identity's bytes (known or user-given)
   std::array<std::byte, 8> operand{};   // op_kind::count_equal: the value counted
+  const user_operator_source* user = nullptr;  // op_kind::user: the operator (var holds its accumulator)
   property_list properties;
 };
 

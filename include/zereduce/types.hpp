@@ -18,7 +18,8 @@ enum class op_kind : std::uint8_t {
   argmin, argmax,  // queue::argmin / queue::argmax (zereduce/arg_result.hpp)
   // queue::transform_reduce (zereduce/transform.hpp)
   sum_squares, norm_l2, norm_l1, count_nonzero, count_equal, sum_i64, sum_u64, sum_f32, sum_f64,
-  mean_var_f32, mean_var_f64  // transform_reduce with zr::mean_variance<float|double>
+  mean_var_f32, mean_var_f64,  // transform_reduce with zr::mean_variance<float|double>
+  user  // queue::reduce with a zr::user_operator (zereduce/user_operator.hpp)
 };
 
 // "i8" ... "u64", "f16", "f32", "f64", "bool"; the SYCL names "plus" ... "logical_or".
@@ -99,6 +100,8 @@ constexpr bool supports(op_kind op) {
       return is_integer_v<T> || std::is_same_v<std::remove_cv_t<T>, half> || std::is_same_v<std::remove_cv_t<T>, float>;
     case op_kind::mean_var_f64:
       return is_arithmetic_v<T>;
+    case op_kind::user:
+      return false;  // user operators are checked by zr::user_operator, not here
   }
   return false;
 }

@@ -15,4 +15,5 @@
 #include "zereduce/reproducible_partial.hpp"
 #include "zereduce/transform.hpp"
 #include "zereduce/types.hpp"
+#include "zereduce/user_operator.hpp"
 #include "zereduce/version.hpp"

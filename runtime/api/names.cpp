@@ -16,6 +16,7 @@ static_assert(static_cast<int>(op_kind::argmax) == static_cast<int>(core::Op::ar
 static_assert(static_cast<int>(op_kind::count_equal) == static_cast<int>(core::Op::count_equal));
 static_assert(static_cast<int>(op_kind::sum_f64) == static_cast<int>(core::Op::sum_f64));
 static_assert(static_cast<int>(op_kind::mean_var_f64) == static_cast<int>(core::Op::mean_var_f64));
+static_assert(static_cast<int>(op_kind::user) == static_cast<int>(core::Op::user));
 static_assert(static_cast<int>(op_kind::bit_and) == static_cast<int>(core::Op::bit_and));
 static_assert(static_cast<int>(strategy::global_atomics) == static_cast<int>(core::Strategy::global_atomics));
 static_assert(static_cast<int>(strategy::local_atomics) == static_cast<int>(core::Strategy::local_atomics));

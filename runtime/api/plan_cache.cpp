@@ -10,7 +10,8 @@ bool same_request(const core::ReductionRequest& a, const core::ReductionRequest&
          a.identity.bytes == b.identity.bytes && a.include_initial == b.include_initial &&
          a.deterministic == b.deterministic && a.reproducible == b.reproducible &&
          a.binned_state_output == b.binned_state_output && a.strategy == b.strategy &&
-         a.transform_value.type == b.transform_value.type && a.transform_value.bytes == b.transform_value.bytes;
+         a.transform_value.type == b.transform_value.type && a.transform_value.bytes == b.transform_value.bytes &&
+         a.user_operator == b.user_operator;
 }
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "api/scoped_allocation.hpp"
+#include "api/user_operators.hpp"
 #include "arg_reference.hpp"
 #include "binned_sum.hpp"
 #include "fault_injection.hpp"
@@ -49,6 +50,7 @@ core::ReductionRequest request_of(const detail::reduction_spec& spec, std::uint6
   request.reproducible = spec.properties.reproducible();
   request.binned_state_output = spec.partial;
   if (auto s = spec.properties.requested_strategy()) request.strategy = static_cast<core::Strategy>(*s);
+  if (request.op == core::Op::user) request.user_operator = load_user_operator(*spec.user);
   if (request.op == core::Op::count_equal) {
     request.transform_value = core::Scalar{request.type, {}};
     std::copy(spec.operand.begin(), spec.operand.end(), request.transform_value.bytes.begin());
@@ -120,6 +122,13 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
       throw InvalidArgumentError(which() + ": an array reduction of " + std::to_string(spec.columns) +
                                  " columns views the input as rows of " + std::to_string(spec.columns) +
                                  " values, but n = " + std::to_string(n_) + " is not a multiple of it");
+    if (spec.op == op_kind::user) {
+      if (!spec.user) throw InvalidArgumentError(which() + ": a user-defined reduction names no operator");
+      const auto op = load_user_operator(*spec.user);
+      if (n_ == 0 && spec.properties.initialize_to_identity() && !op->has_identity)
+        throw InvalidArgumentError(which() + ": user operator '" + op->name + "' has no identity, so an empty input "
+                                   "(n = 0) with initialize_to_identity has no result");
+    }
     if (core::is_arg_op(static_cast<core::Op>(spec.op)) && n_ == 0)
       throw InvalidArgumentError(which() + ": " + std::string(to_string(spec.op)) +
                                  " of an empty input (n = 0) has no result (no value, no index)");
@@ -165,13 +174,15 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
   binned_in_chunks_ = binned_groups_ && chunk_elements_ < n_;
   arg_in_chunks_ = specs_.size() == 1 && core::is_arg_op(static_cast<core::Op>(specs_.front().op)) && chunk_elements_ < n_;
   for (const auto& spec : specs_)
-    if ((core::is_transform_op(static_cast<core::Op>(spec.op)) || core::is_moments_op(static_cast<core::Op>(spec.op))) &&
+    if ((core::is_transform_op(static_cast<core::Op>(spec.op)) || core::is_moments_op(static_cast<core::Op>(spec.op)) ||
+         core::is_user_op(static_cast<core::Op>(spec.op))) &&
         chunk_elements_ < n_)
       throw UnsupportedError(std::string(to_string(spec.op)) + " of n = " + std::to_string(n_) + " " +
                              std::string(core::name(type_)) + " values would run in chunks of " +
                              std::to_string(chunk_elements_) + " (device '" + device_.name() +
                              "' allocates at most " + std::to_string(max_allocation) +
-                             " bytes at once), which transform-reductions do not offer yet: reduce it in parts");
+                             " bytes at once), which transform-reductions and user operators do not offer yet: "
+                             "reduce it in parts");
   // Planning now is what turns an unavailable strategy or a missing kernel into an error before any work.
   for (const auto& group : groups_) first_plans_.push_back(first_plan_for(group));
 }
@@ -214,6 +225,7 @@ void ReductionJob::check_variable(const detail::reduction_spec& spec) const {
   const std::uint64_t bytes = spec.partial                                    ? sizeof(core::BinnedState)
                               : core::is_arg_op(static_cast<core::Op>(spec.op)) ? core::kArgResultBytes
                               : core::is_moments_op(static_cast<core::Op>(spec.op)) ? core::moments_bytes(static_cast<core::Op>(spec.op))
+                              : spec.op == op_kind::user ? load_user_operator(*spec.user)->accumulator_bytes
                               : core::is_transform_op(static_cast<core::Op>(spec.op))
                                   ? core::size_of(core::transform_result_type(static_cast<core::Op>(spec.op), type_))
                                   : spec.columns * core::size_of(type_);

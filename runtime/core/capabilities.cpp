@@ -38,7 +38,7 @@ const FloatAtomicSupport& Capabilities::float_atomics(DataType type) const {
 
 bool Capabilities::can_load(const EmbeddedModule& module) const {
   if (!features().contains(module.required)) return false;
-  if (accepts_spirv || accepts_spir12) return true;
+  if ((accepts_spirv && !module.spirv.empty()) || (accepts_spir12 && !module.spir12_bitcode.empty())) return true;
   // Source needs the OpenCL C version the module is written for: 2.0 and 3.0 modules use their builtins.
   const int needed = module.cl_std == "CL3.0" ? 30 : module.cl_std == "CL2.0" ? 20 : 12;
   return accepts_opencl_c && opencl_c_version >= needed;

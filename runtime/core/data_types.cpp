@@ -24,10 +24,11 @@ constexpr std::array<TypeInfo, 12> kTypes{{
     {DataType::boolean, "bool", 1},
 }};
 
-constexpr std::array<std::string_view, 22> kOpNames{
+constexpr std::array<std::string_view, 23> kOpNames{
     "plus",        "multiplies", "minimum",       "maximum",     "bit_and", "bit_or",  "bit_xor",
     "logical_and", "logical_or", "argmin",        "argmax",      "sum_squares", "norm_l2", "norm_l1",
-    "count_nonzero", "count_equal", "sum_i64",    "sum_u64",     "sum_f32", "sum_f64", "mean_var_f32", "mean_var_f64"};
+    "count_nonzero", "count_equal", "sum_i64",    "sum_u64",     "sum_f32", "sum_f64", "mean_var_f32", "mean_var_f64",
+    "user"};
 }  // namespace
 
 std::string_view name(DataType type) { return kTypes[static_cast<std::size_t>(type)].name; }
@@ -101,6 +102,8 @@ bool is_supported(Op op, DataType type) {
       return is_integer(type) || type == DataType::f16 || type == DataType::f32;
     case Op::mean_var_f64:
       return is_integer(type) || is_floating(type);
+    case Op::user:
+      return type == DataType::u8 || type == DataType::u16 || type == DataType::u32 || type == DataType::u64;
   }
   return false;
 }

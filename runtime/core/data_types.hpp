@@ -41,6 +41,9 @@ enum class Op : std::uint8_t {
   // deviations m2, kept in f32 or f64, merged pairwise (Chan, Golub, LeVeque); integers, f16, f32, f64.
   mean_var_f32,
   mean_var_f64,
+  // A user-defined operator (user_operator.hpp): the request names it; the type is the element's bits (u8, u16,
+  // u32 or u64 by its size) and the result is the operator's accumulator.
+  user,
 };
 
 inline constexpr std::array<DataType, 12> kAllDataTypes{
@@ -59,6 +62,7 @@ inline constexpr bool is_transform_op(Op op) { return op >= Op::sum_squares && o
 inline constexpr std::array<Op, 2> kMomentsOps{Op::mean_var_f32, Op::mean_var_f64};
 inline constexpr bool is_moments_op(Op op) { return op == Op::mean_var_f32 || op == Op::mean_var_f64; }
 // The accumulator of a mean and variance, and the size of its result, zr::moments<A>: {u64 count; A mean; A m2}.
+inline constexpr bool is_user_op(Op op) { return op == Op::user; }
 inline constexpr DataType moments_accumulator(Op op) { return op == Op::mean_var_f64 ? DataType::f64 : DataType::f32; }
 inline constexpr std::uint64_t moments_bytes(Op op) { return op == Op::mean_var_f64 ? 24 : 16; }
 

@@ -12,6 +12,7 @@ std::string_view name(Feature f) {
     case Feature::float_atomic_add: return "float_atomic_add";
     case Feature::float_atomic_min_max: return "float_atomic_min_max";
     case Feature::cpu_device: return "cpu_device";
+    case Feature::user_operator_template: return "user_operator_template";
   }
   return "unknown";
 }

@@ -19,12 +19,17 @@ enum class Feature : std::uint32_t {
   // Not a capability of the SPIR-V but the kind of device: modules tuned for CPUs (cpu_wide.cl) require it,
   // so GPUs never load them and no GPU compiler is asked to build them.
   cpu_device = 1u << 7,
+  // Not a capability either: the module is a template that imports a user-defined operator's functions
+  // (spirv_kernels/src/zr_user.h). No device loads it as it is; the runtime links an operator into it first
+  // (user_operator.hpp), and the linked module requires the operator's features instead.
+  user_operator_template = 1u << 8,
 };
 
 inline constexpr Feature kAllFeatures[] = {Feature::fp16,          Feature::fp64,
                                            Feature::int64_atomics, Feature::subgroups,
                                            Feature::work_group_collectives, Feature::float_atomic_add,
-                                           Feature::float_atomic_min_max, Feature::cpu_device};
+                                           Feature::float_atomic_min_max, Feature::cpu_device,
+                                           Feature::user_operator_template};
 
 class FeatureSet {
  public:
@@ -48,8 +53,10 @@ class FeatureSet {
 constexpr FeatureSet operator|(Feature a, Feature b) { return FeatureSet(a) | FeatureSet(b); }
 
 // The features of a module that its SPIR-V shows (through capabilities and extensions): all but the kind of
-// device it is meant for.
-constexpr FeatureSet spirv_visible(FeatureSet required) { return required.missing_from(Feature::cpu_device); }
+// device it is meant for and whether it is a template.
+constexpr FeatureSet spirv_visible(FeatureSet required) {
+  return required.missing_from(Feature::cpu_device | Feature::user_operator_template);
+}
 
 std::string_view name(Feature f);
 std::optional<Feature> parse_feature(std::string_view text);

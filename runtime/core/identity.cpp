@@ -16,6 +16,7 @@ Scalar integer_identity(Op op, DataType type) {
     case Op::plus: case Op::bit_or: case Op::bit_xor: return Scalar::from(type, T{});
     case Op::count_nonzero: case Op::count_equal: case Op::sum_i64: case Op::sum_u64: return Scalar::from(type, T{});
     case Op::mean_var_f32: case Op::mean_var_f64: return Scalar::from(type, T{});  // unused: states start empty
+    case Op::user: return Scalar::from(type, T{});  // unused: the operator has its own identity, if any
     case Op::multiplies: return Scalar::from(type, T{1});
     case Op::bit_and: return Scalar::from(type, static_cast<T>(~T{}));
     case Op::minimum: case Op::argmin: return Scalar::from(type, std::numeric_limits<T>::max());

@@ -5,6 +5,7 @@
 
 #include "binned_sum.hpp"
 #include "identity.hpp"
+#include "user_operator.hpp"
 #include "zereduce/errors.hpp"
 
 namespace zr::core {
@@ -296,6 +297,63 @@ void plan_moments(Plan& plan, const Capabilities& caps, const Tuning& tuning) {
   final_pass.args = {partials, u64(shape.groups), result, LocalMemoryArg{local_bytes(final_pass.local_size, state_bytes)}};
   plan.passes.push_back(std::move(final_pass));
 }
+// A user-defined operator (user_operator.hpp, zr_user.h): utree leaves one accumulator slot and its flag per
+// group (ucpu, on CPU devices, per work-item of groups of one), and one group of ufinal combines them in index
+// order and stores the result; or, for last_group, ulast does both in one launch. No intermediate passes: the
+// first pass launches at most the tuning's maximum groups. The templates are linked with the operator here,
+// once per process.
+KernelPass user_kernel_pass(std::string_view variant, const UserOperator& op, std::string label) {
+  const EmbeddedModule* template_module = user_template(variant, op);
+  if (!template_module)
+    throw UnsupportedError("no '" + std::string(variant) + "' template is embedded for " +
+                           std::to_string(op.element_bytes) + "-byte elements");
+  KernelPass pass;
+  pass.module = &linked_module(*template_module, op);
+  pass.entry_point = kernel_entry_point(variant, variant == "ufinal" ? DataType::u8 : op.element_bits());
+  pass.label = std::move(label);
+  return pass;
+}
+
+void plan_user_reduction(Plan& plan, const Capabilities& caps, const Tuning& tuning) {
+  const ReductionRequest& request = plan.request;
+  if (!request.user_operator) throw InvalidArgumentError("a user-defined reduction names no operator");
+  const UserOperator& op = *request.user_operator;
+  const std::uint64_t slot = op.slot_bytes();
+  const std::uint64_t flag = sizeof(std::uint32_t);
+  const bool chunks = plan.strategy == Strategy::cpu_chunks;
+  const Shape shape = chunks ? grid_shape(caps, tuning, request.n, 1)
+                             : grid_shape(caps, tuning, request.n, group_size(caps, tuning, Strategy::tree, slot + flag));
+  const BufferArg input{BufferArg::Which::input, 0};
+  const BufferArg result{BufferArg::Which::result, 0};
+  const Scalar include_initial = u32(request.include_initial ? 1 : 0);
+  const bool one_launch = plan.strategy == Strategy::last_group;
+  const std::string_view variant = one_launch ? "ulast" : chunks ? "ucpu" : "utree";
+  KernelPass first = user_kernel_pass(variant, op, one_launch ? "single pass" : "partials");
+  first.local_size = shape.local_size;
+  first.global_size = shape.groups * shape.local_size;
+  const std::string per = chunks ? "work-item" : "work-group";
+  const BufferArg partials = add_scratch(plan, shape.groups * slot, std::nullopt, "accumulators, one per " + per);
+  const BufferArg flags = add_scratch(plan, shape.groups * flag, std::nullopt, "whether each accumulator holds a value");
+  first.args = {input, u64(request.n), partials, flags, LocalMemoryArg{local_bytes(shape.local_size, slot)},
+                LocalMemoryArg{local_bytes(shape.local_size, flag)}};
+  if (one_launch) {
+    first.args.push_back(add_scratch(plan, sizeof(std::uint32_t), u32(0), "work-group arrival counter"));
+    first.args.push_back(result);
+    first.args.push_back(include_initial);
+    plan.passes.push_back(std::move(first));
+    return;
+  }
+  plan.passes.push_back(std::move(first));
+  KernelPass final_pass = user_kernel_pass("ufinal", op, "final");
+  std::uint64_t final_size = std::min(tuning.final_work_group_size, caps.max_work_group_size);
+  if (caps.local_memory_bytes > 0) final_size = std::min<std::uint64_t>(final_size, caps.local_memory_bytes / (2 * (slot + flag)));
+  final_pass.local_size = std::max<std::uint64_t>(1, final_size);
+  final_pass.global_size = final_pass.local_size;
+  final_pass.args = {partials, flags, u64(shape.groups), result, include_initial,
+                     LocalMemoryArg{local_bytes(final_pass.local_size, slot)},
+                     LocalMemoryArg{local_bytes(final_pass.local_size, flag)}};
+  plan.passes.push_back(std::move(final_pass));
+}
 }  // namespace
 
 std::uint64_t result_bytes(const Plan& plan, std::size_t index) {
@@ -303,6 +361,7 @@ std::uint64_t result_bytes(const Plan& plan, std::size_t index) {
   if (is_arg_op(plan.request.op)) return kArgResultBytes;
   if (is_transform_op(plan.request.op)) return size_of(transform_result_type(plan.request.op, plan.request.type));
   if (is_moments_op(plan.request.op)) return moments_bytes(plan.request.op);
+  if (is_user_op(plan.request.op) && plan.request.user_operator) return plan.request.user_operator->accumulator_bytes;
   const std::uint64_t elements = index < plan.results.size() ? plan.results[index].elements : 1;
   return elements * size_of(plan.request.type);
 }
@@ -343,6 +402,12 @@ Plan make_plan(const Capabilities& caps, const ReductionRequest& request, const 
     if (is_arg_op(request.op)) plan_arg_reduction(plan, caps, tuning);
     else if (is_moments_op(request.op)) plan_moments(plan, caps, tuning);
     else plan_transform_reduction(plan, caps, tuning);
+    return plan;
+  }
+  // User-defined operators combine in a fixed order too, and read the variable unless initialize_to_identity.
+  if (is_user_op(request.op)) {
+    plan.request.deterministic = true;
+    plan_user_reduction(plan, caps, tuning);
     return plan;
   }
 
@@ -577,7 +642,9 @@ std::uint64_t combine_depth(const Plan& plan) {
   // lanes (later passes read the accumulator type, never narrower).
   const std::uint64_t lanes = std::max<std::uint64_t>(1, 16 / size_of(plan.request.type));
   for (const auto& pass : plan.passes) {
-    const std::uint64_t count = std::get<Scalar>(pass.args[1]).as<std::uint64_t>();
+    // Every kernel takes its count second, but for ufinal (after the partials' flags).
+    const std::size_t count_arg = pass.entry_point.starts_with("zr_ufinal_") ? 2 : 1;
+    const std::uint64_t count = std::get<Scalar>(pass.args[count_arg]).as<std::uint64_t>();
     if (pass.entry_point.starts_with("zr_columnsfinal_")) {
       depth += count;  // rows, folded one after another
       continue;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "binned_sum.hpp"
+#include "user_operator.hpp"
 #include "zereduce/errors.hpp"
 
 namespace zr::core {
@@ -34,6 +35,7 @@ std::string transform_rule(Op op) {
     case Op::sum_f64: return "sum_f64 takes f16 and f32";
     case Op::mean_var_f32: return "mean_var_f32 takes integers, f16 and f32";
     case Op::mean_var_f64: return "mean_var_f64 takes integers and floating types";
+    case Op::user: return "user operators take elements of 1, 2, 4 or 8 bytes";
     default: return "counts take every type";
   }
 }
@@ -116,6 +118,33 @@ std::optional<std::string> why_moments_unavailable(Strategy strategy, const Capa
   return kernel_unavailable("mfinal", request.op, moments_accumulator(request.op), caps);
 }
 
+// A user-defined operator (user_operator.hpp) has the three shapes of the transform-reductions: utree or ucpu
+// (CPU devices), then ufinal (Strategy::tree, Strategy::cpu_chunks); or ulast in one launch
+// (Strategy::last_group). Each template is linked with the operator when planned; what a device needs of the
+// linked module is the template's and the operator's features, and SPIR-V or OpenCL C to build it from.
+std::optional<std::string> user_module_unavailable(std::string_view variant, const Capabilities& caps, const UserOperator& op) {
+  const EmbeddedModule* module = user_template(variant, op);
+  if (!module) return "no '" + std::string(variant) + "' template is embedded for " + std::to_string(op.element_bytes) + "-byte elements";
+  const FeatureSet needed = module->required.missing_from(Feature::user_operator_template) | op.required;
+  const FeatureSet missing = needed.missing_from(caps.features());
+  if (!missing.empty())
+    return device_label(caps) + " lacks " + to_string(missing) + " needed by user operator '" + op.name + "' in " +
+           std::string(module->name);
+  if (!caps.accepts_spirv && !caps.accepts_opencl_c)
+    return device_label(caps) + " takes neither SPIR-V nor OpenCL C source, the forms a linked user operator has";
+  return std::nullopt;
+}
+
+std::optional<std::string> why_user_unavailable(Strategy strategy, const Capabilities& caps, const ReductionRequest& request) {
+  if (!request.user_operator) return "the request names no user operator";
+  const UserOperator& op = *request.user_operator;
+  if (strategy == Strategy::last_group) return user_module_unavailable("ulast", caps, op);
+  if (strategy != Strategy::tree && strategy != Strategy::cpu_chunks)
+    return "user-defined operators run with strategy tree, last_group or cpu_chunks only";
+  if (auto missing = user_module_unavailable(strategy == Strategy::cpu_chunks ? "ucpu" : "utree", caps, op)) return missing;
+  return user_module_unavailable("ufinal", caps, op);
+}
+
 std::optional<std::string> why_binned_unavailable(Strategy strategy, const Capabilities& caps, const ReductionRequest& request) {
   if (strategy != Strategy::tree && strategy != Strategy::cpu_chunks)
     return "reproducible floating-point sums run as binned sums, with strategy tree or cpu_chunks only";
@@ -143,6 +172,7 @@ std::optional<std::string> why_unavailable(Strategy strategy, const Capabilities
   if (is_arg_op(request.op)) return why_arg_unavailable(strategy, caps, request);
   if (is_transform_op(request.op)) return why_transform_unavailable(strategy, caps, request);
   if (is_moments_op(request.op)) return why_moments_unavailable(strategy, caps, request);
+  if (is_user_op(request.op)) return why_user_unavailable(strategy, caps, request);
   const Op op = request.op;
   const DataType type = request.type;
   const bool floating = is_floating(type);
@@ -213,6 +243,14 @@ StrategyChoice choose_strategy(const Capabilities& caps, const ReductionRequest&
                            std::to_string(binned_max_elements(type)) + " elements (its bins' integer sums could "
                            "overflow beyond); n = " + std::to_string(request.n));
 
+  if (is_user_op(op)) {
+    if (!request.user_operator) throw InvalidArgumentError("a user-defined reduction names no operator");
+    if (request.reproducible)
+      throw UnsupportedError("the reproducible property is not offered for user operator '" + request.user_operator->name +
+                             "': ze-reduce cannot tell whether its result depends on the order of combining (it is "
+                             "deterministic for a given device and launch shape)");
+  }
+
   if (request.strategy) {
     if (auto why = why_unavailable(*request.strategy, caps, request))
       throw UnsupportedError("strategy " + std::string(name(*request.strategy)) + " is not available on " +
@@ -246,6 +284,18 @@ StrategyChoice choose_strategy(const Capabilities& caps, const ReductionRequest&
       throw UnsupportedError("no strategy can run " + std::string(name(op)) + " on " + std::string(name(type)) + " on " +
                              device_label(caps) + ": " + *why);
     return {Strategy::tree, "{count, mean, m2} per work-item and group, merged pairwise, a final pass"};
+  }
+
+  if (is_user_op(op)) {
+    if (caps.type == DeviceType::cpu && available(Strategy::cpu_chunks))
+      return {Strategy::cpu_chunks, "CPU device: one contiguous chunk per work-item, combined in index order"};
+    if (available(Strategy::last_group))
+      return {Strategy::last_group, "the operator's accumulator per work-item over 16-byte loads, pairwise through the "
+                                    "group's tree, and the last group to finish combines the groups': one launch"};
+    if (auto why = why_unavailable(Strategy::tree, caps, request))
+      throw UnsupportedError("no strategy can run user operator '" + request.user_operator->name + "' on " +
+                             device_label(caps) + ": " + *why);
+    return {Strategy::tree, "the operator's accumulator per work-item and group, combined pairwise, a final pass"};
   }
 
   if (is_transform_op(op)) {

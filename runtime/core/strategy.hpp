@@ -1,5 +1,6 @@
 #pragma once
 // How a reduction is carried out on a device, and the rules that pick one from the device's capabilities.
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -10,6 +11,8 @@
 #include "scalar.hpp"
 
 namespace zr::core {
+
+struct UserOperator;
 
 enum class Strategy {
   tree,            // local-memory tree per work-group -> partials -> final pass(es)
@@ -48,6 +51,8 @@ struct ReductionRequest {
   std::optional<Strategy> strategy;  // asked for explicitly (testing, tuning)
   // Op::count_equal: the value counted (element type); ignored by every other op.
   Scalar transform_value;
+  // Op::user: the operator (user_operator.hpp); null for every other op.
+  std::shared_ptr<const UserOperator> user_operator;
 };
 
 // Whether the request runs as a binned sum (spirv_kernels/src/zr_binned.h): reproducible floating-point plus.

@@ -91,7 +91,12 @@ ProgramHandle ProgramCache::build(const core::EmbeddedModule& module) const {
     return UnsupportedError("opencl: module " + module_name + " has no embedded " + form + " to load on device '" +
                             device_.name + "'");
   };
-  switch (ingestion_) {
+  // A module linked at run time (a user-defined operator, core/user_operator.hpp) has SPIR-V and source but no
+  // SPIR 1.2 bitcode: devices that load SPIR (PoCL) build its source.
+  const Ingestion ingestion = ingestion_ == Ingestion::spir12 && module.spir12_bitcode.empty() && caps_.accepts_opencl_c
+                                  ? Ingestion::source
+                                  : ingestion_;
+  switch (ingestion) {
     case Ingestion::spirv: {
       if (module.spirv.empty()) throw missing("SPIR-V");
       program = ProgramHandle(clCreateProgramWithIL(context_, module.spirv.data(), module.spirv.size_bytes(), &code));
@@ -122,10 +127,10 @@ ProgramHandle ProgramCache::build(const core::EmbeddedModule& module) const {
   code = clBuildProgram(program.get(), 1, &device, options.c_str(), nullptr, nullptr);
   if (code != CL_SUCCESS) {
     throw_error("clBuildProgram", code, device_.name,
-                "module " + module_name + " loaded as " + std::string(name(ingestion_)) + " with options '" + options +
+                "module " + module_name + " loaded as " + std::string(name(ingestion)) + " with options '" + options +
                     "'; build log:\n" + build_log(program.get(), device));
   }
-  logger().debug("opencl: built module {} as {} for '{}' in {:.1f} ms", module_name, name(ingestion_), device_.name,
+  logger().debug("opencl: built module {} as {} for '{}' in {:.1f} ms", module_name, name(ingestion), device_.name,
                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
   return program;
 }

@@ -123,7 +123,7 @@ struct Module {
 };
 
 void check_module(Module& m, const std::vector<std::uint32_t>& words) {
-  const auto summary = zr::build::inspect_spirv(words);
+  const auto summary = zr::core::inspect_spirv(words);
   const std::string where = "module " + m.name + " (kernels.table line " + std::to_string(m.row->line) + "): ";
   if (summary.memory_addressing != 2 || summary.memory_model != 2)
     fail(where + "memory model is not Physical64 OpenCL");

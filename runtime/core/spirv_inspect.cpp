@@ -3,7 +3,7 @@
 #include <map>
 #include <stdexcept>
 
-namespace zr::build {
+namespace zr::core {
 
 namespace {
 // SPIR-V numbers used here (SPIR-V 1.6 unified spec, section 3).
@@ -13,7 +13,10 @@ enum Opcode : std::uint32_t {
   OpCapability = 17,
   OpMemoryModel = 14,
   OpConstant = 43,
+  OpFunction = 54,
+  OpFunctionEnd = 56,
   OpDecorate = 71,
+  OpReturnValue = 254,
   OpGroupAll = 261,
   OpGroupSMax = 271,
   OpGroupNonUniformElect = 333,
@@ -36,6 +39,8 @@ enum Capability : std::uint32_t {
   CapAtomicFloat16AddEXT = 6095,
 };
 constexpr std::uint32_t kDecorationBuiltIn = 11;
+constexpr std::uint32_t kDecorationLinkageAttributes = 41;
+constexpr std::uint32_t kLinkageExport = 0;
 constexpr std::uint32_t kScopeWorkgroup = 2;
 constexpr std::uint32_t kScopeSubgroup = 3;
 bool is_subgroup_builtin(std::uint32_t b) { return b >= 36 && b <= 41; }  // SubgroupSize .. SubgroupLocalInvocationId
@@ -58,7 +63,10 @@ SpirvSummary inspect_spirv(std::span<const std::uint32_t> words) {
   SpirvSummary out;
   std::map<std::uint32_t, std::uint32_t> constants;  // id -> low 32 bits of the value
   std::vector<std::uint32_t> group_scope_ids;
-  using zr::core::Feature;
+  std::map<std::string, std::uint32_t, std::less<>> linked;  // linkage name -> id, either kind
+  std::map<std::uint32_t, bool> exported;                      // id -> export (true) or import
+  std::map<std::uint32_t, std::vector<std::uint32_t>> returned_ids;  // function id -> OpReturnValue operands
+  std::uint32_t current_function = 0;
 
   for (std::size_t at = 5; at < words.size();) {
     const std::uint32_t count = words[at] >> 16;
@@ -76,6 +84,15 @@ SpirvSummary inspect_spirv(std::span<const std::uint32_t> words) {
       case OpDecorate:
         if (operands.size() >= 3 && operands[1] == kDecorationBuiltIn && is_subgroup_builtin(operands[2]))
           out.features |= Feature::subgroups;
+        if (operands.size() >= 3 && operands[1] == kDecorationLinkageAttributes) {
+          linked[read_string(operands.subspan(2, operands.size() - 3))] = operands[0];
+          exported[operands[0]] = operands.back() == kLinkageExport;
+        }
+        break;
+      case OpFunction: current_function = operands[1]; returned_ids[current_function]; break;
+      case OpFunctionEnd: current_function = 0; break;
+      case OpReturnValue:
+        if (current_function != 0) returned_ids[current_function].push_back(operands[0]);
         break;
       default:
         if ((opcode >= OpGroupAll && opcode <= OpGroupSMax) ||
@@ -91,6 +108,16 @@ SpirvSummary inspect_spirv(std::span<const std::uint32_t> words) {
     if (it == constants.end()) throw std::runtime_error("group operation with a non-constant scope");
     if (it->second == kScopeSubgroup) out.features |= Feature::subgroups;
     else if (it->second == kScopeWorkgroup) out.features |= Feature::work_group_collectives;
+  }
+  for (const auto& [linkage_name, id] : linked) {
+    if (!returned_ids.contains(id)) continue;  // a variable, not a function
+    (exported[id] ? out.exported_functions : out.imported_functions)[linkage_name] = id;
+  }
+  for (const auto& [function, values] : returned_ids) {
+    if (values.empty()) continue;
+    bool same = true;
+    for (std::uint32_t value : values) same = same && value == values.front() && constants.contains(value);
+    if (same) out.returned_constants[function] = constants[values.front()];
   }
   for (std::uint32_t cap : out.capabilities) {
     switch (cap) {
@@ -112,4 +139,4 @@ SpirvSummary inspect_spirv(std::span<const std::uint32_t> words) {
   return out;
 }
 
-}  // namespace zr::build
+}  // namespace zr::core

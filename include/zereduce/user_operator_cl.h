@@ -1,0 +1,67 @@
+// OpenCL C, for user-defined reduction operators (docs/user_operators.md). Include it from the operator's
+// .cl file, write the operator as ordinary OpenCL C functions over your own accumulator type, and end the file
+// with one of the ZR_USER_OPERATOR* macros. zereduce_add_operator() (CMake) compiles the file to SPIR-V at
+// your build time; at run time ze-reduce links that SPIR-V into its precompiled reduction kernels.
+//
+//   typedef struct { float lo, hi; ulong lo_index, hi_index; } bounds;   // the accumulator: at most 64 bytes
+//   static bounds bounds_of(float x, ulong index) { ... }              // the element at `index` as an accumulator
+//   static bounds widen(bounds a, bounds b) { ... }                    // combine: associative and commutative
+//   static bounds empty_bounds(void) { ... }                           // an identity of combine, if there is one
+//   ZR_USER_OPERATOR(float, bounds, bounds_of, widen, empty_bounds)
+//
+// The element type is the input's (1, 2, 4 or 8 bytes: any scalar, or a struct or vector of that size); the
+// transform sees each element with its 64-bit index in the input. Without an identity
+// (ZR_USER_OPERATOR_NO_IDENTITY) every partial result is seeded from the input itself, as SYCL allows; such an
+// operator cannot initialize_to_identity an empty input. ZR_USER_COMBINER is the short form whose accumulator
+// is the element itself (no transform).
+//
+// llvm-spirv-15, which zereduce_add_operator() runs, cannot translate the `freeze` that clang makes of some
+// short-circuit conditions: where it says so, combine comparisons with & and | instead of && and ||
+// (tools/operators/bounds.cl does).
+//
+// The functions below are the interface the kernels import (names and signatures are the link contract,
+// version 1); everything else in the file may be static.
+#ifndef ZEREDUCE_USER_OPERATOR_CL_H
+#define ZEREDUCE_USER_OPERATOR_CL_H
+
+#define ZR_USER_INTERFACE_VERSION 1u
+
+#define ZR_USER_OPERATOR_COMMON_(ELEMENT, ACC, TRANSFORM, COMBINE)                                          \
+  uint zr_user_interface_version(void) { return ZR_USER_INTERFACE_VERSION; }                               \
+  uint zr_user_element_bytes(void) { return (uint)sizeof(ELEMENT); }                                       \
+  uint zr_user_accumulator_bytes(void) { return (uint)sizeof(ACC); }                                       \
+  uint zr_user_accumulator_alignment(void) { return (uint)__alignof__(ACC); }                              \
+  void zr_user_transform(private uchar* acc, ulong element_bits, ulong index) {                            \
+    union {                                                                                                \
+      ulong bits;                                                                                          \
+      ELEMENT value;                                                                                       \
+    } element;                                                                                             \
+    element.bits = element_bits;                                                                           \
+    *(private ACC*)acc = TRANSFORM(element.value, index);                                                  \
+  }                                                                                                        \
+  void zr_user_combine(private uchar* acc, const private uchar* other) {                                   \
+    *(private ACC*)acc = COMBINE(*(const private ACC*)acc, *(const private ACC*)other);                    \
+  }
+
+// An operator with an identity: IDENTITY() returns it (used for empty inputs and initialize_to_identity).
+#define ZR_USER_OPERATOR(ELEMENT, ACC, TRANSFORM, COMBINE, IDENTITY)                                        \
+  ZR_USER_OPERATOR_COMMON_(ELEMENT, ACC, TRANSFORM, COMBINE)                                                \
+  uint zr_user_has_identity(void) { return 1u; }                                                           \
+  uint zr_user_identity(private uchar* acc) {                                                              \
+    *(private ACC*)acc = IDENTITY();                                                                       \
+    return 1u;                                                                                             \
+  }
+
+// An operator without an identity.
+#define ZR_USER_OPERATOR_NO_IDENTITY(ELEMENT, ACC, TRANSFORM, COMBINE)                                      \
+  ZR_USER_OPERATOR_COMMON_(ELEMENT, ACC, TRANSFORM, COMBINE)                                                \
+  uint zr_user_has_identity(void) { return 0u; }                                                           \
+  uint zr_user_identity(private uchar* acc) { return 0u; }
+
+// The accumulator is the element: a combine (and an identity) of TYPE values.
+#define ZR_USER_AS_IS_(TYPE) zr_user_as_is_##TYPE
+#define ZR_USER_COMBINER(TYPE, COMBINE, IDENTITY)                                                           \
+  static TYPE ZR_USER_AS_IS_(TYPE)(TYPE value, ulong index) { return value; }                              \
+  ZR_USER_OPERATOR(TYPE, TYPE, ZR_USER_AS_IS_(TYPE), COMBINE, IDENTITY)
+
+#endif  // ZEREDUCE_USER_OPERATOR_CL_H

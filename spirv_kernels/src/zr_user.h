@@ -1,0 +1,206 @@
+// Reduction templates for user-defined operators (include/zereduce/user_operator_cl.h is the user's side;
+// runtime/core/user_operator.hpp links the two). The templates import the operator's functions and never
+// see its accumulator type: an accumulator is at most 64 bytes, kept in private memory as ZR_USER_WORDS
+// 16-byte words, in local and global memory as zr_user_words() words a slot. After the runtime links the
+// user's SPIR-V in, the device compiler inlines the operator and folds the sizes: no copy loop is left.
+//
+// Every partial carries a flag saying whether it holds a value: an operator without an identity seeds each
+// work-item's accumulator from its first element, and a work-item or group with no elements has nothing.
+// Elements are combined in index order within a work-item, then pairwise in a fixed tree across the group,
+// then the groups in index order: the result is deterministic for a given launch shape.
+//
+// llvm-spirv-15 writes the bitcasts of one private array between the OpVariables of the next, which spirv-val
+// rejects: every kernel keeps all its private accumulators in one array (ZR_USER_STORE).
+#ifndef ZR_USER_H
+#define ZR_USER_H
+
+
+// ---- the operator's side of the link (exported by the user's module) ----------------------------------
+void zr_user_transform(private uchar* acc, ulong element_bits, ulong index);
+void zr_user_combine(private uchar* acc, const private uchar* other);
+uint zr_user_identity(private uchar* acc);
+uint zr_user_accumulator_bytes(void);
+
+#define ZR_USER_WORDS 4  // 64 bytes: the largest accumulator
+#define ZR_USER_STORE(store) uint4 store[2 * ZR_USER_WORDS]
+#define ZR_USER_ACC(store) (store)
+#define ZR_USER_TMP(store) ((store) + ZR_USER_WORDS)
+#define ZR_USER_BYTES(words) ((private uchar*)(words))
+
+#define ZR_USER_INLINE static inline __attribute__((always_inline))
+
+ZR_USER_INLINE uint zr_user_words(void) { return (zr_user_accumulator_bytes() + 15u) / 16u; }
+
+// ---- the element classes: one template module per element size --------------------------------------------
+// ZR_UT the element's bits, ZR_UVT a 16-byte vector of them, ZR_UL its lanes, ZR_ULANES(F, v, base) applies
+// F(lane, index) to each lane of v in order (ZR_ULANES_AFTER_FIRST: to all but the first).
+#if defined(ZR_CLASS_BITS8)
+#define ZR_UTN u8
+#define ZR_UT uchar
+#define ZR_UVT uchar16
+#define ZR_UL 16
+#define ZR_UVLOAD(v, p) vload16((v), (p))
+#define ZR_ULANES_AFTER_FIRST(F, v, base)                                                                   \
+  F((v).s1, (base) + 1) F((v).s2, (base) + 2) F((v).s3, (base) + 3) F((v).s4, (base) + 4)                   \
+  F((v).s5, (base) + 5) F((v).s6, (base) + 6) F((v).s7, (base) + 7) F((v).s8, (base) + 8)                   \
+  F((v).s9, (base) + 9) F((v).sa, (base) + 10) F((v).sb, (base) + 11) F((v).sc, (base) + 12)               \
+  F((v).sd, (base) + 13) F((v).se, (base) + 14) F((v).sf, (base) + 15)
+#elif defined(ZR_CLASS_BITS16)
+#define ZR_UTN u16
+#define ZR_UT ushort
+#define ZR_UVT ushort8
+#define ZR_UL 8
+#define ZR_UVLOAD(v, p) vload8((v), (p))
+#define ZR_ULANES_AFTER_FIRST(F, v, base)                                                                   \
+  F((v).s1, (base) + 1) F((v).s2, (base) + 2) F((v).s3, (base) + 3) F((v).s4, (base) + 4)                   \
+  F((v).s5, (base) + 5) F((v).s6, (base) + 6) F((v).s7, (base) + 7)
+#elif defined(ZR_CLASS_BITS32)
+#define ZR_UTN u32
+#define ZR_UT uint
+#define ZR_UVT uint4
+#define ZR_UL 4
+#define ZR_UVLOAD(v, p) vload4((v), (p))
+#define ZR_ULANES_AFTER_FIRST(F, v, base) F((v).s1, (base) + 1) F((v).s2, (base) + 2) F((v).s3, (base) + 3)
+#elif defined(ZR_CLASS_BITS64)
+#define ZR_UTN u64
+#define ZR_UT ulong
+#define ZR_UVT ulong2
+#define ZR_UL 2
+#define ZR_UVLOAD(v, p) vload2((v), (p))
+#define ZR_ULANES_AFTER_FIRST(F, v, base) F((v).s1, (base) + 1)
+#endif
+#define ZR_ULANES(F, v, base) F((v).s0, (base)) ZR_ULANES_AFTER_FIRST(F, v, base)
+
+#define ZR_USER_KERNEL_NAME(VARIANT) ZR_USER_KERNEL_NAME_(VARIANT, ZR_UTN)
+#define ZR_USER_KERNEL_NAME_(VARIANT, TN) ZR_USER_KERNEL_NAME__(VARIANT, TN)
+#define ZR_USER_KERNEL_NAME__(VARIANT, TN) zr_##VARIANT##_##TN
+
+// ---- moving accumulators between private, local and global memory ------------------------------------------
+ZR_USER_INLINE void zr_user_copy(private uint4* to, const private uint4* from) {
+  for (uint w = 0; w < ZR_USER_WORDS; ++w)
+    if (w < zr_user_words()) to[w] = from[w];
+}
+ZR_USER_INLINE void zr_user_to_local(local uint4* slot, const private uint4* from) {
+  for (uint w = 0; w < ZR_USER_WORDS; ++w)
+    if (w < zr_user_words()) slot[w] = from[w];
+}
+ZR_USER_INLINE void zr_user_from_local(private uint4* to, const local uint4* slot) {
+  for (uint w = 0; w < ZR_USER_WORDS; ++w)
+    if (w < zr_user_words()) to[w] = slot[w];
+}
+ZR_USER_INLINE void zr_user_to_global(global uint4* slot, const private uint4* from) {
+  for (uint w = 0; w < ZR_USER_WORDS; ++w)
+    if (w < zr_user_words()) slot[w] = from[w];
+}
+// Partials written by other groups of the same launch: read past any cache that may hold older contents.
+ZR_USER_INLINE void zr_user_from_global(private uint4* to, const volatile global uint4* slot) {
+  for (uint w = 0; w < ZR_USER_WORDS; ++w)
+    if (w < zr_user_words()) to[w] = slot[w];
+}
+
+// acc (holding a value when *has) combined with tmp: acc = combine(acc, tmp), or tmp itself.
+ZR_USER_INLINE void zr_user_merge(private uint4* acc, const private uint4* tmp, uint* has) {
+  if (*has) zr_user_combine(ZR_USER_BYTES(acc), ZR_USER_BYTES(tmp));
+  else zr_user_copy(acc, tmp);
+  *has = 1;
+}
+
+// ---- this work-item's share of the input, GPU-shaped: the grid-stride read of zr_grid.h -------------------
+// 16-byte vectors strided by the global size, two in flight a step; the first vector seeds the accumulator,
+// the last n mod ZR_UL elements are read one by one. Returns whether the work-item had any element.
+#define ZR_USER_FOLD_LANE(lane, index)                                 \
+  zr_user_transform(ZR_USER_BYTES(tmp), (ulong)(lane), (index));     \
+  zr_user_combine(ZR_USER_BYTES(acc), ZR_USER_BYTES(tmp));
+
+ZR_USER_INLINE uint zr_user_grid_read(global const ZR_UT* in, ulong n, private uint4* acc,
+                                      private uint4* tmp) {
+  const ulong vectors = n / ZR_UL;
+  const ulong stride = get_global_size(0);
+  ulong v = get_global_id(0);
+  uint has = 0;
+  if (v < vectors) {
+    const ZR_UVT x = ZR_UVLOAD(v, in);
+    const ulong base = v * ZR_UL;
+    zr_user_transform(ZR_USER_BYTES(acc), (ulong)x.s0, base);
+    has = 1;
+    ZR_ULANES_AFTER_FIRST(ZR_USER_FOLD_LANE, x, base)
+    v += stride;
+  }
+  for (; v + stride < vectors; v += 2 * stride) {
+    const ZR_UVT x = ZR_UVLOAD(v, in);
+    const ZR_UVT y = ZR_UVLOAD(v + stride, in);
+    ZR_ULANES(ZR_USER_FOLD_LANE, x, v * ZR_UL)
+    ZR_ULANES(ZR_USER_FOLD_LANE, y, (v + stride) * ZR_UL)
+  }
+  if (v < vectors) {
+    const ZR_UVT x = ZR_UVLOAD(v, in);
+    ZR_ULANES(ZR_USER_FOLD_LANE, x, v * ZR_UL)
+  }
+  for (ulong i = vectors * ZR_UL + get_global_id(0); i < n; i += stride) {
+    zr_user_transform(ZR_USER_BYTES(tmp), (ulong)in[i], i);
+    zr_user_merge(acc, tmp, &has);
+  }
+  return has;
+}
+
+// ---- across the work-group ----------------------------------------------------------------------------------
+// Pairs in a fixed order (work-item i takes i + s for s = half the group, a quarter, ...): work-item 0 is
+// left with the group's accumulator and the return value says whether it holds one. slots: one slot per
+// work-item, flags: one uint per work-item.
+ZR_USER_INLINE uint zr_user_group_tree(private uint4* acc, private uint4* tmp, uint has, local uint4* slots,
+                                       local uint* flags) {
+  const uint lid = (uint)get_local_id(0);
+  const uint size = (uint)get_local_size(0);
+  const uint words = zr_user_words();
+  zr_user_to_local(slots + lid * words, acc);
+  flags[lid] = has;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint step = 1;
+  while (step < size) step <<= 1;
+  for (step >>= 1; step > 0; step >>= 1) {
+    if (lid < step && lid + step < size && flags[lid + step]) {
+      zr_user_from_local(tmp, slots + (lid + step) * words);
+      zr_user_merge(acc, tmp, &has);
+      zr_user_to_local(slots + lid * words, acc);
+      flags[lid] = 1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  return has;
+}
+
+// This work-item's strided share of `count` partials (slots of zr_user_words() words, and their flags), in
+// index order.
+ZR_USER_INLINE uint zr_user_read_partials(const volatile global uint4* partials, const volatile global uint* partial_flags,
+                                          ulong count, private uint4* acc, private uint4* tmp) {
+  const uint words = zr_user_words();
+  uint has = 0;
+  for (ulong p = get_local_id(0); p < count; p += get_local_size(0)) {
+    if (!partial_flags[p]) continue;
+    zr_user_from_global(tmp, partials + p * words);
+    zr_user_merge(acc, tmp, &has);
+  }
+  return has;
+}
+
+// The result: the initial value combined with the reduction (include_initial; an empty input leaves the
+// initial value as it is), or the reduction alone, or the identity for an empty input (an operator without
+// one leaves the result unwritten: the runtime refuses that case before launching). The result is written byte
+// by byte: the user's variable need not be 16-byte aligned.
+ZR_USER_INLINE void zr_user_store_result(private uint4* acc, private uint4* tmp, uint has, global uchar* result,
+                                         uint include_initial) {
+  const uint bytes = zr_user_accumulator_bytes();
+  private uchar* acc_bytes = ZR_USER_BYTES(acc);
+  if (include_initial) {
+    if (!has) return;
+    private uchar* initial = ZR_USER_BYTES(tmp);
+    for (uint b = 0; b < bytes; ++b) initial[b] = result[b];
+    zr_user_combine(initial, acc_bytes);
+    for (uint b = 0; b < bytes; ++b) result[b] = initial[b];
+    return;
+  }
+  if (!has && !zr_user_identity(acc_bytes)) return;
+  for (uint b = 0; b < bytes; ++b) result[b] = acc_bytes[b];
+}
+
+#endif  // ZR_USER_H

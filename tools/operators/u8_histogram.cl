@@ -1,0 +1,25 @@
+// An 8-bucket histogram of u8 values (bucket x / 32): the largest accumulator offered, 64 bytes.
+#include <zereduce/user_operator_cl.h>
+
+typedef struct {
+  ulong counts[8];
+} histogram8;
+
+static histogram8 no_counts(void) {
+  histogram8 h;
+  for (int i = 0; i < 8; ++i) h.counts[i] = 0;
+  return h;
+}
+
+static histogram8 count_one(uchar x, ulong index) {
+  histogram8 h = no_counts();
+  h.counts[x >> 5] = 1;
+  return h;
+}
+
+static histogram8 add_counts(histogram8 a, histogram8 b) {
+  for (int i = 0; i < 8; ++i) a.counts[i] += b.counts[i];
+  return a;
+}
+
+ZR_USER_OPERATOR(uchar, histogram8, count_one, add_counts, no_counts)
