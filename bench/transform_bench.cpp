@@ -1,14 +1,18 @@
-// zr_transform_bench: our transform-reductions (queue::transform_reduce) against our plain sum of the same
-// data, side by side in one run on one device: what a norm, a count or a widening sum costs over the plain
-// read (issue 21's target: L2 norm, L1 norm and count_nonzero of f32 at >= 0.97x the f32 sum).
+// zr_transform_bench: our transform-reductions (queue::transform_reduce) and user-defined operators linked at
+// run time (tools/operators) against our plain sum of the same data, side by side in one run on one device:
+// what a norm, a count, a widening sum or a user operator costs over the plain read (issue 21's targets: L2
+// norm, L1 norm and count_nonzero of f32, and a user operator computing the plain f32 sum, at >= 0.97x the
+// built-in f32 sum).
 //
 //   zr_transform_bench [--device INDEX] [--min-log2 20] [--max-log2 28] [--step 2] [--runs 21]
 //
 // Prints one JSON object per line, as zr_arg_bench (device_timing.hpp): ops "sum", "norm_l2", "norm_l1",
-// "sum_squares", "count_nonzero", "sum_f64", "mean_var_f32", "mean_var_f64" on f32 data; "sum", "sum_i64", "count_nonzero" on i32 data.
+// "sum_squares", "count_nonzero", "sum_f64", "mean_var_f32", "mean_var_f64", "user_sum" (tools/operators/
+// f32_sum.cl), "user_bounds" (bounds.cl: min and max with first indices, and a count; 32 bytes) on f32 data; "sum", "sum_i64", "count_nonzero" on i32 data.
 // seconds: the median device span of --runs runs, the ops called in turn (each run starting one op later) on
 // device-resident input, results in device memory. ok: the result agrees with a host loop (counts and integer sums exactly; floating results
 // within 1e-4 relative, far above their rounding here, far below any wrong answer).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -16,13 +20,22 @@
 #include <utility>
 #include <vector>
 
+#include "bounds.hpp"
 #include "device_timing.hpp"
+#include "f32_sum.hpp"
 
 namespace {
 
 using zr::bench::device_span_s;
 using zr::bench::median;
 using zr::bench::Options;
+
+// tools/operators/bounds.cl's accumulator.
+struct bounds {
+  float lo, hi;
+  std::uint64_t lo_index, hi_index;
+  std::uint32_t count;
+};
 
 // One value in eight is zero (so counts are neither 0 nor n); f32 in [-1, 1), i32 over a range whose sums
 // overflow 32 bits.
@@ -103,6 +116,19 @@ void f32_rows(zr::queue& q, const Options& o, bool fp64) {
     if (fp64)
       ops.push_back({"mean_var_f64", [&] { return q.transform_reduce(input.get(), n, zr::mean_variance<double>{}, moments_d.get()); },
                      [&] { return moments_d[0].count == n && close(moments_d[0].variance(), variance); }, {}});
+    const zr::user_operator<float, float> user_sum(zr_operators::f32_sum);
+    ops.push_back({"user_sum", [&] { return q.reduce(input.get(), n, user_sum, f.get(), from_identity); },
+                   [&] { return std::fabs(f[0] - sum) <= 1e-5 * absolutes; }, {}});
+    const zr::user_operator<float, bounds> user_bounds(zr_operators::bounds);
+    auto b = zr::make_shared_array<bounds>(q, 1);
+    const auto [lo, hi] = std::minmax_element(host.begin(), host.end());
+    ops.push_back({"user_bounds", [&] { return q.reduce(input.get(), n, user_bounds, b.get(), from_identity); },
+                   [&] {
+                     return b[0].lo == *lo && b[0].hi == *hi && b[0].count == n &&
+                            b[0].lo_index == static_cast<std::uint64_t>(lo - host.begin()) &&
+                            b[0].hi_index == static_cast<std::uint64_t>(hi - host.begin());
+                   },
+                   {}});
     measure(ops, "f32", log2, n, sizeof(float), o.runs);
   }
 }

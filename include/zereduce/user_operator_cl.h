@@ -31,24 +31,24 @@
   uint zr_user_element_bytes(void) { return (uint)sizeof(ELEMENT); }                                       \
   uint zr_user_accumulator_bytes(void) { return (uint)sizeof(ACC); }                                       \
   uint zr_user_accumulator_alignment(void) { return (uint)__alignof__(ACC); }                              \
-  void zr_user_transform(private uchar* acc, ulong element_bits, ulong index) {                            \
+  void zr_user_transform(private uchar* zr_acc_, ulong zr_bits_, ulong zr_index_) {                     \
     union {                                                                                                \
       ulong bits;                                                                                          \
       ELEMENT value;                                                                                       \
-    } element;                                                                                             \
-    element.bits = element_bits;                                                                           \
-    *(private ACC*)acc = TRANSFORM(element.value, index);                                                  \
+    } zr_element_;                                                                                         \
+    zr_element_.bits = zr_bits_;                                                                           \
+    *(private ACC*)zr_acc_ = TRANSFORM(zr_element_.value, zr_index_);                                      \
   }                                                                                                        \
-  void zr_user_combine(private uchar* acc, const private uchar* other) {                                   \
-    *(private ACC*)acc = COMBINE(*(const private ACC*)acc, *(const private ACC*)other);                    \
+  void zr_user_combine(private uchar* zr_acc_, const private uchar* zr_other_) {                           \
+    *(private ACC*)zr_acc_ = COMBINE(*(const private ACC*)zr_acc_, *(const private ACC*)zr_other_);        \
   }
 
 // An operator with an identity: IDENTITY() returns it (used for empty inputs and initialize_to_identity).
 #define ZR_USER_OPERATOR(ELEMENT, ACC, TRANSFORM, COMBINE, IDENTITY)                                        \
   ZR_USER_OPERATOR_COMMON_(ELEMENT, ACC, TRANSFORM, COMBINE)                                                \
   uint zr_user_has_identity(void) { return 1u; }                                                           \
-  uint zr_user_identity(private uchar* acc) {                                                              \
-    *(private ACC*)acc = IDENTITY();                                                                       \
+  uint zr_user_identity(private uchar* zr_acc_) {                                                          \
+    *(private ACC*)zr_acc_ = IDENTITY();                                                                   \
     return 1u;                                                                                             \
   }
 
@@ -56,12 +56,12 @@
 #define ZR_USER_OPERATOR_NO_IDENTITY(ELEMENT, ACC, TRANSFORM, COMBINE)                                      \
   ZR_USER_OPERATOR_COMMON_(ELEMENT, ACC, TRANSFORM, COMBINE)                                                \
   uint zr_user_has_identity(void) { return 0u; }                                                           \
-  uint zr_user_identity(private uchar* acc) { return 0u; }
+  uint zr_user_identity(private uchar* zr_acc_) { return 0u; }
 
 // The accumulator is the element: a combine (and an identity) of TYPE values.
 #define ZR_USER_AS_IS_(TYPE) zr_user_as_is_##TYPE
 #define ZR_USER_COMBINER(TYPE, COMBINE, IDENTITY)                                                           \
-  static TYPE ZR_USER_AS_IS_(TYPE)(TYPE value, ulong index) { return value; }                              \
+  static TYPE ZR_USER_AS_IS_(TYPE)(TYPE zr_value_, ulong zr_index_) { return zr_value_; }                 \
   ZR_USER_OPERATOR(TYPE, TYPE, ZR_USER_AS_IS_(TYPE), COMBINE, IDENTITY)
 
 #endif  // ZEREDUCE_USER_OPERATOR_CL_H

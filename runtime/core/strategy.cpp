@@ -289,6 +289,11 @@ StrategyChoice choose_strategy(const Capabilities& caps, const ReductionRequest&
   if (is_user_op(op)) {
     if (caps.type == DeviceType::cpu && available(Strategy::cpu_chunks))
       return {Strategy::cpu_chunks, "CPU device: one contiguous chunk per work-item, combined in index order"};
+    // Intel's GPU compiler (the GPUs that take SPIR-V) spills registers in the one-launch template for some
+    // operators (i16, u8 and i64 elements on tgllp and pvc: tests/level_zero_nohw); utree and ufinal do not.
+    if (caps.type == DeviceType::gpu && caps.accepts_spirv && available(Strategy::tree))
+      return {Strategy::tree, "the operator's accumulator per work-item and group, combined pairwise, a final pass "
+                              "(on Intel GPUs the one-launch template spills registers for some operators)"};
     if (available(Strategy::last_group))
       return {Strategy::last_group, "the operator's accumulator per work-item over 16-byte loads, pairwise through the "
                                     "group's tree, and the last group to finish combines the groups': one launch"};

@@ -106,8 +106,10 @@ ZR_USER_INLINE void zr_user_merge(private uint4* acc, const private uint4* tmp, 
 }
 
 // ---- this work-item's share of the input, GPU-shaped: the grid-stride read of zr_grid.h -------------------
-// 16-byte vectors strided by the global size, two in flight a step; the first vector seeds the accumulator,
-// the last n mod ZR_UL elements are read one by one. Returns whether the work-item had any element.
+// 16-byte vectors strided by the global size, two in flight a step (one for 1- and 2-byte elements, whose 8 or
+// 16 transforms and combines a vector are work enough: two vectors' worth spilled registers on Intel's tgllp and
+// pvc); the first vector seeds the accumulator, the last n mod ZR_UL elements are read one by one. Returns
+// whether the work-item had any element.
 #define ZR_USER_FOLD_LANE(lane, index)                                 \
   zr_user_transform(ZR_USER_BYTES(tmp), (ulong)(lane), (index));     \
   zr_user_combine(ZR_USER_BYTES(acc), ZR_USER_BYTES(tmp));
@@ -126,13 +128,19 @@ ZR_USER_INLINE uint zr_user_grid_read(global const ZR_UT* in, ulong n, private u
     ZR_ULANES_AFTER_FIRST(ZR_USER_FOLD_LANE, x, base)
     v += stride;
   }
+#if ZR_UL <= 4
   for (; v + stride < vectors; v += 2 * stride) {
     const ZR_UVT x = ZR_UVLOAD(v, in);
     const ZR_UVT y = ZR_UVLOAD(v + stride, in);
     ZR_ULANES(ZR_USER_FOLD_LANE, x, v * ZR_UL)
     ZR_ULANES(ZR_USER_FOLD_LANE, y, (v + stride) * ZR_UL)
   }
+#endif
+#if ZR_UL <= 4
   if (v < vectors) {
+#else
+  for (; v < vectors; v += stride) {
+#endif
     const ZR_UVT x = ZR_UVLOAD(v, in);
     ZR_ULANES(ZR_USER_FOLD_LANE, x, v * ZR_UL)
   }

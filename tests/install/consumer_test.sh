@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs this build into a fresh prefix, then builds and runs a tiny application against it twice: through
-# find_package(zereduce) and through pkg-config (after moving the prefix, which the .pc file must survive).
+# find_package(zereduce) and through pkg-config (after moving the prefix, which the .pc file must survive); and
+# an application with a user-defined operator of its own (zereduce_add_operator() of the installed package).
 set -euo pipefail
 build_dir=$1
 source_dir=$2
@@ -16,6 +17,11 @@ echo "== find_package(zereduce)"
 cmake -S "$source_dir/consumer" -B "$work/cmake-build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
 cmake --build "$work/cmake-build" >/dev/null
 "$work/cmake-build/consumer"
+
+echo "== zereduce_add_operator() from the installed package"
+cmake -S "$source_dir/operator_consumer" -B "$work/operator-build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake --build "$work/operator-build" >/dev/null
+"$work/operator-build/operator_consumer"
 
 echo "== pkg-config, prefix moved"
 mv "$work/prefix" "$work/moved"
