@@ -121,7 +121,9 @@ void f32_rows(zr::queue& q, const Options& o, bool fp64) {
                    [&] { return std::fabs(f[0] - sum) <= 1e-5 * absolutes; }, {}});
     const zr::user_operator<float, bounds> user_bounds(zr_operators::bounds);
     auto b = zr::make_shared_array<bounds>(q, 1);
-    const auto [lo, hi] = std::minmax_element(host.begin(), host.end());
+    // The first occurrences, as the operator keeps them (std::minmax_element would give the last largest).
+    const auto lo = std::min_element(host.begin(), host.end());
+    const auto hi = std::max_element(host.begin(), host.end());
     ops.push_back({"user_bounds", [&] { return q.reduce(input.get(), n, user_bounds, b.get(), from_identity); },
                    [&] {
                      return b[0].lo == *lo && b[0].hi == *hi && b[0].count == n &&
