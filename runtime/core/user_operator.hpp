@@ -25,7 +25,7 @@ struct UserOperatorSource {
 };
 
 inline constexpr std::uint32_t kUserInterfaceVersion = 1;
-inline constexpr std::uint32_t kMaxUserAccumulatorBytes = 64;  // zr_user.h's ZR_USER_WORDS 16-byte words
+inline constexpr std::uint32_t kMaxUserAccumulatorBytes = 64;  // zr_user.h's ZR_USER_WORDS 32-bit words
 
 struct UserOperator {
   std::string name;
@@ -40,8 +40,8 @@ struct UserOperator {
 
   // The element as the templates read it: u8, u16, u32 or u64 bits.
   DataType element_bits() const;
-  // Bytes of one accumulator slot in the templates' local and global memory: whole 16-byte words.
-  std::uint64_t slot_bytes() const { return (accumulator_bytes + 15u) / 16u * 16u; }
+  // Bytes of one accumulator slot in the templates' local and global memory: whole 32-bit words.
+  std::uint64_t slot_bytes() const { return (accumulator_bytes + 3u) / 4u * 4u; }
 };
 
 // The operator, read and checked (once per distinct SPIR-V: later calls with the same words return the same

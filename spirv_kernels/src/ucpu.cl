@@ -6,11 +6,11 @@
 // slots and flags (local; unused: the signature of utree).
 #include "zr_user.h"
 
-kernel void ZR_USER_KERNEL_NAME(ucpu)(global const ZR_UT* restrict in, ulong n, global uint4* partials,
-                                      global uint* partial_flags, local uint4* slots, local uint* flags) {
+kernel void ZR_USER_KERNEL_NAME(ucpu)(global const ZR_UT* restrict in, ulong n, global uint* partials,
+                                      global uint* partial_flags, local uint* slots, local uint* flags) {
   ZR_USER_STORE(store);
-  private uint4* acc = ZR_USER_ACC(store);
-  private uint4* tmp = ZR_USER_TMP(store);
+  private uint* acc = ZR_USER_ACC(store);
+  private uint* tmp = ZR_USER_TMP(store);
   const ulong items = get_global_size(0);
   const ulong per_item = n == 0 ? 0 : (n - 1) / items + 1;
   const ulong chunk = (per_item + 15) & ~(ulong)15;

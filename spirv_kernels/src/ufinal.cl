@@ -5,11 +5,11 @@
 // slots and flags (local: one each per work-item).
 #include "zr_user.h"
 
-kernel void zr_ufinal_u8(global const uint4* partials, global const uint* partial_flags, ulong count,
-                         global uchar* result, uint include_initial, local uint4* slots, local uint* flags) {
+kernel void zr_ufinal_u8(global const uint* partials, global const uint* partial_flags, ulong count,
+                         global uchar* result, uint include_initial, local uint* slots, local uint* flags) {
   ZR_USER_STORE(store);
-  private uint4* acc = ZR_USER_ACC(store);
-  private uint4* tmp = ZR_USER_TMP(store);
+  private uint* acc = ZR_USER_ACC(store);
+  private uint* tmp = ZR_USER_TMP(store);
   uint has = zr_user_read_partials(partials, partial_flags, count, acc, tmp);
   has = zr_user_group_tree(acc, tmp, has, slots, flags);
   if (get_local_id(0) == 0) zr_user_store_result(acc, tmp, has, result, include_initial);

@@ -1,18 +1,18 @@
 // Variant "ulast": a user-defined operator's reduction in one launch, shaped as lastgroup.cl (whose comments
 // explain the arrival counter and the fences): every group writes its partial and its flag, and the last group
 // to finish combines the partials in index order and stores the result. Deterministic for a given launch shape.
-// Arguments: in, n (64-bit), partials (one slot of zr_user_words() 16-byte words per group), partial_flags
+// Arguments: in, n (64-bit), partials (one slot of zr_user_words() 32-bit words per group), partial_flags
 // (one uint per group), slots and flags (local: one each per work-item), counter (global uint, 0 before the
 // launch and reset to 0 by the last group), result (the accumulator's bytes), include_initial.
 #include "zr_user.h"
 
-kernel void ZR_USER_KERNEL_NAME(ulast)(global const ZR_UT* restrict in, ulong n, global uint4* partials,
-                                       global uint* partial_flags, local uint4* slots, local uint* flags,
+kernel void ZR_USER_KERNEL_NAME(ulast)(global const ZR_UT* restrict in, ulong n, global uint* partials,
+                                       global uint* partial_flags, local uint* slots, local uint* flags,
                                        global uint* counter, global uchar* result, uint include_initial) {
   local uint is_last[1];
   ZR_USER_STORE(store);
-  private uint4* acc = ZR_USER_ACC(store);
-  private uint4* tmp = ZR_USER_TMP(store);
+  private uint* acc = ZR_USER_ACC(store);
+  private uint* tmp = ZR_USER_TMP(store);
   const uint groups = (uint)get_num_groups(0);
   uint has = zr_user_grid_read(in, n, acc, tmp);
   has = zr_user_group_tree(acc, tmp, has, slots, flags);

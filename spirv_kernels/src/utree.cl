@@ -4,11 +4,11 @@
 // slots and flags (local: one each per work-item).
 #include "zr_user.h"
 
-kernel void ZR_USER_KERNEL_NAME(utree)(global const ZR_UT* restrict in, ulong n, global uint4* partials,
-                                       global uint* partial_flags, local uint4* slots, local uint* flags) {
+kernel void ZR_USER_KERNEL_NAME(utree)(global const ZR_UT* restrict in, ulong n, global uint* partials,
+                                       global uint* partial_flags, local uint* slots, local uint* flags) {
   ZR_USER_STORE(store);
-  private uint4* acc = ZR_USER_ACC(store);
-  private uint4* tmp = ZR_USER_TMP(store);
+  private uint* acc = ZR_USER_ACC(store);
+  private uint* tmp = ZR_USER_TMP(store);
   uint has = zr_user_grid_read(in, n, acc, tmp);
   has = zr_user_group_tree(acc, tmp, has, slots, flags);
   if (get_local_id(0) == 0) {
