@@ -13,6 +13,8 @@
 
 namespace zr {
 
+struct user_operator_source;
+
 enum class backend : std::uint8_t { level_zero, opencl };
 enum class device_kind : std::uint8_t { gpu, cpu, accelerator, other };
 ZR_API std::string_view to_string(backend b);
@@ -67,6 +69,11 @@ class ZR_API device {
   // the deterministic or reproducible property (reproducible floating-point sums: tree or cpu_chunks).
   std::vector<strategy> strategies(element_type type, op_kind op, bool deterministic = false,
                                    bool reproducible = false) const;
+  // The same for a user-defined operator (user_operator.hpp; deterministic whatever the strategy): empty, and
+  // why_unsupported says why, when the device lacks a feature the operator needs. Throws InvalidArgumentError
+  // for a source that is no operator.
+  std::optional<std::string> why_unsupported(const user_operator_source& op) const;
+  std::vector<strategy> strategies(const user_operator_source& op) const;
   // Whether kernels really run, from the execution probe: false on Intel's driver without hardware, which
   // accepts and "completes" work without executing it, and on a device that did not finish the probe in time.
   bool executes_kernels() const;

@@ -20,11 +20,31 @@
 // (tools/operators/bounds.cl does).
 //
 // The functions below are the interface the kernels import (names and signatures are the link contract,
-// version 1); everything else in the file may be static.
+// version 1): the operator's transform, combine and identity, and copies of its accumulator between private,
+// local and global memory, made with its own type (a copy through another type could be reordered by a
+// compiler's type-based alias analysis where the kernels are built from source). Everything else in the file
+// may be static.
 #ifndef ZEREDUCE_USER_OPERATOR_CL_H
 #define ZEREDUCE_USER_OPERATOR_CL_H
 
 #define ZR_USER_INTERFACE_VERSION 1u
+
+// A volatile read of an accumulator in the widest units its size allows, through a union (which may alias
+// anything): a volatile copy of the whole struct becomes byte loads in Intel's GPU compiler, and spills.
+#define ZR_USER_VOLATILE_READ_UNITS_(ACC, UNIT, to, from)                                                  \
+  {                                                                                                        \
+    union {                                                                                                \
+      ACC value;                                                                                           \
+      UNIT units[sizeof(ACC) / sizeof(UNIT)];                                                              \
+    } zr_read_;                                                                                            \
+    for (uint zr_i_ = 0; zr_i_ < sizeof(ACC) / sizeof(UNIT); ++zr_i_)                                      \
+      zr_read_.units[zr_i_] = ((const volatile global UNIT*)(from))[zr_i_];                                \
+    *(private ACC*)(to) = zr_read_.value;                                                                  \
+  }
+#define ZR_USER_VOLATILE_READ_(ACC, to, from)                                                              \
+  if (sizeof(ACC) % 4 == 0) ZR_USER_VOLATILE_READ_UNITS_(ACC, uint, to, from)                              \
+  else if (sizeof(ACC) % 2 == 0) ZR_USER_VOLATILE_READ_UNITS_(ACC, ushort, to, from)                      \
+  else ZR_USER_VOLATILE_READ_UNITS_(ACC, uchar, to, from)
 
 #define ZR_USER_OPERATOR_COMMON_(ELEMENT, ACC, TRANSFORM, COMBINE)                                          \
   uint zr_user_interface_version(void) { return ZR_USER_INTERFACE_VERSION; }                               \
@@ -41,6 +61,21 @@
   }                                                                                                        \
   void zr_user_combine(private uchar* zr_acc_, const private uchar* zr_other_) {                           \
     *(private ACC*)zr_acc_ = COMBINE(*(const private ACC*)zr_acc_, *(const private ACC*)zr_other_);        \
+  }                                                                                                        \
+  void zr_user_copy(private uchar* zr_to_, const private uchar* zr_from_) {                                \
+    *(private ACC*)zr_to_ = *(const private ACC*)zr_from_;                                                 \
+  }                                                                                                        \
+  void zr_user_to_local(local uchar* zr_to_, const private uchar* zr_from_) {                              \
+    *(local ACC*)zr_to_ = *(const private ACC*)zr_from_;                                                   \
+  }                                                                                                        \
+  void zr_user_from_local(private uchar* zr_to_, const local uchar* zr_from_) {                            \
+    *(private ACC*)zr_to_ = *(const local ACC*)zr_from_;                                                   \
+  }                                                                                                        \
+  void zr_user_to_global(global uchar* zr_to_, const private uchar* zr_from_) {                            \
+    *(global ACC*)zr_to_ = *(const private ACC*)zr_from_;                                                  \
+  }                                                                                                        \
+  void zr_user_from_global(private uchar* zr_to_, const volatile global uchar* zr_from_) {                 \
+    ZR_USER_VOLATILE_READ_(ACC, zr_to_, zr_from_)                                                          \
   }
 
 // An operator with an identity: IDENTITY() returns it (used for empty inputs and initialize_to_identity).

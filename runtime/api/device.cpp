@@ -4,6 +4,7 @@
 #include <string>
 
 #include "api/device_impl.hpp"
+#include "api/user_operators.hpp"
 #include "api/level_zero_backend.hpp"
 #include "api/opencl_backend.hpp"
 #include "api/probe.hpp"
@@ -109,9 +110,9 @@ std::optional<std::string> device::why_unsupported(element_type type, op_kind op
   }
 }
 
-std::vector<strategy> device::strategies(element_type type, op_kind op, bool deterministic, bool reproducible) const {
-  const auto request = request_for(type, op, deterministic, reproducible);
-  const auto& caps = impl_->backend().capabilities();
+namespace {
+// The strategy choose_strategy picks first, then every other the device allows; empty when it refuses the request.
+std::vector<strategy> allowed_strategies(const core::Capabilities& caps, const core::ReductionRequest& request) {
   std::vector<strategy> allowed;
   try {
     allowed.push_back(static_cast<strategy>(core::choose_strategy(caps, request).strategy));
@@ -122,6 +123,35 @@ std::vector<strategy> device::strategies(element_type type, op_kind op, bool det
     if (!core::why_unavailable(s, caps, request) && static_cast<strategy>(s) != allowed.front())
       allowed.push_back(static_cast<strategy>(s));
   return allowed;
+}
+
+core::ReductionRequest user_request(const user_operator_source& op) {
+  core::ReductionRequest request;
+  request.op = core::Op::user;
+  request.user_operator = api::load_user_operator(op);
+  request.type = request.user_operator->element_bits();
+  request.identity = core::Scalar{request.type, {}};
+  request.n = 1 << 20;
+  return request;
+}
+}  // namespace
+
+std::optional<std::string> device::why_unsupported(const user_operator_source& op) const {
+  const core::ReductionRequest request = user_request(op);
+  try {
+    core::choose_strategy(impl_->backend().capabilities(), request);
+    return std::nullopt;
+  } catch (const Error& error) {
+    return std::string(error.what());
+  }
+}
+
+std::vector<strategy> device::strategies(element_type type, op_kind op, bool deterministic, bool reproducible) const {
+  return allowed_strategies(impl_->backend().capabilities(), request_for(type, op, deterministic, reproducible));
+}
+
+std::vector<strategy> device::strategies(const user_operator_source& op) const {
+  return allowed_strategies(impl_->backend().capabilities(), user_request(op));
 }
 
 const std::vector<device>& get_devices() {

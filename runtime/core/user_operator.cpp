@@ -55,7 +55,8 @@ std::shared_ptr<UserOperator> read_operator(const UserOperatorSource& source) {
   op->accumulator_bytes = interface_constant(source, summary, "zr_user_accumulator_bytes");
   op->accumulator_alignment = interface_constant(source, summary, "zr_user_accumulator_alignment");
   op->has_identity = interface_constant(source, summary, "zr_user_has_identity") != 0;
-  for (std::string_view function : {"zr_user_transform", "zr_user_combine", "zr_user_identity"}) {
+  for (std::string_view function : {"zr_user_transform", "zr_user_combine", "zr_user_identity", "zr_user_copy",
+                                    "zr_user_to_local", "zr_user_from_local", "zr_user_to_global", "zr_user_from_global"}) {
     if (!summary.exported_functions.contains(function))
       throw InvalidArgumentError(label(source.name) + ": its SPIR-V exports no function " + std::string(function));
   }

@@ -25,7 +25,7 @@ struct UserOperatorSource {
 };
 
 inline constexpr std::uint32_t kUserInterfaceVersion = 1;
-inline constexpr std::uint32_t kMaxUserAccumulatorBytes = 64;  // zr_user.h's ZR_USER_WORDS 32-bit words
+inline constexpr std::uint32_t kMaxUserAccumulatorBytes = 64;  // zr_user.h's private store
 
 struct UserOperator {
   std::string name;
@@ -40,8 +40,9 @@ struct UserOperator {
 
   // The element as the templates read it: u8, u16, u32 or u64 bits.
   DataType element_bits() const;
-  // Bytes of one accumulator slot in the templates' local and global memory: whole 32-bit words.
-  std::uint64_t slot_bytes() const { return (accumulator_bytes + 3u) / 4u * 4u; }
+  // Bytes of one accumulator slot in the templates' local and global memory: the accumulator's size, a
+  // multiple of its alignment.
+  std::uint64_t slot_bytes() const { return accumulator_bytes; }
 };
 
 // The operator, read and checked (once per distinct SPIR-V: later calls with the same words return the same

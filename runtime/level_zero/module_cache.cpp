@@ -143,7 +143,9 @@ const BuiltModule& ModuleCache::build_locked(const core::EmbeddedModule& source)
 
 KernelEntry& ModuleCache::kernel(const core::EmbeddedModule& source, std::string_view entry_point) {
   std::lock_guard lock(mutex_);
-  if (auto found = kernels_.find(entry_point); found != kernels_.end()) return *found->second;
+  // By module and entry point: modules linked from one template (user operators) share its entry points.
+  const std::string key = std::string(source.name) + "/" + std::string(entry_point);
+  if (auto found = kernels_.find(key); found != kernels_.end()) return *found->second;
   const BuiltModule& built = build_locked(source);
   const std::string& device_name = device_.name();
   const std::string name(entry_point);
@@ -181,7 +183,7 @@ KernelEntry& ModuleCache::kernel(const core::EmbeddedModule& source, std::string
     logger().warn("kernel {} spills {} bytes per thread on '{}'", name, info.spill_mem_size, device_name);
   }
   auto& stored = *entry;
-  kernels_.emplace(name, std::move(entry));
+  kernels_.emplace(key, std::move(entry));
   return stored;
 }
 

@@ -78,7 +78,7 @@ class ModuleCache {
   const Device& device_;
   mutable std::mutex mutex_;
   std::map<std::string, std::unique_ptr<BuiltModule>, std::less<>> modules_;
-  std::map<std::string, std::unique_ptr<KernelEntry>, std::less<>> kernels_;  // kernels before modules at destruction
+  std::map<std::string, std::unique_ptr<KernelEntry>, std::less<>> kernels_;  // by "module/entry"; before modules at destruction
 };
 
 }  // namespace zr::level_zero

@@ -6,8 +6,8 @@
 // slots and flags (local; unused: the signature of utree).
 #include "zr_user.h"
 
-kernel void ZR_USER_KERNEL_NAME(ucpu)(global const ZR_UT* restrict in, ulong n, global uint* partials,
-                                      global uint* partial_flags, local uint* slots, local uint* flags) {
+kernel void ZR_USER_KERNEL_NAME(ucpu)(global const ZR_UT* restrict in, ulong n, global uchar* partials,
+                                      global uint* partial_flags, local uchar* slots, local uint* flags) {
   ZR_USER_STORE(store);
   private uint* acc = ZR_USER_ACC(store);
   private uint* tmp = ZR_USER_TMP(store);
@@ -34,6 +34,6 @@ kernel void ZR_USER_KERNEL_NAME(ucpu)(global const ZR_UT* restrict in, ulong n, 
   for (; i < end; ++i) {
     ZR_USER_FOLD_LANE(in[i], i)
   }
-  zr_user_to_global(partials + get_global_id(0) * zr_user_words(), acc);
+  zr_user_to_global(ZR_USER_SLOT(partials, get_global_id(0)), ZR_USER_BYTES(acc));
   partial_flags[get_global_id(0)] = has;
 }

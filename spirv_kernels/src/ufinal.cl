@@ -5,8 +5,8 @@
 // slots and flags (local: one each per work-item).
 #include "zr_user.h"
 
-kernel void zr_ufinal_u8(global const uint* partials, global const uint* partial_flags, ulong count,
-                         global uchar* result, uint include_initial, local uint* slots, local uint* flags) {
+kernel void zr_ufinal_u8(global const uchar* partials, global const uint* partial_flags, ulong count,
+                         global uchar* result, uint include_initial, local uchar* slots, local uint* flags) {
   ZR_USER_STORE(store);
   private uint* acc = ZR_USER_ACC(store);
   private uint* tmp = ZR_USER_TMP(store);

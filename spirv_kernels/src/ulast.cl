@@ -1,13 +1,13 @@
 // Variant "ulast": a user-defined operator's reduction in one launch, shaped as lastgroup.cl (whose comments
 // explain the arrival counter and the fences): every group writes its partial and its flag, and the last group
 // to finish combines the partials in index order and stores the result. Deterministic for a given launch shape.
-// Arguments: in, n (64-bit), partials (one slot of zr_user_words() 32-bit words per group), partial_flags
+// Arguments: in, n (64-bit), partials (one accumulator slot per group), partial_flags
 // (one uint per group), slots and flags (local: one each per work-item), counter (global uint, 0 before the
 // launch and reset to 0 by the last group), result (the accumulator's bytes), include_initial.
 #include "zr_user.h"
 
-kernel void ZR_USER_KERNEL_NAME(ulast)(global const ZR_UT* restrict in, ulong n, global uint* partials,
-                                       global uint* partial_flags, local uint* slots, local uint* flags,
+kernel void ZR_USER_KERNEL_NAME(ulast)(global const ZR_UT* restrict in, ulong n, global uchar* partials,
+                                       global uint* partial_flags, local uchar* slots, local uint* flags,
                                        global uint* counter, global uchar* result, uint include_initial) {
   local uint is_last[1];
   ZR_USER_STORE(store);
@@ -17,7 +17,7 @@ kernel void ZR_USER_KERNEL_NAME(ulast)(global const ZR_UT* restrict in, ulong n,
   uint has = zr_user_grid_read(in, n, acc, tmp);
   has = zr_user_group_tree(acc, tmp, has, slots, flags);
   if (get_local_id(0) == 0) {
-    zr_user_to_global(partials + get_group_id(0) * zr_user_words(), acc);
+    zr_user_to_global(ZR_USER_SLOT(partials, get_group_id(0)), ZR_USER_BYTES(acc));
     partial_flags[get_group_id(0)] = has;
   }
   barrier(CLK_GLOBAL_MEM_FENCE);

@@ -1,9 +1,10 @@
 // Reduction templates for user-defined operators (include/zereduce/user_operator_cl.h is the user's side;
 // runtime/core/user_operator.hpp links the two). The templates import the operator's functions and never
-// see its accumulator type: an accumulator is at most 64 bytes, kept in private memory as ZR_USER_WORDS
-// 32-bit words (16-byte aligned), in local and global memory as zr_user_words() words a slot. After the runtime
-// links the user's SPIR-V in, the device compiler inlines the operator and folds the sizes: no copy loop is
-// left. Slots of 32-bit words keep a small accumulator's local memory small: with 16-byte slots the f32 sum's
+// see its accumulator type: an accumulator is at most 64 bytes, kept in private memory in a 16-byte aligned
+// array of ZR_USER_WORDS words, in local and global memory in slots of zr_user_accumulator_bytes() bytes (its
+// size is a multiple of its alignment), and moved between them by the operator's own copies. After the runtime
+// links the user's SPIR-V in, the device compiler inlines the operator and folds the sizes. Slots of the
+// accumulator's own size keep a small accumulator's local memory small: with 16-byte slots the f32 sum's
 // one-launch kernel ran 8% slower on the H100 (more shared memory per group, fewer groups resident).
 //
 // Every partial carries a flag saying whether it holds a value: an operator without an identity seeds each
@@ -22,16 +23,23 @@ void zr_user_transform(private uchar* acc, ulong element_bits, ulong index);
 void zr_user_combine(private uchar* acc, const private uchar* other);
 uint zr_user_identity(private uchar* acc);
 uint zr_user_accumulator_bytes(void);
+// Copies of one accumulator, made by the operator with its own type. Partials written by other groups of the
+// same launch are read through volatile pointers: past any cache that may hold older contents.
+void zr_user_copy(private uchar* to, const private uchar* from);
+void zr_user_to_local(local uchar* to, const private uchar* from);
+void zr_user_from_local(private uchar* to, const local uchar* from);
+void zr_user_to_global(global uchar* to, const private uchar* from);
+void zr_user_from_global(private uchar* to, const volatile global uchar* from);
 
 #define ZR_USER_WORDS 16  // 64 bytes: the largest accumulator
 #define ZR_USER_STORE(store) uint store[2 * ZR_USER_WORDS] __attribute__((aligned(16)))
 #define ZR_USER_ACC(store) (store)
 #define ZR_USER_TMP(store) ((store) + ZR_USER_WORDS)
 #define ZR_USER_BYTES(words) ((private uchar*)(words))
+#define ZR_USER_SLOT(slots, i) ((slots) + (size_t)(i) * zr_user_accumulator_bytes())
 
 #define ZR_USER_INLINE static inline __attribute__((always_inline))
 
-ZR_USER_INLINE uint zr_user_words(void) { return (zr_user_accumulator_bytes() + 3u) / 4u; }
 
 // ---- the element classes: one template module per element size --------------------------------------------
 // ZR_UT the element's bits, ZR_UVT a 16-byte vector of them, ZR_UL its lanes, ZR_ULANES(F, v, base) applies
@@ -77,30 +85,10 @@ ZR_USER_INLINE uint zr_user_words(void) { return (zr_user_accumulator_bytes() + 
 #define ZR_USER_KERNEL_NAME_(VARIANT, TN) ZR_USER_KERNEL_NAME__(VARIANT, TN)
 #define ZR_USER_KERNEL_NAME__(VARIANT, TN) zr_##VARIANT##_##TN
 
-// ---- moving accumulators between private, local and global memory ------------------------------------------
-// Byte by byte, which is allowed whatever the accumulator's type (char may alias anything): the operator writes
-// its accumulators as their own type, and a copy as 32-bit words would let a compiler with type-based alias
-// analysis reorder them (PoCL's did: wrong f64 sums from an OpenCL C build). The counts are constants once the
-// operator is linked in, and compilers merge the bytes into wider accesses.
-#define ZR_USER_COPY_BYTES(TO_SPACE, FROM_SPACE, to, from)                     \
-  do {                                                                         \
-    TO_SPACE uchar* zr_to_ = (TO_SPACE uchar*)(to);                            \
-    const FROM_SPACE uchar* zr_from_ = (const FROM_SPACE uchar*)(from);        \
-    for (uint zr_b_ = 0; zr_b_ < zr_user_accumulator_bytes(); ++zr_b_) zr_to_[zr_b_] = zr_from_[zr_b_]; \
-  } while (0)
-ZR_USER_INLINE void zr_user_copy(private uint* to, const private uint* from) { ZR_USER_COPY_BYTES(private, private, to, from); }
-ZR_USER_INLINE void zr_user_to_local(local uint* slot, const private uint* from) { ZR_USER_COPY_BYTES(local, private, slot, from); }
-ZR_USER_INLINE void zr_user_from_local(private uint* to, const local uint* slot) { ZR_USER_COPY_BYTES(private, local, to, slot); }
-ZR_USER_INLINE void zr_user_to_global(global uint* slot, const private uint* from) { ZR_USER_COPY_BYTES(global, private, slot, from); }
-// Partials written by other groups of the same launch: read past any cache that may hold older contents.
-ZR_USER_INLINE void zr_user_from_global(private uint* to, const volatile global uint* slot) {
-  ZR_USER_COPY_BYTES(private, volatile global, to, slot);
-}
-
 // acc (holding a value when *has) combined with tmp: acc = combine(acc, tmp), or tmp itself.
 ZR_USER_INLINE void zr_user_merge(private uint* acc, const private uint* tmp, uint* has) {
   if (*has) zr_user_combine(ZR_USER_BYTES(acc), ZR_USER_BYTES(tmp));
-  else zr_user_copy(acc, tmp);
+  else zr_user_copy(ZR_USER_BYTES(acc), ZR_USER_BYTES(tmp));
   *has = 1;
 }
 
@@ -153,21 +141,20 @@ ZR_USER_INLINE uint zr_user_grid_read(global const ZR_UT* in, ulong n, private u
 // Pairs in a fixed order (work-item i takes i + s for s = half the group, a quarter, ...): work-item 0 is
 // left with the group's accumulator and the return value says whether it holds one. slots: one slot per
 // work-item, flags: one uint per work-item.
-ZR_USER_INLINE uint zr_user_group_tree(private uint* acc, private uint* tmp, uint has, local uint* slots,
+ZR_USER_INLINE uint zr_user_group_tree(private uint* acc, private uint* tmp, uint has, local uchar* slots,
                                        local uint* flags) {
   const uint lid = (uint)get_local_id(0);
   const uint size = (uint)get_local_size(0);
-  const uint words = zr_user_words();
-  zr_user_to_local(slots + lid * words, acc);
+  zr_user_to_local(ZR_USER_SLOT(slots, lid), ZR_USER_BYTES(acc));
   flags[lid] = has;
   barrier(CLK_LOCAL_MEM_FENCE);
   uint step = 1;
   while (step < size) step <<= 1;
   for (step >>= 1; step > 0; step >>= 1) {
     if (lid < step && lid + step < size && flags[lid + step]) {
-      zr_user_from_local(tmp, slots + (lid + step) * words);
+      zr_user_from_local(ZR_USER_BYTES(tmp), ZR_USER_SLOT(slots, lid + step));
       zr_user_merge(acc, tmp, &has);
-      zr_user_to_local(slots + lid * words, acc);
+      zr_user_to_local(ZR_USER_SLOT(slots, lid), ZR_USER_BYTES(acc));
       flags[lid] = 1;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -175,15 +162,13 @@ ZR_USER_INLINE uint zr_user_group_tree(private uint* acc, private uint* tmp, uin
   return has;
 }
 
-// This work-item's strided share of `count` partials (slots of zr_user_words() words, and their flags), in
-// index order.
-ZR_USER_INLINE uint zr_user_read_partials(const volatile global uint* partials, const volatile global uint* partial_flags,
+// This work-item's strided share of `count` partials (slots, and their flags), in index order.
+ZR_USER_INLINE uint zr_user_read_partials(const volatile global uchar* partials, const volatile global uint* partial_flags,
                                           ulong count, private uint* acc, private uint* tmp) {
-  const uint words = zr_user_words();
   uint has = 0;
   for (ulong p = get_local_id(0); p < count; p += get_local_size(0)) {
     if (!partial_flags[p]) continue;
-    zr_user_from_global(tmp, partials + p * words);
+    zr_user_from_global(ZR_USER_BYTES(tmp), ZR_USER_SLOT(partials, p));
     zr_user_merge(acc, tmp, &has);
   }
   return has;
@@ -191,22 +176,19 @@ ZR_USER_INLINE uint zr_user_read_partials(const volatile global uint* partials, 
 
 // The result: the initial value combined with the reduction (include_initial; an empty input leaves the
 // initial value as it is), or the reduction alone, or the identity for an empty input (an operator without
-// one leaves the result unwritten: the runtime refuses that case before launching). The result is written byte
-// by byte: the user's variable need not be 16-byte aligned.
+// one leaves the result unwritten: the runtime refuses that case before launching). The result variable is
+// aligned as the accumulator type (a C++ object of it, or the runtime's staging buffer).
 ZR_USER_INLINE void zr_user_store_result(private uint* acc, private uint* tmp, uint has, global uchar* result,
                                          uint include_initial) {
-  const uint bytes = zr_user_accumulator_bytes();
-  private uchar* acc_bytes = ZR_USER_BYTES(acc);
   if (include_initial) {
     if (!has) return;
-    private uchar* initial = ZR_USER_BYTES(tmp);
-    for (uint b = 0; b < bytes; ++b) initial[b] = result[b];
-    zr_user_combine(initial, acc_bytes);
-    for (uint b = 0; b < bytes; ++b) result[b] = initial[b];
+    zr_user_from_global(ZR_USER_BYTES(tmp), result);
+    zr_user_combine(ZR_USER_BYTES(tmp), ZR_USER_BYTES(acc));
+    zr_user_to_global(result, ZR_USER_BYTES(tmp));
     return;
   }
-  if (!has && !zr_user_identity(acc_bytes)) return;
-  for (uint b = 0; b < bytes; ++b) result[b] = acc_bytes[b];
+  if (!has && !zr_user_identity(ZR_USER_BYTES(acc))) return;
+  zr_user_to_global(result, ZR_USER_BYTES(acc));
 }
 
 #endif  // ZR_USER_H

@@ -9,6 +9,7 @@
 
 #include "case_generation.hpp"
 #include "test_naming.hpp"
+#include "user_operator_cases.hpp"
 #include "common/type_dispatch.hpp"
 
 namespace zr::conformance {
@@ -22,11 +23,15 @@ TEST(CaseGeneration, GivenEachDevice_WhenCasesAreGeneratedInBothModes_ThenNamesA
     for (SuiteMode mode : {SuiteMode::quick, SuiteMode::full}) {
       std::set<std::string> names;
       std::set<std::pair<element_type, op_kind>> pairs;
+      std::set<std::string_view> user_operators;
       for (const ConformanceCase& c : generate_cases(dut, slot, mode, 1)) {
         EXPECT_TRUE(names.insert(test_suite_name(dut, c) + "." + test_name(c)).second) << test_name(c);
-        pairs.insert({c.type, c.op});
+        if (c.op == op_kind::user) user_operators.insert(c.user_operator);
+        else pairs.insert({c.type, c.op});
         if (c.expectation == Expectation::matches_reference || c.expectation == Expectation::validity_only) {
-          const auto allowed = dut.get().strategies(c.type, c.op, c.properties.deterministic, c.properties.reproducible);
+          const auto allowed = c.op == op_kind::user
+                                   ? dut.get().strategies(*sample_operator(c.user_operator).source)
+                                   : dut.get().strategies(c.type, c.op, c.properties.deterministic, c.properties.reproducible);
           EXPECT_NE(std::find(allowed.begin(), allowed.end(), c.strategy), allowed.end()) << describe(c);
         }
         if (!dut.executes_kernels()) {
@@ -35,6 +40,7 @@ TEST(CaseGeneration, GivenEachDevice_WhenCasesAreGeneratedInBothModes_ThenNamesA
       }
       EXPECT_EQ(pairs.size(), 167u) << dut.tag() << ": 56 integer, 12 floating and 2 bool (op, type) pairs, argmin/argmax "
                                                    "on 11 types, 54 transform-reduction and 21 mean/variance pairs";
+      EXPECT_EQ(user_operators.size(), sample_operators().size()) << dut.tag() << ": every sample user operator";
     }
   }
 }

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "common/type_dispatch.hpp"
+#include "user_operator_cases.hpp"
 
 namespace zr::conformance {
 using tools::pair_defined;
@@ -212,6 +213,46 @@ void add_large_input(std::vector<ConformanceCase>& out, const DeviceUnderTest& d
   out.push_back(c);
 }
 
+// User-defined operators (user_operator_cases.hpp): each sample operator of this element type, refused where
+// the device lacks what it needs, else every strategy the device offers it (the others refused) on the quick
+// schedule's inputs, from the identity and from an initial value. Deterministic by construction: every
+// checked case is run twice and must repeat its bits.
+void add_user_operator_cases(std::vector<ConformanceCase>& out, const DeviceUnderTest& dut, std::size_t slot,
+                             element_type type, std::uint64_t base_seed) {
+  for (const SampleOperator& op : sample_operators()) {
+    if (op.type != type) continue;
+    auto make = [&](strategy s, std::uint64_t n, InputKind input, Expectation expectation) {
+      ConformanceCase c = case_of(slot, type, op_kind::user, s);
+      c.user_operator = op.name;
+      c.n = n;
+      c.input = input;
+      c.seed = seed_for(base_seed, type, n, input);
+      c.expectation = expectation;
+      return c;
+    };
+    const std::vector<strategy> allowed = dut.get().strategies(*op.source);
+    if (allowed.empty()) {
+      out.push_back(make(strategy::tree, 4097, InputKind::random, Expectation::pair_refused));
+      continue;
+    }
+    for (strategy s : kStrategies)
+      if (!contains(allowed, s)) out.push_back(make(s, 4097, InputKind::random, Expectation::strategy_refused));
+    if (!dut.executes_kernels()) {
+      for (strategy s : allowed) out.push_back(make(s, 4097, InputKind::random, Expectation::validity_only));
+      continue;
+    }
+    for (const SizedInput& sized : schedule(type, SuiteMode::quick))
+      for (strategy s : allowed)
+        for (bool from_identity : {true, false}) {
+          if (sized.n == 0 && from_identity && !op.has_identity) continue;  // refused by design (no identity)
+          ConformanceCase c = make(s, sized.n, sized.input, Expectation::matches_reference);
+          c.properties.initialize_to_identity = from_identity;
+          c.properties.deterministic = !from_identity;
+          out.push_back(c);
+        }
+  }
+}
+
 }  // namespace
 
 std::vector<ConformanceCase> generate_cases(const DeviceUnderTest& dut, std::size_t slot, SuiteMode mode,
@@ -222,6 +263,7 @@ std::vector<ConformanceCase> generate_cases(const DeviceUnderTest& dut, std::siz
     for (op_kind op : kOps)
       if (pair_defined(type, op))  // not a device question: other pairs do not compile
         add_refusals_and_validity(cases, dut, slot, type, op, base_seed);
+    add_user_operator_cases(cases, dut, slot, type, base_seed);
     if (!dut.executes_kernels()) continue;
     add_result_checks(cases, dut, slot, type, mode, base_seed);
     add_host_span_checks(cases, dut, slot, type, mode, base_seed);

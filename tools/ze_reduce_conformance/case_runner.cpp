@@ -9,6 +9,7 @@
 
 #include "device_reduction.hpp"
 #include "reference_check.hpp"
+#include "user_operator_cases.hpp"
 
 namespace zr::conformance {
 
@@ -88,12 +89,15 @@ void expect_refusal(CaseRecord& record, DeviceUnderTest& dut) {
   ConformanceCase c = record.c;
   c.from_host_span = true;  // refused before any work: nothing needs to reach the device
   const std::vector<std::byte> input(c.n * 8);
+  const bool user = c.op == op_kind::user;
+  const std::optional<std::string> why = user ? dut.get().why_unsupported(*sample_operator(c.user_operator).source)
+                                              : dut.get().why_unsupported(c.type, c.op);
   const std::string listed = record.c.expectation == Expectation::pair_refused
-                                 ? "the device cannot run this (op, type): " +
-                                       dut.get().why_unsupported(c.type, c.op).value_or("(no reason given)")
+                                 ? "the device cannot run this (op, type): " + why.value_or("(no reason given)")
                                  : std::string("the device does not list this strategy for it");
   try {
-    reduce_once(dut.get_queue(), c, input.data(), initial_value(c.type, c.op, c.seed));
+    if (user) reduce_user_once(dut.get_queue(), c, input.data());
+    else reduce_once(dut.get_queue(), c, input.data(), initial_value(c.type, c.op, c.seed));
   } catch (const UnsupportedError& error) {
     GTEST_SKIP() << skip(record, record.c.expectation == Expectation::pair_refused ? listed : error.what());
   } catch (const Error& error) {
@@ -107,11 +111,34 @@ void expect_completion(CaseRecord& record, DeviceUnderTest& dut, RunContext& con
   const ConformanceCase& c = record.c;
   try {
     const Dataset& data = context.datasets.get(dut, c);
-    const DeviceRun run = reduce_once(dut.get_queue(), c, data.device_input(), initial_value(c.type, c.op, c.seed));
-    if (run.strategy != c.strategy)
-      fail(record, dut, "ran strategy " + std::string(to_string(run.strategy)) + " instead of the one asked for");
+    const zr::strategy ran = c.op == op_kind::user
+                                 ? reduce_user_once(dut.get_queue(), c, data.device_input()).strategy
+                                 : reduce_once(dut.get_queue(), c, data.device_input(), initial_value(c.type, c.op, c.seed)).strategy;
+    if (ran != c.strategy)
+      fail(record, dut, "ran strategy " + std::string(to_string(ran)) + " instead of the one asked for");
   } catch (const Error& error) {
     fail(record, dut, "the library threw: ", error);
+  }
+}
+
+// A user-defined operator's case: its host reference, and the same bits from a second run.
+void expect_user_reference(CaseRecord& record, DeviceUnderTest& dut, const Dataset& data, const void* input) {
+  const ConformanceCase& c = record.c;
+  UserRun first;
+  try {
+    first = reduce_user_once(dut.get_queue(), c, input);
+  } catch (const Error& error) {
+    fail(record, dut, "the library threw: ", error);
+    return;
+  }
+  if (first.strategy != c.strategy)
+    fail(record, dut, "ran strategy " + std::string(to_string(first.strategy)) + " instead of the one asked for");
+  if (auto why = user_disagreement(c, data.host, first)) fail(record, dut, *why);
+  try {
+    if (reduce_user_once(dut.get_queue(), c, input).result != first.result)
+      fail(record, dut, "a user operator's reduction is deterministic, yet run 2 gave other bits");
+  } catch (const Error& error) {
+    fail(record, dut, "run 2 threw: ", error);
   }
 }
 
@@ -131,6 +158,10 @@ void expect_reference(CaseRecord& record, DeviceUnderTest& dut, RunContext& cont
     return;
   }
   const void* input = c.from_host_span ? static_cast<const void*>(data->host.data()) : data->device_input();
+  if (c.op == op_kind::user) {
+    expect_user_reference(record, dut, *data, input);
+    return;
+  }
   const core::Scalar initial =
       c.op == op_kind::count_equal ? counted_value(c, data->host) : initial_value(c.type, c.op, c.seed);
   DeviceRun first;

@@ -40,8 +40,13 @@ std::string_view camel_name(InputKind kind) {
   return "Unknown";
 }
 
+std::string op_label(const ConformanceCase& c) {
+  if (c.op == op_kind::user) return "user_" + std::string(c.user_operator);
+  return std::string(to_string(c.op));
+}
+
 std::string describe(const ConformanceCase& c) {
-  return "op " + std::string(to_string(c.op)) + ", type " + std::string(to_string(c.type)) + ", strategy " +
+  return "op " + op_label(c) + ", type " + std::string(to_string(c.type)) + ", strategy " +
          std::string(to_string(c.strategy)) + ", n " + std::to_string(c.n) + ", input " +
          std::string(name(c.input)) + " (seed " + std::to_string(c.seed) + "), initialize_to_identity " +
          (c.properties.initialize_to_identity ? "on" : "off") + ", deterministic " +

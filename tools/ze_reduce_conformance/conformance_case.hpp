@@ -56,6 +56,8 @@ struct ConformanceCase {
   // Reduce from a host span (the library copies it to the device in chunks that fit one allocation) rather
   // than from a device allocation the suite makes: only for the input larger than 2^31 elements.
   bool from_host_span = false;
+  // op_kind::user: which sample operator (user_operator_cases.hpp); empty for every other op.
+  std::string_view user_operator;
 };
 
 // argmin and argmax: the value and the index of the first extreme (queue::argmin/argmax, not reduction(...)).
@@ -67,9 +69,13 @@ inline bool is_moments_op(op_kind op) { return op == op_kind::mean_var_f32 || op
 // The op whose inputs (input_generation.hpp) and identity a case reads: argmin/argmax those of minimum/maximum,
 // transform-reductions those of plus (logical_or for bool, which has no plus).
 inline op_kind value_op(op_kind op, element_type type) {
+  if (op == op_kind::user) return op_kind::plus;
   if (is_transform_op(op) || is_moments_op(op)) return type == element_type::boolean ? op_kind::logical_or : op_kind::plus;
   return op == op_kind::argmin ? op_kind::minimum : op == op_kind::argmax ? op_kind::maximum : op;
 }
+
+// The op as reports and test names show it: its name, or "user_<operator>" for a user-defined operator.
+std::string op_label(const ConformanceCase& c);
 
 // "op plus, type i32, strategy tree, n 4097, input random (seed 17), initialize_to_identity off,
 // deterministic on": the words every failure message and the report use.

@@ -63,7 +63,7 @@ nlohmann::json failure_json(const CaseRecord& record, const std::vector<DeviceUn
   const ConformanceCase& c = record.c;
   return {{"test", record.suite + "." + record.name},
           {"device", devices.at(c.device_slot).tag()},
-          {"op", std::string(to_string(c.op))},
+          {"op", op_label(c)},
           {"type", std::string(to_string(c.type))},
           {"strategy", std::string(to_string(c.strategy))},
           {"n", c.n},
@@ -90,7 +90,7 @@ nlohmann::json make_report(const Options& options, const std::vector<DeviceUnder
     std::size_t passed = 0, failed = 0, skipped = 0, not_run = 0;
     std::vector<std::string> skip_reasons;
   };
-  using BucketKey = std::tuple<std::size_t, element_type, op_kind, strategy>;
+  using BucketKey = std::tuple<std::size_t, element_type, std::string, strategy>;
   std::map<BucketKey, Bucket> buckets;
   std::size_t passed = 0, failed = 0, skipped = 0, not_run = 0;
   nlohmann::json failures = nlohmann::json::array();
@@ -98,7 +98,7 @@ nlohmann::json make_report(const Options& options, const std::vector<DeviceUnder
     const auto outcome = found.find(record.suite + "." + record.name);
     if (outcome == found.end()) continue;  // filtered out
     const ConformanceCase& c = record.c;
-    Bucket& bucket = buckets[{c.device_slot, c.type, c.op, c.strategy}];
+    Bucket& bucket = buckets[{c.device_slot, c.type, op_label(c), c.strategy}];
     switch (outcome->second) {
       case Status::passed: ++bucket.passed, ++passed; break;
       case Status::skipped: {
@@ -122,7 +122,7 @@ nlohmann::json make_report(const Options& options, const std::vector<DeviceUnder
   for (const auto& [key, bucket] : buckets) {
     const auto& [slot, type, op, s] = key;
     results.push_back({{"device", devices.at(slot).tag()},
-                       {"op", std::string(to_string(op))},
+                       {"op", op},
                        {"type", std::string(to_string(type))},
                        {"strategy", std::string(to_string(s))},
                        {"passed", bucket.passed},

@@ -32,7 +32,7 @@ std::string given(const ConformanceCase& c) {
 }
 
 std::string when(const ConformanceCase& c) {
-  std::string text = "When" + camel(to_string(c.op)) + "By" + camel(to_string(c.strategy));
+  std::string text = "When" + camel(op_label(c)) + "By" + camel(to_string(c.strategy));
   if (c.expectation == Expectation::matches_reference)
     text += c.properties.initialize_to_identity ? "FromIdentity" : "WithInitialValue";
   if (c.properties.reproducible) text += "Reproducible";
@@ -49,6 +49,7 @@ std::string then(const ConformanceCase& c) {
     case Expectation::matches_reference: break;
   }
   if (is_arg_op(c.op)) return "ThenTheHostReferencesValueAndFirstIndex";
+  if (c.op == op_kind::user) return "ThenTheOperatorsHostReferenceAndBitwiseRepeatable";
   if (is_moments_op(c.op))
     return c.properties.deterministic ? "ThenCountExactMeanAndM2WithinBoundsAndRepeatable" : "ThenCountExactMeanAndM2WithinBounds";
   if (is_transform_op(c.op) && checked_within_bound(c.type, c.op))

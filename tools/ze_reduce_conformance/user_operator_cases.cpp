@@ -1,0 +1,222 @@
+#include "user_operator_cases.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <sstream>
+
+#include "bounds.hpp"
+#include "f32_sum.hpp"
+#include "f32_sum_f64.hpp"
+#include "host_reference.hpp"
+#include "i16_range.hpp"
+#include "i64_mix.hpp"
+#include "u8_histogram.hpp"
+
+namespace zr::conformance {
+
+namespace {
+
+// The accumulators as tools/operators/*.cl declare them.
+struct bounds {
+  float lo, hi;
+  std::uint64_t lo_index, hi_index;
+  std::uint32_t count;
+};
+struct range16 {
+  std::int16_t lo, hi;
+};
+struct histogram8 {
+  std::uint32_t counts[8];
+};
+struct mix_state {
+  std::int64_t sum;
+  std::uint64_t hash;
+};
+
+const SampleOperator kOperators[] = {
+    {"f32_sum", &zr_operators::f32_sum, element_type::f32, true},
+    {"f32_sum_f64", &zr_operators::f32_sum_f64, element_type::f32, true},
+    {"bounds", &zr_operators::bounds, element_type::f32, true},
+    {"i16_range", &zr_operators::i16_range, element_type::i16, false},
+    {"u8_histogram", &zr_operators::u8_histogram, element_type::u8, true},
+    {"i64_mix", &zr_operators::i64_mix, element_type::i64, true},
+};
+
+// ---- each operator's meaning on the host: its transform, combine and the initial value the suite uses ------
+bounds transform(const bounds*, float x, std::uint64_t i) {
+  if (std::isnan(x)) return {INFINITY, -INFINITY, UINT64_MAX, UINT64_MAX, 0};
+  return {x, x, i, i, 1};
+}
+bounds combine(const bounds& a, const bounds& b) {
+  const bool lower = b.lo < a.lo || (b.lo == a.lo && b.lo_index < a.lo_index);
+  const bool higher = b.hi > a.hi || (b.hi == a.hi && b.hi_index < a.hi_index);
+  return {lower ? b.lo : a.lo, higher ? b.hi : a.hi, lower ? b.lo_index : a.lo_index, higher ? b.hi_index : a.hi_index,
+          a.count + b.count};
+}
+bounds identity(const bounds*) { return {INFINITY, -INFINITY, UINT64_MAX, UINT64_MAX, 0}; }
+bounds initial(const bounds*) { return {-0.25f, 0.25f, 7, 9, 3}; }
+bool same(const bounds& a, const bounds& b) {
+  return std::memcmp(&a.lo, &b.lo, 4) == 0 && std::memcmp(&a.hi, &b.hi, 4) == 0 && a.lo_index == b.lo_index &&
+         a.hi_index == b.hi_index && a.count == b.count;
+}
+std::string text(const bounds& b) {
+  std::ostringstream out;
+  out << "{lo " << b.lo << " at " << b.lo_index << ", hi " << b.hi << " at " << b.hi_index << ", count " << b.count << "}";
+  return out.str();
+}
+
+range16 transform(const range16*, std::int16_t x, std::uint64_t) { return {x, x}; }
+range16 combine(const range16& a, const range16& b) { return {std::min(a.lo, b.lo), std::max(a.hi, b.hi)}; }
+range16 initial(const range16*) { return {-3, 4}; }
+bool same(const range16& a, const range16& b) { return a.lo == b.lo && a.hi == b.hi; }
+std::string text(const range16& r) {
+  std::ostringstream out;
+  out << "{" << r.lo << ", " << r.hi << "}";
+  return out.str();
+}
+
+histogram8 transform(const histogram8*, std::uint8_t x, std::uint64_t) {
+  histogram8 h{};
+  h.counts[x >> 5] = 1;
+  return h;
+}
+histogram8 combine(histogram8 a, const histogram8& b) {
+  for (int i = 0; i < 8; ++i) a.counts[i] += b.counts[i];
+  return a;
+}
+histogram8 identity(const histogram8*) { return {}; }
+histogram8 initial(const histogram8*) { return {{1, 2, 3, 4, 5, 6, 7, 8}}; }
+bool same(const histogram8& a, const histogram8& b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+std::string text(const histogram8& h) {
+  std::ostringstream out;
+  out << "{";
+  for (int i = 0; i < 8; ++i) out << (i ? ", " : "") << h.counts[i];
+  out << "}";
+  return out.str();
+}
+
+mix_state transform(const mix_state*, std::int64_t x, std::uint64_t i) {
+  return {x, static_cast<std::uint64_t>(x) * (i | 1)};
+}
+mix_state combine(const mix_state& a, const mix_state& b) {
+  return {static_cast<std::int64_t>(static_cast<std::uint64_t>(a.sum) + static_cast<std::uint64_t>(b.sum)), a.hash ^ b.hash};
+}
+mix_state identity(const mix_state*) { return {0, 0}; }
+mix_state initial(const mix_state*) { return {-5, 0x9e3779b97f4a7c15ull}; }
+bool same(const mix_state& a, const mix_state& b) { return a.sum == b.sum && a.hash == b.hash; }
+std::string text(const mix_state& m) {
+  std::ostringstream out;
+  out << "{sum " << m.sum << ", hash " << m.hash << "}";
+  return out.str();
+}
+
+float initial(const float*) { return 0.75f; }
+double initial(const double*) { return 0.75; }
+
+template <typename T, typename A>
+UserRun run_typed(queue& q, const ConformanceCase& c, const void* input) {
+  const user_operator<T, A> op(*sample_operator(c.user_operator).source);
+  property_list props{property::reduction::use_strategy{c.strategy}};
+  if (c.properties.initialize_to_identity) props = props.with(property::reduction::initialize_to_identity{});
+  if (c.properties.deterministic) props = props.with(property::reduction::deterministic{});
+  A result = initial(static_cast<const A*>(nullptr));
+  const T* elements = static_cast<const T*>(input);
+  const event done = c.from_host_span ? q.reduce(std::span<const T>(elements, c.n), op, &result, props)
+                                      : q.reduce(elements, c.n, op, &result, props);
+  done.wait();
+  UserRun run;
+  const auto& plans = done.get_profile().plans;
+  if (!plans.empty()) {
+    run.strategy = plans.front().strategy;
+    run.combine_depth = plans.front().combine_depth;
+  }
+  run.result.resize(sizeof(A));
+  std::memcpy(run.result.data(), &result, sizeof(A));
+  return run;
+}
+
+template <typename T, typename A>
+std::optional<std::string> exact_check(const ConformanceCase& c, std::span<const std::byte> input, const UserRun& run,
+                                       bool has_identity) {
+  const A* tag = nullptr;
+  std::optional<A> want;
+  if (!c.properties.initialize_to_identity) want = initial(tag);
+  for (std::uint64_t i = 0; i < c.n; ++i) {
+    T x;
+    std::memcpy(&x, input.data() + i * sizeof(T), sizeof(T));
+    const A a = transform(tag, x, i);
+    want = want ? combine(*want, a) : a;
+  }
+  if (!want) {
+    if constexpr (requires { identity(tag); }) want = identity(tag);
+    else return has_identity ? std::optional<std::string>("no host reference") : std::nullopt;
+  }
+  A got;
+  std::memcpy(&got, run.result.data(), sizeof(A));
+  if (same(got, *want)) return std::nullopt;
+  std::string why = "got ";
+  why += text(got);
+  why += ", the host reference is ";
+  why += text(*want);
+  return why;
+}
+
+// A floating-point sum: within the plain sum's bound for the run's combine depth, computed in the accumulator's
+// precision (f32 for f32_sum; f64 for f32_sum_f64, over the same values widened exactly).
+template <typename A>
+std::optional<std::string> sum_check(const ConformanceCase& c, std::span<const std::byte> input, const UserRun& run) {
+  const core::DataType acc = std::is_same_v<A, double> ? core::DataType::f64 : core::DataType::f32;
+  std::vector<std::byte> widened(c.n * sizeof(A));
+  for (std::uint64_t i = 0; i < c.n; ++i) {
+    float x;
+    std::memcpy(&x, input.data() + i * sizeof(float), sizeof x);
+    const A w = static_cast<A>(x);
+    std::memcpy(widened.data() + i * sizeof(A), &w, sizeof(A));
+  }
+  std::optional<core::Scalar> start;
+  if (!c.properties.initialize_to_identity) start = core::Scalar::from(acc, initial(static_cast<const A*>(nullptr)));
+  const auto reference = core::host_reference(core::Op::plus, acc, widened, c.n, core::Scalar::from(acc, A{}), start,
+                                              run.combine_depth);
+  A got;
+  std::memcpy(&got, run.result.data(), sizeof(A));
+  // A NaN is any NaN (its sign and payload depend on the order of the adds), as for the built-in sums.
+  if (std::isnan(reference.value.to_double()) && std::isnan(got)) return std::nullopt;
+  std::string why;
+  if (core::agrees(reference, core::Scalar::from(acc, got), &why)) return std::nullopt;
+  return why;
+}
+
+}  // namespace
+
+std::span<const SampleOperator> sample_operators() { return kOperators; }
+
+const SampleOperator& sample_operator(std::string_view name) {
+  for (const auto& op : kOperators)
+    if (op.name == name) return op;
+  throw InvalidArgumentError("no sample user operator '" + std::string(name) + "'");
+}
+
+UserRun reduce_user_once(queue& q, const ConformanceCase& c, const void* input) {
+  const std::string_view name = c.user_operator;
+  if (name == "f32_sum") return run_typed<float, float>(q, c, input);
+  if (name == "f32_sum_f64") return run_typed<float, double>(q, c, input);
+  if (name == "bounds") return run_typed<float, bounds>(q, c, input);
+  if (name == "i16_range") return run_typed<std::int16_t, range16>(q, c, input);
+  if (name == "u8_histogram") return run_typed<std::uint8_t, histogram8>(q, c, input);
+  if (name == "i64_mix") return run_typed<std::int64_t, mix_state>(q, c, input);
+  throw InvalidArgumentError("no sample user operator '" + std::string(name) + "'");
+}
+
+std::optional<std::string> user_disagreement(const ConformanceCase& c, std::span<const std::byte> input, const UserRun& run) {
+  const std::string_view name = c.user_operator;
+  if (name == "f32_sum") return sum_check<float>(c, input, run);
+  if (name == "f32_sum_f64") return sum_check<double>(c, input, run);
+  if (name == "bounds") return exact_check<float, bounds>(c, input, run, true);
+  if (name == "i16_range") return exact_check<std::int16_t, range16>(c, input, run, false);
+  if (name == "u8_histogram") return exact_check<std::uint8_t, histogram8>(c, input, run, true);
+  if (name == "i64_mix") return exact_check<std::int64_t, mix_state>(c, input, run, true);
+  return "no sample user operator '" + std::string(name) + "'";
+}
+
+}  // namespace zr::conformance
