@@ -6,8 +6,11 @@
 // slots and flags (local; unused: the signature of utree).
 #include "zr_user.h"
 
-kernel void ZR_USER_KERNEL_NAME(ucpu)(global const ZR_UT* restrict in, ulong n, global uchar* partials,
-                                      global uint* partial_flags, local uchar* slots, local uint* flags) {
+kernel void ZR_USER_KERNEL_NAME(ucpu)(global const ZR_UT* restrict in, ulong n, global uint4* partial_words,
+                                      global uint* partial_flags, local uint4* slot_words, local uint* flags) {
+  // Declared as 16-byte words so that every device aligns them for any accumulator (a uchar* local argument
+  // need not be).
+  global uchar* partials = (global uchar*)partial_words;
   ZR_USER_STORE(store);
   private uint* acc = ZR_USER_ACC(store);
   private uint* tmp = ZR_USER_TMP(store);

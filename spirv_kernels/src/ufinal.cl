@@ -5,8 +5,12 @@
 // slots and flags (local: one each per work-item).
 #include "zr_user.h"
 
-kernel void zr_ufinal_u8(global const uchar* partials, global const uint* partial_flags, ulong count,
-                         global uchar* result, uint include_initial, local uchar* slots, local uint* flags) {
+kernel void zr_ufinal_u8(global const uint4* partial_words, global const uint* partial_flags, ulong count,
+                         global uchar* result, uint include_initial, local uint4* slot_words, local uint* flags) {
+  // Declared as 16-byte words so that every device aligns them for any accumulator (a uchar* local argument
+  // need not be).
+  const global uchar* partials = (const global uchar*)partial_words;
+  local uchar* slots = (local uchar*)slot_words;
   ZR_USER_STORE(store);
   private uint* acc = ZR_USER_ACC(store);
   private uint* tmp = ZR_USER_TMP(store);

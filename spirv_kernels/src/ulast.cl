@@ -6,9 +6,13 @@
 // launch and reset to 0 by the last group), result (the accumulator's bytes), include_initial.
 #include "zr_user.h"
 
-kernel void ZR_USER_KERNEL_NAME(ulast)(global const ZR_UT* restrict in, ulong n, global uchar* partials,
-                                       global uint* partial_flags, local uchar* slots, local uint* flags,
+kernel void ZR_USER_KERNEL_NAME(ulast)(global const ZR_UT* restrict in, ulong n, global uint4* partial_words,
+                                       global uint* partial_flags, local uint4* slot_words, local uint* flags,
                                        global uint* counter, global uchar* result, uint include_initial) {
+  // Declared as 16-byte words so that every device aligns them for any accumulator (a uchar* local argument
+  // need not be).
+  global uchar* partials = (global uchar*)partial_words;
+  local uchar* slots = (local uchar*)slot_words;
   local uint is_last[1];
   ZR_USER_STORE(store);
   private uint* acc = ZR_USER_ACC(store);

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 #include <sstream>
+#include <type_traits>
 
 #include "bounds.hpp"
 #include "f32_sum.hpp"
@@ -206,6 +207,28 @@ UserRun reduce_user_once(queue& q, const ConformanceCase& c, const void* input) 
   if (name == "u8_histogram") return run_typed<std::uint8_t, histogram8>(q, c, input);
   if (name == "i64_mix") return run_typed<std::int64_t, mix_state>(q, c, input);
   throw InvalidArgumentError("no sample user operator '" + std::string(name) + "'");
+}
+
+namespace {
+template <typename A>
+bool same_typed(const UserRun& a, const UserRun& b) {
+  A x, y;
+  std::memcpy(&x, a.result.data(), sizeof(A));
+  std::memcpy(&y, b.result.data(), sizeof(A));
+  if constexpr (std::is_floating_point_v<A>) return std::memcmp(&x, &y, sizeof(A)) == 0;
+  else return same(x, y);
+}
+}  // namespace
+
+bool same_user_result(const ConformanceCase& c, const UserRun& a, const UserRun& b) {
+  const std::string_view name = c.user_operator;
+  if (name == "f32_sum") return same_typed<float>(a, b);
+  if (name == "f32_sum_f64") return same_typed<double>(a, b);
+  if (name == "bounds") return same_typed<bounds>(a, b);
+  if (name == "i16_range") return same_typed<range16>(a, b);
+  if (name == "u8_histogram") return same_typed<histogram8>(a, b);
+  if (name == "i64_mix") return same_typed<mix_state>(a, b);
+  return false;
 }
 
 std::optional<std::string> user_disagreement(const ConformanceCase& c, std::span<const std::byte> input, const UserRun& run) {

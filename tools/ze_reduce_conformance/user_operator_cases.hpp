@@ -33,6 +33,10 @@ struct UserRun {
 // into a host variable: from the operator's identity, or from the operator's fixed initial value (initial_of).
 UserRun reduce_user_once(queue& q, const ConformanceCase& c, const void* input);
 
+// Whether two runs gave the same accumulator, field by field (padding bytes carry no value), floating-point
+// fields bit for bit.
+bool same_user_result(const ConformanceCase& c, const UserRun& a, const UserRun& b);
+
 // Why `run` disagrees with the operator's host reference over the case's input (nullopt: it agrees). Exact
 // for every operator but the floating-point sums, which must lie within the plain sum's bound for the run's
 // combine depth (core/host_reference.hpp).
