@@ -20,22 +20,15 @@
 #include <utility>
 #include <vector>
 
-#include "bounds.hpp"
 #include "device_timing.hpp"
-#include "f32_sum.hpp"
+#include "sample_operators.hpp"
 
 namespace {
 
 using zr::bench::device_span_s;
 using zr::bench::median;
 using zr::bench::Options;
-
-// tools/operators/bounds.cl's accumulator.
-struct bounds {
-  float lo, hi;
-  std::uint64_t lo_index, hi_index;
-  std::uint32_t count;
-};
+using bounds = zr_operators::bounds_acc;
 
 // One value in eight is zero (so counts are neither 0 nor n); f32 in [-1, 1), i32 over a range whose sums
 // overflow 32 bits.

@@ -9,32 +9,15 @@
 #include <random>
 
 #include "api_test_support.hpp"
-#include "bounds.hpp"
-#include "f32_sum.hpp"
-#include "f32_sum_f64.hpp"
-#include "i16_range.hpp"
-#include "i64_mix.hpp"
-#include "u8_histogram.hpp"
+#include "sample_operators.hpp"
 
 namespace zr::test {
 namespace {
 
-// The accumulators, as the operators' OpenCL C declares them.
-struct bounds {
-  float lo, hi;
-  std::uint64_t lo_index, hi_index;
-  std::uint32_t count;
-};
-struct range16 {
-  std::int16_t lo, hi;
-};
-struct histogram8 {
-  std::uint32_t counts[8];
-};
-struct mix_state {
-  std::int64_t sum;
-  std::uint64_t hash;
-};
+using bounds = zr_operators::bounds_acc;
+using zr_operators::histogram8;
+using zr_operators::mix_state;
+using zr_operators::range16;
 
 // Every strategy the device offers the operator (all sample operators but f32_sum_f64 need nothing).
 std::vector<strategy> user_strategies(queue& q) {

@@ -13,12 +13,7 @@
 // The validation layer of loader 1.8 reports a finding by returning an error code from the offending call (it
 // prints nothing); every call of the backend is checked, so a finding surfaces as a BackendError, and every
 // failure is also recorded: each test ends by asserting that no Level Zero call failed.
-#include "bounds.hpp"
-#include "f32_sum.hpp"
-#include "f32_sum_f64.hpp"
-#include "i16_range.hpp"
-#include "i64_mix.hpp"
-#include "u8_histogram.hpp"
+#include "sample_operators.hpp"
 #include "user_operator.hpp"
 #include <gtest/gtest.h>
 
