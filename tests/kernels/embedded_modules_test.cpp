@@ -1,5 +1,5 @@
 // Checks the kernel modules embedded in zr_kernels against sources that do not share code with the build-time
-// checker (spirv_kernels/tools/spirv_inspect.cpp): the SPIRV-Tools validator and binary parser, the spirv-dis
+// checker (runtime/core/spirv_inspect.cpp): the SPIRV-Tools validator and binary parser, the spirv-dis
 // disassembler, the catalogue the embedder generated, and the module list CMake read from kernels.table.
 //
 // Compile definitions (tests/kernels/CMakeLists.txt):
