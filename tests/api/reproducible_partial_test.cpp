@@ -132,6 +132,62 @@ TYPED_TEST(ReproduciblePartial, GivenHostDataLargerThanOneAllocation_WhenReprodu
   EXPECT_EQ(bits(from_identity), bits(data_only.value()));
 }
 
+// Values that walk a reproducible sum through every path of its kernels: zeros and the smallest values first
+// (the state's top too low for the CPU kernel's one-factor scale), then values of every exponent, each next
+// to a power of two (scaled, some land just under the range check's limit or on a tie of a bin), in random
+// order, with the largest exponents only late (the top rises in the middle of work-items' chunks). Long enough
+// for work-items of the CPU kernel to flush their lanes' sums within a chunk.
+template <typename T>
+std::vector<T> values_across_the_exponents(std::size_t n, std::uint32_t seed) {
+  constexpr bool is_half = std::is_same_v<T, half>;
+  const int lowest = is_half ? -24 : std::numeric_limits<T>::min_exponent - std::numeric_limits<T>::digits;
+  const int highest = is_half ? 15 : std::numeric_limits<T>::max_exponent - 1;
+  const int digits = is_half ? 11 : std::numeric_limits<T>::digits;
+  std::mt19937_64 rng(seed);
+  std::vector<T> values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    // The exponents allowed so far grow with i: the first quarter stays within the lowest 24.
+    const int reach = i < n / 4 ? lowest + 24 : lowest + static_cast<int>((highest - lowest) * (i + 1) / n);
+    const int e = std::uniform_int_distribution<int>(lowest, std::max(lowest, reach))(rng);
+    const double near_power = std::ldexp(1.0, e);
+    double v = 0;
+    switch (rng() % 6) {
+      case 0: v = 0; break;
+      case 1: v = near_power; break;
+      case 2: v = near_power * (1 - std::ldexp(1.0, -digits)); break;  // the largest value below it
+      case 3: v = near_power * (1 + std::ldexp(1.0, 1 - digits)); break;
+      case 4: v = near_power * 1.5; break;
+      default: v = std::ldexp(std::uniform_real_distribution<double>(0.5, 1.0)(rng), e); break;
+    }
+    values[i] = static_cast<T>(rng() % 2 ? -v : v);
+  }
+  return values;
+}
+
+TYPED_TEST(ReproduciblePartial, GivenValuesOfEveryExponent_WhenSummedByEveryStrategy_ThenTheHostsStateAndBits) {
+  using T = TypeParam;
+  ZR_REQUIRE_QUEUE(q);
+  const std::vector<strategy> strategies =
+      q.get_device().strategies(detail::element_type_of<T>(), op_kind::plus, true, true);
+  if (strategies.empty())
+    GTEST_SKIP() << q.get_device().name() << " runs no reproducible " << to_string(detail::element_type_of<T>()) << " sum";
+  const std::vector<T> data = values_across_the_exponents<T>((std::size_t{1} << 20) + 37, 29);
+  reproducible_partial<T> on_host;
+  for (const T& v : data) on_host.add(v);
+
+  reproducible_partial<T> on_device;
+  q.reduce_partial(std::span<const T>(data), &on_device).wait();
+  EXPECT_EQ(on_device, on_host) << "the device's state is the host's, value by value";
+  for (strategy s : strategies) {
+    T sum{};
+    q.reduce(std::span<const T>(data),
+             reduction(&sum, plus<>(), {property::reduction::reproducible{}, property::reduction::initialize_to_identity{},
+                                        property::reduction::use_strategy{s}}))
+        .wait();
+    EXPECT_EQ(bits(sum), bits(on_host.value())) << to_string(s);
+  }
+}
+
 TEST(ReproduciblePartialSpecials, GivenInfinitiesAndNan_WhenMerged_ThenAsThePlainSum) {
   const float inf = std::numeric_limits<float>::infinity();
   reproducible_partial<float> positive, negative, empty;
