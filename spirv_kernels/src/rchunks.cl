@@ -4,14 +4,15 @@
 // ZR_RLANES_* inputs at once, the bins' float sums kept per lane; a vector with any input that does not
 // fit under the current top (a larger value, an infinity or NaN) is added one input at a time instead.
 // Arguments: in, n (64-bit), states (one zr_binned per work-item), scratch (unused: the signature of rgrid).
-// 16 f32 or 8 f64 lanes (64-byte vectors): the loop does about 16 vector operations a vector, so the widest
-// vectors win where the CPU has them; and 8 interleaved streams (ZR_RSTREAMS). zr_reproducible_bench at 2^26
-// on a 2-core Xeon with AVX-512 (2026-11-25), f32 / f64 GB/s: 8 and 4 lanes, one stream: PoCL 3.1 5.5 / 5.7,
-// Intel's CPU runtime 6.2 / 6.6; 16 and 8 lanes: 8.6 / 10.4 and 9.0 / 10.8; with 8 streams: 20.4 / 23.8
-// (0.83x / 0.75x our default sum) and 21.5 / 23.1 (0.79x / 0.73x). The one-factor step with fma and bin 3
-// summed as integers (19 -> 16 operations), against the step before it, in turn on another 2-core Xeon
-// (2026-11-25, 2^26 and 2^28, GB/s): PoCL 3.1 f32 13.3-16.4 -> 17.6-18.9, f64 15.8-19.0 -> 18.2-22.3;
-// Intel's CPU runtime f32 18.3-18.4 -> 20.0-20.3, f64 19.6-20.5 -> 20.8-22.7. bench/README.md, "Reproducible sums".
+// 16 f32 or 8 f64 lanes (64-byte vectors): about 17 vector operations a vector, so the widest vectors win
+// where the CPU has them; 8 interleaved streams (ZR_RSTREAMS); vectors added four at a time and checked once.
+// zr_reproducible_bench at 2^26 on a 2-core Xeon with AVX-512 (2026-11-25), f32 / f64 GB/s: 8 and 4 lanes, one
+// stream: PoCL 3.1 5.5 / 5.7, Intel's CPU runtime 6.2 / 6.6; 16 and 8 lanes: 8.6 / 10.4 and 9.0 / 10.8; with 8
+// streams: 20.4 / 23.8 and 21.5 / 23.1. Then one scale factor where it is normal, the range check on the
+// bin-0 piece without built-in calls, bin 3 summed as integers and batches of four, against the loop before
+// them, in turn on another 2-core Xeon (2026-11-25, PoCL 3.1, 2^26 and 2^28): f32 17.7-19.1 -> 23.3-24.7 GB/s
+// (0.59-0.62x -> 0.78-0.81x our default sum in the same run), f64 20.8-21.5 -> 23.4-24.9 (0.69-0.76x ->
+// 0.82-0.88x). bench/README.md, "Reproducible sums".
 #include "zr_binned.h"
 
 #define ZR_RLANES_f32 16
@@ -24,9 +25,14 @@
 #define ZR_RLANE_SUM_8(v) ((v).s0 + (v).s1 + (v).s2 + (v).s3 + (v).s4 + (v).s5 + (v).s6 + (v).s7)
 #define ZR_RLANE_SUM_(N, v) ZR_RLANE_SUM_##N(v)
 #define ZR_RLANE_SUM(N, v) ZR_RLANE_SUM_(N, v)
-#define ZR_RVLOAD_f32(i, p) vload16((i), (p))
-#define ZR_RVLOAD_f16(i, p) vload_half16((i), (p))
-#define ZR_RVLOAD_f64(i, p) vload8((i), (p))
+// Vector loads at the element's alignment written as plain loads: PoCL 5.0 (the H100 host's) calls its built-in
+// functions (vload16, fabs, any, fma) out of line from our SPIR bitcode, and each call spills every live vector
+// register. The hot loop below uses no built-in function at all (f16 inputs still convert with vload_half16).
+typedef float16 __attribute__((aligned(4))) zr_rloaded_f32;
+typedef double8 __attribute__((aligned(8))) zr_rloaded_f64;
+#define ZR_RVLOAD_f32(p) (*(global const zr_rloaded_f32*)(p))
+#define ZR_RVLOAD_f16(p) vload_half16(0, (p))
+#define ZR_RVLOAD_f64(p) (*(global const zr_rloaded_f64*)(p))
 
 #define ZR_RLANE_ADD(FTN, s, v) zr_rsum_add_##FTN(s, v)
 #define ZR_RLANE_ADDS_4(FTN, s, x) \
@@ -61,12 +67,36 @@
     (pending) = 0;                                                                                           \
   } while (0)
 
-// The scale 2^(-E0 - top*W) as one factor where it is a normal number, else infinity (the fast step is then
-// not used: ZR_RCHUNKS_STEP_TWO_FACTORS instead). The top only rises, so once normal it stays normal.
+// The range check without fabs, compares or any(): |piece| >= LIMIT (or NaN) exactly when
+// (bits(piece) & ~sign) + (2^(B-1) - bits(LIMIT)) has its top bit set (no wrap: NaN's bits are below 2^(B-1)).
+// ZR_RUNDER_* ORs these per lane over a batch; ZR_RANY_OUTSIDE_* reads the top bit of any lane.
+#define ZR_RABS_BITS_f32 0x7fffffffu
+#define ZR_RABS_BITS_f64 0x7fffffffffffffffUL
+#define ZR_ROUTSIDE_BIAS_f32 (0x80000000u - (uint)as_uint(ZR_RSUM_LIMIT_f32))
+#define ZR_ROUTSIDE_BIAS_f64 (0x8000000000000000UL - (ulong)as_ulong(ZR_RSUM_LIMIT_f64))
+#define ZR_ROUTSIDE_BITS(FTN, piece) ((ZR_RAS_UINTS_##FTN(piece) & ZR_RABS_BITS_##FTN) + ZR_ROUTSIDE_BIAS_##FTN)
+#if defined(ZR_CLASS_FP64)
+static inline int zr_rany_outside_f64(ulong8 v) {
+  const ulong4 b = v.lo | v.hi;
+  const ulong2 c = b.lo | b.hi;
+  return (int)((c.x | c.y) >> 63);
+}
+#else
+static inline int zr_rany_outside_f32(uint16 v) {
+  const uint8 a = v.lo | v.hi;
+  const uint4 b = a.lo | a.hi;
+  const uint2 c = b.lo | b.hi;
+  return (int)((c.x | c.y) >> 31);
+}
+#endif
+
+// The scale 2^(-E0 - top*W) as one normal factor, or 0 where it is not a normal number (the top of tiny
+// inputs, or of none yet): then the two factors scale_high and scale_low are used, as zr_rsum_add_* does.
+// The top only rises, so once normal the one factor stays normal.
 #define ZR_DEFINE_RCHUNKS_SCALE(FTN, FT)                                                                     \
   static inline FT zr_rchunks_scale_##FTN(FT high, FT low) {                                                 \
     const FT scale = high * low;                                                                             \
-    return isnormal(scale) ? scale : (FT)INFINITY;                                                           \
+    return isnormal(scale) ? scale : (FT)0;                                                                  \
   }
 #if defined(ZR_CLASS_FP64)
 ZR_DEFINE_RCHUNKS_SCALE(f64, double)
@@ -74,23 +104,33 @@ ZR_DEFINE_RCHUNKS_SCALE(f64, double)
 ZR_DEFINE_RCHUNKS_SCALE(f32, float)
 #endif
 
-// Bins 1 to 3 of one vector, from y1 = the input less its bin-0 piece. Bin 3 is summed as the integers
-// bits(y3 + C3): in C3's binade they are bits(C3) plus the piece in bin 3's units, so the bias comes off once
-// per flush (ZR_RLANES_FLUSH, wrapping unsigned sums are exact: a lane's true sum fits in 31 or 63 bits).
-#define ZR_RCHUNKS_LOW_BINS(FTN, y1)                                                                           \
+// y: a vector of inputs scaled so that the top bin's unit is 1. Its pieces join the lanes' sums and its range
+// check joins `outside`; bin 3 is summed as the integers bits(y3 + C3): in C3's binade they are bits(C3) plus
+// the piece in bin 3's units, so the bias comes off once per flush (ZR_RLANES_FLUSH; the wrapping unsigned
+// sums are exact: a lane's true sum fits in 31 or 63 bits).
+#define ZR_RCHUNKS_PIECES(FTN, y_in)                                                                           \
   {                                                                                                            \
-    ZR_RVEC_##FTN rest = (y1);                                                                                    \
-    ZR_RVEC_##FTN piece = (rest + ZR_RSUM_C1_##FTN) - ZR_RSUM_C1_##FTN;                                           \
+    ZR_RVEC_##FTN y = (y_in);                                                                                  \
+    ZR_RVEC_##FTN piece = (y + ZR_RSUM_C0_##FTN) - ZR_RSUM_C0_##FTN;                                           \
+    outside |= ZR_ROUTSIDE_BITS(FTN, piece);                                                                   \
+    sum0 += piece;                                                                                             \
+    y -= piece;                                                                                                \
+    piece = (y + ZR_RSUM_C1_##FTN) - ZR_RSUM_C1_##FTN;                                                         \
     sum1 += piece;                                                                                             \
-    rest -= piece;                                                                                                \
-    piece = (rest + ZR_RSUM_C2_##FTN) - ZR_RSUM_C2_##FTN;                                                         \
+    y -= piece;                                                                                                \
+    piece = (y + ZR_RSUM_C2_##FTN) - ZR_RSUM_C2_##FTN;                                                         \
     sum2 += piece;                                                                                             \
-    rest -= piece;                                                                                                \
-    bits3 += ZR_RAS_UINTS_##FTN(rest + ZR_RSUM_C3_##FTN);                                                         \
+    y -= piece;                                                                                                \
+    bits3 += ZR_RAS_UINTS_##FTN(y + ZR_RSUM_C3_##FTN);                                                         \
   }
 
-// A vector with any input that does not fit under the current top (NaN too) goes through zr_rsum_add_* one
-// input at a time, after the lanes' sums move to the bins (the top may rise, and with it the scale).
+// x scaled: by the one factor where it is normal (x * scale is then exact, or below the normal range and far
+// below bin 3 either way, so the pieces are those of the two factors), else by the two.
+#define ZR_RSCALED_ONE(x) ((x) * scale)
+#define ZR_RSCALED_TWO(x) ((x) * scale_high * scale_low)
+
+// A vector with an input that does not fit under the current top (NaN too) goes through zr_rsum_add_* one input
+// at a time, after the lanes' sums move to the bins (the top may rise, and with it the scale).
 #define ZR_RCHUNKS_ONE_AT_A_TIME(FTN, FT, x)                                                                   \
   {                                                                                                            \
     ZR_RLANES_FLUSH(FTN, FT, s.bins, sum0, sum1, sum2, bits3, pending);                                        \
@@ -98,44 +138,49 @@ ZR_DEFINE_RCHUNKS_SCALE(f32, float)
     scale_high = s.scale_high;                                                                                 \
     scale_low = s.scale_low;                                                                                   \
     scale = zr_rchunks_scale_##FTN(scale_high, scale_low);                                                     \
+    one_factor = scale != 0;                                                                                   \
   }
 
-#define ZR_RCHUNKS_COUNT(FTN, FT)                                                                              \
-  if (++pending == ZR_RSUM_FLUSH_##FTN) ZR_RLANES_FLUSH(FTN, FT, s.bins, sum0, sum1, sum2, bits3, pending);
+// A batch of vectors is added first and checked once (one branch, not one per vector); if any input was
+// outside the range, the lanes' sums go back to what they were before the batch and its vectors are added
+// one input at a time. ZR_RSUM_FLUSH_* is a multiple of the batch.
+#define ZR_RCHUNKS_BATCH_BEGIN(FTN)                                                                            \
+  const ZR_RVEC_##FTN kept0 = sum0, kept1 = sum1, kept2 = sum2;                                                \
+  const ZR_RUVEC_##FTN kept3 = bits3;                                                                          \
+  ZR_RUVEC_##FTN outside = 0;
+#define ZR_RCHUNKS_BATCH_REJECTED(FTN)                                                                         \
+  (zr_rany_outside_##FTN(outside) ? (sum0 = kept0, sum1 = kept1, sum2 = kept2, bits3 = kept3, 1) : 0)
+#define ZR_RCHUNKS_BATCH_COUNT(FTN, FT, vectors)                                                               \
+  if ((pending += (vectors)) >= ZR_RSUM_FLUSH_##FTN) ZR_RLANES_FLUSH(FTN, FT, s.bins, sum0, sum1, sum2, bits3, pending);
 
-// One vector while 2^(-E0 - top*W) is not a normal number (the top of tiny inputs, or of none yet): the input
-// is scaled by two factors, as zr_rsum_add_* does.
-#define ZR_RCHUNKS_STEP_TWO_FACTORS(TN, FTN, FT, at)                                                           \
+// Four vectors (of four of the interleaved streams), or one (the rest of the chunk).
+#define ZR_RCHUNKS_STEP4(TN, FTN, FT, SCALED, a0, a1, a2, a3)                                                          \
   {                                                                                                            \
-    const ZR_RVEC_##FTN x = ZR_RVLOAD_##TN(0, in + (at));                                                      \
-    const ZR_RVEC_##FTN y = x * scale_high * scale_low;                                                        \
-    if (any(!isless(fabs(y), (ZR_RVEC_##FTN)ZR_RSUM_LIMIT_##FTN))) {                                           \
-      ZR_RCHUNKS_ONE_AT_A_TIME(FTN, FT, x);                                                                    \
+    const ZR_RVEC_##FTN x0 = ZR_RVLOAD_##TN(in + (a0)), x1 = ZR_RVLOAD_##TN(in + (a1));                        \
+    const ZR_RVEC_##FTN x2 = ZR_RVLOAD_##TN(in + (a2)), x3 = ZR_RVLOAD_##TN(in + (a3));                        \
+    ZR_RCHUNKS_BATCH_BEGIN(FTN);                                                                               \
+    ZR_RCHUNKS_PIECES(FTN, SCALED(x0));                                                                    \
+    ZR_RCHUNKS_PIECES(FTN, SCALED(x1));                                                                    \
+    ZR_RCHUNKS_PIECES(FTN, SCALED(x2));                                                                    \
+    ZR_RCHUNKS_PIECES(FTN, SCALED(x3));                                                                    \
+    if (ZR_RCHUNKS_BATCH_REJECTED(FTN)) {                                                                      \
+      ZR_RCHUNKS_ONE_AT_A_TIME(FTN, FT, x0);                                                                   \
+      ZR_RCHUNKS_ONE_AT_A_TIME(FTN, FT, x1);                                                                   \
+      ZR_RCHUNKS_ONE_AT_A_TIME(FTN, FT, x2);                                                                   \
+      ZR_RCHUNKS_ONE_AT_A_TIME(FTN, FT, x3);                                                                   \
     } else {                                                                                                   \
-      const ZR_RVEC_##FTN piece = (y + ZR_RSUM_C0_##FTN) - ZR_RSUM_C0_##FTN;                                   \
-      sum0 += piece;                                                                                           \
-      ZR_RCHUNKS_LOW_BINS(FTN, y - piece);                                                                     \
-      ZR_RCHUNKS_COUNT(FTN, FT);                                                                               \
+      ZR_RCHUNKS_BATCH_COUNT(FTN, FT, 4);                                                                      \
     }                                                                                                          \
   }
-
-// One vector of the hot loop, once the scale is one normal factor: x * scale is exact (or, below the normal
-// range, far below bin 3 either way), so fma(x, scale, C0) rounds exactly as (x * scale) + C0 does and
-// fma(x, scale, -piece) is the exact remainder: the pieces are those of the two-factor path. The range check
-// is on the bin-0 piece, an integer: |piece| < LIMIT means |y| < LIMIT - 1/2 (NaN, infinities, overflow and
-// inputs just under LIMIT take the one-at-a-time path, which decides exactly). Three operations a vector fewer
-// than the two-factor step with the check on y, and bin 3's integer sum one more: zr_reproducible_bench,
-// bench/README.md "Reproducible sums".
-#define ZR_RCHUNKS_STEP(TN, FTN, FT, at)                                                                       \
+#define ZR_RCHUNKS_STEP1(TN, FTN, FT, SCALED, a0)                                                                      \
   {                                                                                                            \
-    const ZR_RVEC_##FTN x = ZR_RVLOAD_##TN(0, in + (at));                                                      \
-    const ZR_RVEC_##FTN piece = fma(x, (ZR_RVEC_##FTN)scale, (ZR_RVEC_##FTN)ZR_RSUM_C0_##FTN) - ZR_RSUM_C0_##FTN; \
-    if (any(!isless(fabs(piece), (ZR_RVEC_##FTN)ZR_RSUM_LIMIT_##FTN))) {                                       \
-      ZR_RCHUNKS_ONE_AT_A_TIME(FTN, FT, x);                                                                    \
+    const ZR_RVEC_##FTN x0 = ZR_RVLOAD_##TN(in + (a0));                                                        \
+    ZR_RCHUNKS_BATCH_BEGIN(FTN);                                                                               \
+    ZR_RCHUNKS_PIECES(FTN, SCALED(x0));                                                                    \
+    if (ZR_RCHUNKS_BATCH_REJECTED(FTN)) {                                                                      \
+      ZR_RCHUNKS_ONE_AT_A_TIME(FTN, FT, x0);                                                                   \
     } else {                                                                                                   \
-      sum0 += piece;                                                                                           \
-      ZR_RCHUNKS_LOW_BINS(FTN, fma(x, (ZR_RVEC_##FTN)scale, -piece));                                          \
-      ZR_RCHUNKS_COUNT(FTN, FT);                                                                               \
+      ZR_RCHUNKS_BATCH_COUNT(FTN, FT, 1);                                                                      \
     }                                                                                                          \
   }
 
@@ -158,16 +203,21 @@ ZR_DEFINE_RCHUNKS_SCALE(f32, float)
     ZR_RUVEC_##FTN bits3 = 0;                                                                                  \
     FT scale_high = s.scale_high, scale_low = s.scale_low;                                                     \
     FT scale = zr_rchunks_scale_##FTN(scale_high, scale_low);                                                  \
+    int one_factor = scale != 0;                                                                               \
     uint pending = 0;                                                                                          \
     const ulong stream = (end - begin) / ZR_RSTREAMS / ZR_RLANES_##FTN * ZR_RLANES_##FTN;                      \
     /* vector v of the interleaved part: stream v % ZR_RSTREAMS, its vector v / ZR_RSTREAMS (loops one after   \
        another, not nested: llvm-spirv-15 orders the blocks of two nested ones wrongly) */                     \
-    const ulong vectors = stream / ZR_RLANES_##FTN * ZR_RSTREAMS;                                              \
+    const ulong vectors = stream / ZR_RLANES_##FTN * ZR_RSTREAMS; /* a multiple of 8 */                        \
     ulong v = 0;                                                                                               \
-    for (; v < vectors && isinf(scale); ++v) ZR_RCHUNKS_STEP_TWO_FACTORS(TN, FTN, FT, ZR_RCHUNKS_AT(FTN, v));       \
-    for (; v < vectors; ++v) ZR_RCHUNKS_STEP(TN, FTN, FT, ZR_RCHUNKS_AT(FTN, v));                                   \
+    for (; v < vectors && !one_factor; v += 4)                                                                 \
+      ZR_RCHUNKS_STEP4(TN, FTN, FT, ZR_RSCALED_TWO, ZR_RCHUNKS_AT(FTN, v), ZR_RCHUNKS_AT(FTN, v + 1),          \
+                       ZR_RCHUNKS_AT(FTN, v + 2), ZR_RCHUNKS_AT(FTN, v + 3));                                  \
+    for (; v < vectors; v += 4)                                                                                \
+      ZR_RCHUNKS_STEP4(TN, FTN, FT, ZR_RSCALED_ONE, ZR_RCHUNKS_AT(FTN, v), ZR_RCHUNKS_AT(FTN, v + 1),          \
+                       ZR_RCHUNKS_AT(FTN, v + 2), ZR_RCHUNKS_AT(FTN, v + 3));                                  \
     ulong i = begin + ZR_RSTREAMS * stream;                                                                    \
-    for (; i + ZR_RLANES_##FTN <= end; i += ZR_RLANES_##FTN) ZR_RCHUNKS_STEP_TWO_FACTORS(TN, FTN, FT, i);      \
+    for (; i + ZR_RLANES_##FTN <= end; i += ZR_RLANES_##FTN) ZR_RCHUNKS_STEP1(TN, FTN, FT, ZR_RSCALED_TWO, i);  \
     ZR_RLANES_FLUSH(FTN, FT, s.bins, sum0, sum1, sum2, bits3, pending);                                        \
     for (; i < end; ++i) zr_rsum_add_##FTN(&s, ZR_LOAD_##TN(in, i));                                           \
     states[get_global_id(0)] = zr_rsum_state_##FTN(&s);                                                        \

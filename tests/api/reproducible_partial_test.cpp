@@ -134,20 +134,26 @@ TYPED_TEST(ReproduciblePartial, GivenHostDataLargerThanOneAllocation_WhenReprodu
 
 // Values that walk a reproducible sum through every path of its kernels: zeros and the smallest values first
 // (the state's top too low for the CPU kernel's one-factor scale), then values of every exponent, each next
-// to a power of two (scaled, some land just under the range check's limit or on a tie of a bin), in random
-// order, with the largest exponents only late (the top rises in the middle of work-items' chunks). Long enough
-// for work-items of the CPU kernel to flush their lanes' sums within a chunk.
+// to a power of two, in random order, with the larger exponents only later (the top rises in the middle of
+// work-items' chunks). Nothing reaches 2^top_exponent, the top bin's limit for its top (spirv_kernels/src/
+// zr_binned.h: 2^(W-1) times that bin's unit): values just under it are refused by the range check of the
+// CPU kernel's vector steps without raising the top, many of them late, when no later rise drops the low bins.
+// Long enough for work-items of the CPU kernel to flush their lanes' sums within a chunk.
 template <typename T>
 std::vector<T> values_across_the_exponents(std::size_t n, std::uint32_t seed) {
   constexpr bool is_half = std::is_same_v<T, half>;
   const int lowest = is_half ? -24 : std::numeric_limits<T>::min_exponent - std::numeric_limits<T>::digits;
-  const int highest = is_half ? 15 : std::numeric_limits<T>::max_exponent - 1;
+  // f16 and f32 (summed as f32): 16-bit bins from 2^-149, a bin boundary at 2^(16 top - 134) (top 9, 14);
+  // f64: 20-bit bins from 2^-1074, at 2^(20 top - 1055) (top 60).
+  const int highest = is_half ? 10 : std::is_same_v<T, float> ? 90 : 145;
   const int digits = is_half ? 11 : std::numeric_limits<T>::digits;
   std::mt19937_64 rng(seed);
   std::vector<T> values(n);
   for (std::size_t i = 0; i < n; ++i) {
-    // The exponents allowed so far grow with i: the first quarter stays within the lowest 24.
-    const int reach = i < n / 4 ? lowest + 24 : lowest + static_cast<int>((highest - lowest) * (i + 1) / n);
+    // The exponents allowed so far grow with i: the first quarter stays within the lowest 24, the last
+    // quarter has them all.
+    const int reach = i < n / 4 ? lowest + 24
+                                : std::min(highest, lowest + static_cast<int>((highest - lowest) * (i + 1) / (n * 3 / 4)));
     const int e = std::uniform_int_distribution<int>(lowest, std::max(lowest, reach))(rng);
     const double near_power = std::ldexp(1.0, e);
     double v = 0;
@@ -159,6 +165,7 @@ std::vector<T> values_across_the_exponents(std::size_t n, std::uint32_t seed) {
       case 4: v = near_power * 1.5; break;
       default: v = std::ldexp(std::uniform_real_distribution<double>(0.5, 1.0)(rng), e); break;
     }
+    if (v >= std::ldexp(1.0, highest)) v = std::ldexp(1.0, highest) * (1 - std::ldexp(1.0, -digits));
     values[i] = static_cast<T>(rng() % 2 ? -v : v);
   }
   return values;
