@@ -80,6 +80,12 @@ class ZR_API device {
   // The probe's full answer: yes, no or unknown, with the reason.
   const kernel_execution& execution() const;
 
+  // Level Zero sub-devices (a PVC's tiles, where the driver shows them: its COMPOSITE device hierarchy), in
+  // get_devices() order, each a device of its own for queues and device groups; empty for other devices.
+  std::vector<device> sub_devices() const;
+  // The device this one is a sub-device of.
+  std::optional<device> parent() const;
+
   friend bool operator==(const device& a, const device& b) { return a.impl_ == b.impl_; }
 
   explicit device(std::shared_ptr<detail::device_impl> impl);

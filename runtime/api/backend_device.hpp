@@ -32,6 +32,9 @@ class BackendDevice {
   virtual const std::string& name() const = 0;
   virtual const std::string& driver_version() const = 0;
   virtual std::string description() const = 0;
+  // The device's place in its driver's hierarchy where the backend has one: Level Zero's "driver.device", or
+  // "driver.device.sub-device" for a sub-device (a tile).
+  virtual std::optional<std::string> hierarchy_path() const { return std::nullopt; }
   // Throws when the device reported properties no working device has (the message names them).
   virtual const core::Capabilities& capabilities() const = 0;
 

@@ -154,6 +154,37 @@ std::vector<strategy> device::strategies(const user_operator_source& op) const {
   return allowed_strategies(impl_->backend().capabilities(), user_request(op));
 }
 
+namespace {
+// Whether `child` is "<path>.<one more part>".
+bool is_sub_device_path(const std::string& path, const std::string& child) {
+  return child.size() > path.size() + 1 && child.compare(0, path.size(), path) == 0 && child[path.size()] == '.' &&
+         child.find('.', path.size() + 1) == std::string::npos;
+}
+}  // namespace
+
+std::vector<device> device::sub_devices() const {
+  std::vector<device> out;
+  const std::optional<std::string> path = impl_->backend().hierarchy_path();
+  if (!path) return out;
+  for (const device& candidate : get_devices()) {
+    const std::optional<std::string> candidate_path = candidate.impl()->backend().hierarchy_path();
+    if (candidate.get_backend() == get_backend() && candidate_path && is_sub_device_path(*path, *candidate_path))
+      out.push_back(candidate);
+  }
+  return out;
+}
+
+std::optional<device> device::parent() const {
+  const std::optional<std::string> path = impl_->backend().hierarchy_path();
+  if (!path) return std::nullopt;
+  for (const device& candidate : get_devices()) {
+    const std::optional<std::string> candidate_path = candidate.impl()->backend().hierarchy_path();
+    if (candidate.get_backend() == get_backend() && candidate_path && is_sub_device_path(*candidate_path, *path))
+      return candidate;
+  }
+  return std::nullopt;
+}
+
 const std::vector<device>& get_devices() {
   static const std::vector<device> devices = enumerate();
   return devices;

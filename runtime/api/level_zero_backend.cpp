@@ -33,6 +33,7 @@ class LevelZeroBackend final : public BackendDevice {
   std::string description() const override {
     return device_->name() + " (Level Zero, driver " + driver_version_ + ")";
   }
+  std::optional<std::string> hierarchy_path() const override { return device_->description().path(); }
   const core::Capabilities& capabilities() const override { return device_->capabilities(); }
 
   void* allocate(memory_kind kind, std::uint64_t bytes) override {

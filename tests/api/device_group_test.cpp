@@ -2,8 +2,10 @@
 // kernels takes part (PoCL alone in CI, so the default device appears several times; with the Level Zero test
 // driver, Intel's CPU runtime and PoCL, a group of three backends), and results are checked against one
 // device's reduction and a host fold.
+#include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <random>
 
 #include "api_test_support.hpp"
@@ -76,6 +78,73 @@ void expect_split_independent_reproducible_sum() {
 
 TEST(DeviceGroup, GivenAnySplit_WhenReproducibleF32Sum_ThenTheBitsOfOneDevice) { expect_split_independent_reproducible_sum<float>(); }
 TEST(DeviceGroup, GivenAnySplit_WhenReproducibleF64Sum_ThenTheBitsOfOneDevice) { expect_split_independent_reproducible_sum<double>(); }
+
+// A device whose sub-devices (tiles) execute kernels: the Level Zero test driver's with ZRT_TILES (ctest
+// level_zero_cpu.tiles); a PVC in the COMPOSITE device hierarchy.
+std::optional<device> device_with_executing_sub_devices() {
+  for (const device& d : get_devices()) {
+    const std::vector<device> subs = d.sub_devices();
+    if (d.executes_kernels() && !subs.empty() &&
+        std::all_of(subs.begin(), subs.end(), [](const device& s) { return s.executes_kernels(); }))
+      return d;
+  }
+  return std::nullopt;
+}
+
+TEST(DeviceGroup, GivenTheSubDevicesOfADevice_WhenGrouped_ThenTheRootsReproducibleBitsAndExactIntegers) {
+  const std::optional<device> root = device_with_executing_sub_devices();
+  if (!root) {
+    if (std::getenv("ZR_TEST_REQUIRE_SUB_DEVICES")) FAIL() << "ZR_TEST_REQUIRE_SUB_DEVICES is set, but no device has sub-devices";
+    GTEST_SKIP() << "no device here shows sub-devices that execute kernels (ctest level_zero_cpu.tiles runs this "
+                    "with the Level Zero test driver's ZRT_TILES=2)";
+  }
+  const std::vector<device> tiles = root->sub_devices();
+  for (const device& tile : tiles) {
+    ASSERT_TRUE(tile.parent().has_value()) << tile.name();
+    EXPECT_EQ(*tile.parent(), *root) << tile.name();
+    EXPECT_TRUE(tile.sub_devices().empty()) << tile.name();
+  }
+  EXPECT_FALSE(root->parent().has_value());
+
+  const std::vector<double> wide = wide_doubles(1000003, 17);
+  for (bool f64 : {false, true}) {
+    if (f64 && !root->capabilities().fp64) continue;
+    const property_list reproducible{property::reduction::reproducible{}, property::reduction::initialize_to_identity{}};
+    auto run = [&](auto tag) {
+      using T = decltype(tag);
+      const std::vector<T> data(wide.begin(), wide.end());
+      T on_root{};
+      queue(*root).reduce(std::span<const T>(data), reduction(&on_root, plus<>(), reproducible)).wait();
+      for (const device& tile : tiles) {
+        T on_tile{};
+        queue(tile).reduce(std::span<const T>(data), reduction(&on_tile, plus<>(), reproducible)).wait();
+        EXPECT_EQ(on_tile, on_root) << tile.name();
+      }
+      for (const std::vector<double>& weights : {std::vector<double>{}, std::vector<double>(tiles.size(), 1.0),
+                                                 std::vector<double>{3.0, 1.0, 0.5, 2.0}}) {
+        std::vector<double> used = weights;
+        if (!used.empty()) used.resize(tiles.size(), 1.0);
+        T sum{};
+        device_group(tiles, used).reduce(std::span<const T>(data), reduction(&sum, plus<>(), reproducible)).wait();
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(static_cast<double>(sum)),
+                  std::bit_cast<std::uint64_t>(static_cast<double>(on_root)))
+            << "the tiles as a group, " << (used.empty() ? "measured" : std::to_string(used.size()) + " given") << " weights";
+      }
+    };
+    if (f64) run(double{});
+    else run(float{});
+  }
+
+  std::vector<std::int64_t> integers(700001);
+  std::mt19937_64 rng(5);
+  for (auto& v : integers) v = static_cast<std::int64_t>(rng() >> 20) - (std::int64_t{1} << 43);
+  std::int64_t expected = 0;
+  for (std::int64_t v : integers) expected += v;
+  std::int64_t sum = 0;
+  device_group(tiles).reduce(std::span<const std::int64_t>(integers),
+                             reduction(&sum, plus<>(), {property::reduction::initialize_to_identity{}})).wait();
+  EXPECT_EQ(sum, expected) << "an i64 sum over the tiles against the host's";
+}
 
 TEST(DeviceGroup, GivenIntegerAndBoolData_WhenReduced_ThenExactAsTheHostFold) {
   ZR_REQUIRE_DEVICES();

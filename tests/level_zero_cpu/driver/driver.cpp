@@ -1,7 +1,9 @@
 // zeInit and the driver and device queries: a driver with ZRT_DEVICES (default 1) devices, each presenting the
-// ZRT_PROFILE capability set (default pvc) restricted to what the OpenCL CPU device behind it can execute.
+// ZRT_PROFILE capability set (default pvc) restricted to what the OpenCL CPU device behind it can execute, and
+// each with ZRT_TILES (default 0: none, as in the FLAT device hierarchy) tiles as sub-devices.
 #include <spdlog/sinks/stdout_color_sinks.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -71,10 +73,20 @@ ze_result_t start() {
     logger().error("ZRT_DEVICES={} is not between 1 and 8", count_text);
     return ZE_RESULT_ERROR_UNINITIALIZED;
   }
-  for (int i = 0; i < count; ++i)
-    made->driver.devices.push_back(std::make_unique<Device>(static_cast<std::uint32_t>(i), s.profile));
-  logger().info("{} device(s) with the {} profile on '{}' ({})", count, s.profile.name, made->backing.device_name,
-                made->backing.platform_name);
+  const char* tiles_text = std::getenv("ZRT_TILES");
+  const int tiles = tiles_text ? std::atoi(tiles_text) : 0;
+  if (tiles < 0 || tiles == 1 || tiles > 4) {
+    logger().error("ZRT_TILES={} is not 0 or between 2 and 4", tiles_text);
+    return ZE_RESULT_ERROR_UNINITIALIZED;
+  }
+  for (int i = 0; i < count; ++i) {
+    auto device = std::make_unique<Device>(static_cast<std::uint32_t>(i), s.profile);
+    for (int t = 0; t < tiles; ++t)
+      device->tiles.push_back(std::make_unique<Device>(device->index, s.profile, device.get(), static_cast<std::uint32_t>(t)));
+    made->driver.devices.push_back(std::move(device));
+  }
+  logger().info("{} device(s) with the {} profile and {} tiles each on '{}' ({})", count, s.profile.name, tiles,
+                made->backing.device_name, made->backing.platform_name);
   s.state = std::move(made);
   return ZE_RESULT_SUCCESS;
 }
@@ -131,10 +143,12 @@ ze_result_t ZE_APICALL device_get(ze_driver_handle_t driver, std::uint32_t* coun
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL device_get_sub_devices(ze_device_handle_t device, std::uint32_t* count, ze_device_handle_t*) {
-  if (!object_of<Device>(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+ze_result_t ZE_APICALL device_get_sub_devices(ze_device_handle_t device, std::uint32_t* count, ze_device_handle_t* subs) {
+  auto* d = object_of<Device>(device);
+  if (!d) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!count) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  *count = 0;  // pvc's two tiles are not modelled
+  const std::uint32_t filled = entries_to_fill(count, subs != nullptr, static_cast<std::uint32_t>(d->tiles.size()));
+  for (std::uint32_t i = 0; i < filled; ++i) subs[i] = handle_of<ze_device_handle_t>(d->tiles[i].get());
   return ZE_RESULT_SUCCESS;
 }
 
@@ -148,8 +162,8 @@ ze_result_t ZE_APICALL device_get_properties(ze_device_handle_t device, ze_devic
   // Intel's vendor id tells the runtime that work-group collectives are there (IGC has them); PoCL cannot run them.
   p->vendorId = backing.work_group_collectives ? 0x8086 : 0x10002;
   p->deviceId = profile.device_id;
-  p->flags = 0;
-  p->subdeviceId = 0;
+  p->flags = d->parent ? ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE : 0;
+  p->subdeviceId = d->tile;
   p->coreClockRate = profile.core_clock_mhz;
   p->maxMemAllocSize = backing.max_allocation;
   p->maxHardwareContexts = 64;
@@ -158,7 +172,8 @@ ze_result_t ZE_APICALL device_get_properties(ze_device_handle_t device, ze_devic
   p->physicalEUSimdWidth = profile.simd_width;
   p->numEUsPerSubslice = profile.eus_per_subslice;
   p->numSubslicesPerSlice = profile.subslices_per_slice;
-  p->numSlices = profile.slices;
+  // A root device spans its tiles' slices; a tile has the profile's.
+  p->numSlices = profile.slices * std::max<std::uint32_t>(1, static_cast<std::uint32_t>(d->tiles.size()));
   // Timestamps are OpenCL profiling times in nanoseconds: 1 ns per tick, 10^9 ticks per second.
   p->timerResolution = p->stype == ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2 ? 1000000000ull : 1ull;
   p->timestampValidBits = 64;
@@ -166,8 +181,9 @@ ze_result_t ZE_APICALL device_get_properties(ze_device_handle_t device, ze_devic
   std::memset(&p->uuid, 0, sizeof(p->uuid));
   p->uuid.id[0] = static_cast<std::uint8_t>(d->index);
   std::memcpy(p->uuid.id + 1, "zr-test", 7);
+  p->uuid.id[8] = static_cast<std::uint8_t>(d->parent ? d->tile + 1 : 0);
   const std::string name = profile.device_name + " (ze-reduce TEST driver on " + backing.device_name + ", device " +
-                           std::to_string(d->index) + ")";
+                           std::to_string(d->index) + (d->parent ? ", tile " + std::to_string(d->tile) : "") + ")";
   std::memset(p->name, 0, sizeof(p->name));
   std::strncpy(p->name, name.c_str(), ZE_MAX_DEVICE_NAME - 1);
   return ZE_RESULT_SUCCESS;

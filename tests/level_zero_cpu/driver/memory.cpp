@@ -80,8 +80,11 @@ ze_result_t ZE_APICALL context_destroy(ze_context_handle_t handle) {
 ze_result_t ZE_APICALL context_get_status(ze_context_handle_t handle) {
   auto* context = object_of<Context>(handle);
   if (!context) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  for (const auto& d : state()->driver.devices)
+  for (const auto& d : state()->driver.devices) {
     if (d->lost) return ZE_RESULT_ERROR_DEVICE_LOST;
+    for (const auto& tile : d->tiles)
+      if (tile->lost) return ZE_RESULT_ERROR_DEVICE_LOST;
+  }
   return ZE_RESULT_SUCCESS;
 }
 

@@ -75,11 +75,17 @@ T* make_handle_object(Args&&... args) {
   return std::make_unique<T>(std::forward<Args>(args)...).release();
 }
 
+// A device, or one of its tiles (ZRT_TILES): a tile is a device of its own (memory, queues, modules, faults by
+// its root's index) with a parent, as a PVC's tiles are sub-devices in the COMPOSITE device hierarchy.
 struct Device : Object {
   static constexpr Tag kTag = Tag::device;
-  Device(std::uint32_t i, const Profile& p) : Object(kTag), index(i), profile(p) {}
+  Device(std::uint32_t i, const Profile& p, const Device* root = nullptr, std::uint32_t tile_index = 0)
+      : Object(kTag), index(i), profile(p), parent(root), tile(tile_index) {}
   std::uint32_t index;
   const Profile& profile;
+  const Device* parent;  // null for a root device
+  std::uint32_t tile;    // which tile of its parent
+  std::vector<std::unique_ptr<Device>> tiles;
   std::atomic<bool> lost{false};
   std::atomic<std::uint64_t> submissions{0};  // counted for fault injection
 };
