@@ -91,8 +91,8 @@
 #define ZR_CPU_DEFINE_INTEGER(TN, S, V, UV)                                                   \
   static inline V zr_vw_plus_##TN(V a, V b) { return as_##V(as_##UV(a) + as_##UV(b)); }       \
   static inline V zr_vw_multiplies_##TN(V a, V b) { return as_##V(as_##UV(a) * as_##UV(b)); } \
-  static inline V zr_vw_minimum_##TN(V a, V b) { return min(a, b); }                          \
-  static inline V zr_vw_maximum_##TN(V a, V b) { return max(a, b); }                          \
+  static inline V zr_vw_minimum_##TN(V a, V b) { return b < a ? b : a; }                      \
+  static inline V zr_vw_maximum_##TN(V a, V b) { return a < b ? b : a; }                      \
   static inline V zr_vw_bit_and_##TN(V a, V b) { return a & b; }                              \
   static inline V zr_vw_bit_or_##TN(V a, V b) { return a | b; }                               \
   static inline V zr_vw_bit_xor_##TN(V a, V b) { return a ^ b; }                              \
@@ -114,7 +114,7 @@
 #define ZR_CPU_KEY_STATE(OP, TN, S, V, IV, PICK, NANKEY)                                          \
   typedef IV zr_sw_##OP##_##TN;                                                                   \
   static inline IV zr_key_##OP##_##TN(V v) {                                                      \
-    return select(zr_key_##TN(as_##IV(v)), (IV)(NANKEY), zr_isnan_##TN(as_##IV(v)));              \
+    return zr_isnan_##TN(as_##IV(v)) ? (IV)(NANKEY) : zr_key_##TN(as_##IV(v));                    \
   }                                                                                               \
   static inline IV zr_sw_init_##OP##_##TN(S identity) { return zr_key_##OP##_##TN((V)identity); } \
   static inline IV zr_sw_step_##OP##_##TN(IV s, V v) { return PICK(s, zr_key_##OP##_##TN(v)); }   \
@@ -122,6 +122,9 @@
   static inline V zr_sw_values_##OP##_##TN(IV s) {                                                \
     return select(as_##V(zr_key_##TN(s)), (V)(ZR_NAN_##TN), s == (IV)(NANKEY));                   \
   }
+
+#define ZR_CPU_PICK_MIN(a, b) ((b) < (a) ? (b) : (a))
+#define ZR_CPU_PICK_MAX(a, b) ((a) < (b) ? (b) : (a))
 
 // V: the lanes of plus and multiplies; VK, IVK: those of minimum and maximum, and as integers.
 #define ZR_CPU_DEFINE_FLOATING(TN, S, V, VK, IVK, IMIN, IMAX, INF_BITS)                                      \
@@ -137,8 +140,8 @@
   static inline IVK zr_isnan_##TN(IVK x) { return (x & (IVK)(IMAX)) > (IVK)(INF_BITS); }                     \
   ZR_CPU_PLAIN_STATE(plus, TN, S, V, identity)                                                               \
   ZR_CPU_PLAIN_STATE(multiplies, TN, S, V, identity)                                                         \
-  ZR_CPU_KEY_STATE(minimum, TN, S, VK, IVK, min, IMIN)                                                       \
-  ZR_CPU_KEY_STATE(maximum, TN, S, VK, IVK, max, IMAX)
+  ZR_CPU_KEY_STATE(minimum, TN, S, VK, IVK, ZR_CPU_PICK_MIN, IMIN)                                          \
+  ZR_CPU_KEY_STATE(maximum, TN, S, VK, IVK, ZR_CPU_PICK_MAX, IMAX)
 
 // Lanes hold 0 or 1 (elements are normalised as they are loaded), so the logical ops are bitwise ones.
 #define ZR_CPU_DEFINE_BOOL()                                                           \
@@ -172,19 +175,40 @@ ZR_CPU_DEFINE_F64()
 #endif
 
 // ---- W elements as W accumulator values ------------------------------------------------------------------------
-#define ZR_CPU_LOADW_DEFAULT(W, p) ZR_CAT(vload, W)(0, (p))
-#define ZR_CPU_LOADW_i8 ZR_CPU_LOADW_DEFAULT
-#define ZR_CPU_LOADW_i16 ZR_CPU_LOADW_DEFAULT
-#define ZR_CPU_LOADW_i32 ZR_CPU_LOADW_DEFAULT
-#define ZR_CPU_LOADW_i64 ZR_CPU_LOADW_DEFAULT
-#define ZR_CPU_LOADW_u8 ZR_CPU_LOADW_DEFAULT
-#define ZR_CPU_LOADW_u16 ZR_CPU_LOADW_DEFAULT
-#define ZR_CPU_LOADW_u32 ZR_CPU_LOADW_DEFAULT
-#define ZR_CPU_LOADW_u64 ZR_CPU_LOADW_DEFAULT
-#define ZR_CPU_LOADW_f32 ZR_CPU_LOADW_DEFAULT
-#define ZR_CPU_LOADW_f64 ZR_CPU_LOADW_DEFAULT
+// Plain vector loads at the element's alignment, and operators rather than built-in functions in the steps:
+// PoCL 5.0 calls built-ins (vloadN, min, max, select) out of line from our SPIR bitcode, spilling every live
+// vector register around each call (rchunks.cl, argcpu.cl). f16 still converts with vload_halfN.
+#define ZR_CPU_DEFINE_LOADS(S, ALIGN)                              \
+  typedef S##2 __attribute__((aligned(ALIGN))) zr_cpu_loaded_##S##2;   \
+  typedef S##4 __attribute__((aligned(ALIGN))) zr_cpu_loaded_##S##4;   \
+  typedef S##8 __attribute__((aligned(ALIGN))) zr_cpu_loaded_##S##8;   \
+  typedef S##16 __attribute__((aligned(ALIGN))) zr_cpu_loaded_##S##16;
+ZR_CPU_DEFINE_LOADS(char, 1)
+ZR_CPU_DEFINE_LOADS(uchar, 1)
+ZR_CPU_DEFINE_LOADS(short, 2)
+ZR_CPU_DEFINE_LOADS(ushort, 2)
+ZR_CPU_DEFINE_LOADS(int, 4)
+ZR_CPU_DEFINE_LOADS(uint, 4)
+ZR_CPU_DEFINE_LOADS(long, 8)
+ZR_CPU_DEFINE_LOADS(ulong, 8)
+ZR_CPU_DEFINE_LOADS(float, 4)
+#if defined(ZR_CLASS_FP64)
+ZR_CPU_DEFINE_LOADS(double, 8)
+#endif
+#define ZR_CPU_PLAIN_LOAD(S, W, p) (*(global const ZR_CAT(zr_cpu_loaded_##S, W)*)(p))
+#define ZR_CPU_LOADW_i8(W, p) ZR_CPU_PLAIN_LOAD(char, W, p)
+#define ZR_CPU_LOADW_u8(W, p) ZR_CPU_PLAIN_LOAD(uchar, W, p)
+#define ZR_CPU_LOADW_i16(W, p) ZR_CPU_PLAIN_LOAD(short, W, p)
+#define ZR_CPU_LOADW_u16(W, p) ZR_CPU_PLAIN_LOAD(ushort, W, p)
+#define ZR_CPU_LOADW_i32(W, p) ZR_CPU_PLAIN_LOAD(int, W, p)
+#define ZR_CPU_LOADW_u32(W, p) ZR_CPU_PLAIN_LOAD(uint, W, p)
+#define ZR_CPU_LOADW_i64(W, p) ZR_CPU_PLAIN_LOAD(long, W, p)
+#define ZR_CPU_LOADW_u64(W, p) ZR_CPU_PLAIN_LOAD(ulong, W, p)
+#define ZR_CPU_LOADW_f32(W, p) ZR_CPU_PLAIN_LOAD(float, W, p)
+#define ZR_CPU_LOADW_f64(W, p) ZR_CPU_PLAIN_LOAD(double, W, p)
 #define ZR_CPU_LOADW_f16(W, p) ZR_CAT(vload_half, W)(0, (p))
-#define ZR_CPU_LOADW_bool(W, p) (as_uchar16(vload16(0, (p)) != (uchar16)0) & (uchar16)1) /* W is 16 */
+#define ZR_CPU_LOADW_bool(W, p) \
+  (as_uchar16(ZR_CPU_PLAIN_LOAD(uchar, 16, (global const uchar*)(p)) != (uchar16)0) & (uchar16)1) /* W is 16 */
 
 // The last (end - body_end) < W elements go into a vector of identities, one conditional load per lane. A
 // scalar tail loop would be the obvious way, but clang's loop vectoriser turns it into llvm.vector.reduce.*,
