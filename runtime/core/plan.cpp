@@ -133,7 +133,7 @@ constexpr std::size_t kArgPartialBytes = 16;
 void plan_binned_sum(Plan& plan, const Capabilities& caps, const Tuning& tuning) {
   const ReductionRequest& request = plan.request;
   const bool chunks = plan.strategy == Strategy::cpu_chunks;
-  const std::string_view variant = chunks ? "rchunks" : "rgrid";
+  const std::string_view variant = binned_variant(plan.strategy, caps);
   Shape shape = chunks ? grid_shape(caps, tuning, request.n, 1)
                        : grid_shape(caps, tuning, request.n, group_size(caps, tuning, Strategy::tree, kBinnedStateBytes));
   // At most one resident wave of groups where the tuning knows it: each group ends in a 64-byte state merge,

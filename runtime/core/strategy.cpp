@@ -78,11 +78,13 @@ bool is_binned_sum(const ReductionRequest& request) {
   return request.reproducible && request.op == Op::plus && is_floating(request.type);
 }
 
-namespace {
-// A binned sum (zr_binned.h) has two shapes: rgrid (GPU-like, Strategy::tree) and rchunks (CPU devices,
-// Strategy::cpu_chunks), each followed by rfinal.
-std::string_view binned_variant(Strategy strategy) { return strategy == Strategy::cpu_chunks ? "rchunks" : "rgrid"; }
+// A binned sum (zr_binned.h): its first pass, then rfinal (or rstate).
+std::string_view binned_variant(Strategy strategy, const Capabilities& caps) {
+  if (strategy != Strategy::cpu_chunks) return "rgrid";
+  return caps.compute_units >= 8 ? "rchunks4" : "rchunks";
+}
 
+namespace {
 // An arg-reduction (Op::argmin, Op::argmax) has three shapes: argtree then argfinal (Strategy::tree), arglast
 // (one launch, the last group combines: Strategy::last_group), argcpu then argfinal (Strategy::cpu_chunks).
 std::optional<std::string> why_arg_unavailable(Strategy strategy, const Capabilities& caps, const ReductionRequest& request) {
@@ -156,7 +158,7 @@ std::optional<std::string> why_binned_unavailable(Strategy strategy, const Capab
     return "reproducible floating-point sums run as binned sums, with strategy tree or cpu_chunks only";
   if (request.type == DataType::f32 && !caps.fp32_denormals)
     return device_label(caps) + " flushes f32 subnormals, which a reproducible f32 sum cannot allow";
-  if (auto missing = kernel_unavailable(binned_variant(strategy), Op::plus, request.type, caps)) return missing;
+  if (auto missing = kernel_unavailable(binned_variant(strategy, caps), Op::plus, request.type, caps)) return missing;
   return kernel_unavailable("rfinal", Op::plus, request.type, caps);
 }
 }  // namespace

@@ -58,6 +58,10 @@ struct ReductionRequest {
 // Whether the request runs as a binned sum (spirv_kernels/src/zr_binned.h): reproducible floating-point plus.
 // Reproducible requests of other (op, type) pairs are order-independent already and run as usual.
 bool is_binned_sum(const ReductionRequest& request);
+// The kernel variant of a binned sum's first pass: rgrid (GPU-like, Strategy::tree), or for cpu_chunks rchunks
+// (8 interleaved streams per work-item) on CPU devices of fewer than 8 compute units and rchunks4 (4 streams)
+// on larger ones (spirv_kernels/src/rchunks.cl says why).
+std::string_view binned_variant(Strategy strategy, const Capabilities& caps);
 
 // Why the device cannot run this strategy for this request, or nullopt when it can.
 std::optional<std::string> why_unavailable(Strategy strategy, const Capabilities& caps, const ReductionRequest& request);

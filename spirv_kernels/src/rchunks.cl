@@ -1,4 +1,4 @@
-// Variant "rchunks": the first pass of a reproducible sum (zr_binned.h) shaped for CPU devices, as cpu.cl:
+// Variant "rchunks" (and "rchunks4", rchunks4.cl): the first pass of a reproducible sum (zr_binned.h) shaped for CPU devices, as cpu.cl:
 // work-item i of G adds the contiguous chunk [i*chunk, min(n, (i+1)*chunk)), chunk = ceil(n/G) rounded up
 // to a multiple of 16, and writes one state (launch with local size 1). The hot loop works on vectors of
 // ZR_RLANES_* inputs at once, the bins' float sums kept per lane; a vector with any input that does not
@@ -187,12 +187,22 @@ ZR_DEFINE_RCHUNKS_SCALE(f32, float)
 // The chunk is read as ZR_RSTREAMS interleaved streams (then its rest as one), so that the memory system
 // fetches that many places ahead at once: the loop's arithmetic leaves one stream's hardware prefetch behind.
 // A C++ loop of the same arithmetic on one core of a 2-core Xeon, 2^26 f32 from memory: 6.2 GB/s with one
-// stream, 11.0 with 4, 12.8 with 8 (19.5 from cache). The sum does not depend on the order.
+// stream, 11.0 with 4, 12.8 with 8 (19.5 from cache). With many cores sharing the memory, fewer streams read
+// better: zr_reproducible_bench on the H200 host's 16-core Xeon (PoCL 5, 2026-11-26, two runs each, f32 / f64
+// against our default sum at 2^28): 8 streams 0.72-0.73x / 0.73x, 4 streams 0.79-0.82x / 0.78-0.85x, 2
+// streams 0.77-0.80x / 0.78-0.84x; on the 2-core Xeon 4 streams cost 5-10% at 2^26. rchunks4.cl builds this
+// kernel with 4 streams, for CPU devices of 8 compute units and more (core::binned_variant). The sum does not
+// depend on the order.
+#ifndef ZR_RSTREAMS
 #define ZR_RSTREAMS 8
+#define ZR_RCHUNKS_VARIANT rchunks
+#endif
+#define ZR_RCHUNKS_NAME__(VARIANT, TN) zr_##VARIANT##_plus_##TN
+#define ZR_RCHUNKS_NAME_(VARIANT, TN) ZR_RCHUNKS_NAME__(VARIANT, TN)
 #define ZR_RCHUNKS_AT(FTN, v) (begin + ((v) % ZR_RSTREAMS) * stream + (v) / ZR_RSTREAMS * ZR_RLANES_##FTN)
 #define ZR_RCHUNKS_KERNEL(TN, T, FTN, FT, MANTISSA, MIN_EXPONENT)                                              \
-  kernel void zr_rchunks_plus_##TN(global const T* restrict in, ulong n, global zr_binned* restrict states,    \
-                                   local zr_binned* scratch) {                                                 \
+  kernel void ZR_RCHUNKS_NAME_(ZR_RCHUNKS_VARIANT, TN)(global const T* restrict in, ulong n,                  \
+                                                      global zr_binned* restrict states, local zr_binned* scratch) { \
     const ulong items = get_global_size(0);                                                                    \
     const ulong chunk = ((n + items - 1) / items + 15) / 16 * 16;                                              \
     const ulong begin = min(n, get_global_id(0) * chunk);                                                      \

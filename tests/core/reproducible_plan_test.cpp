@@ -41,6 +41,11 @@ TEST(ReproduciblePlan, GivenFloatingSums_WhenPlanned_ThenBinnedPassesOnEveryDevi
     EXPECT_EQ(on_cpu.strategy, Strategy::cpu_chunks);
     ASSERT_EQ(on_cpu.passes.size(), 2u);
     EXPECT_EQ(on_cpu.passes[0].entry_point, "zr_rchunks_plus_" + std::string(name(type)));
+    auto many_cores = cpu;
+    many_cores.compute_units = 16;  // 4 interleaved streams per work-item instead of 8 (rchunks.cl)
+    const ReductionRequest request = reproducible(Op::plus, type);
+    EXPECT_EQ(make_plan(many_cores, request, choose_strategy(many_cores, request)).passes[0].entry_point,
+              "zr_rchunks4_plus_" + std::string(name(type)));
     EXPECT_EQ(on_cpu.passes[1].entry_point, "zr_rfinal_plus_" + std::string(name(type)));
     EXPECT_EQ(on_cpu.passes[1].global_size, on_cpu.passes[1].local_size);  // one group merges every state
 
