@@ -16,6 +16,7 @@ namespace zr::bench {
 struct Options {
   long device = -1;
   int min_log2 = 20, max_log2 = 28, step = 2, runs = 21;
+  int cold_l2 = 0;  // --cold-l2 1: the benches that take it evict the GPU's L2 before every timed run
 };
 
 // [--device INDEX] [--min-log2 20] [--max-log2 28] [--step 2] [--runs 21]
@@ -29,6 +30,7 @@ inline Options parse_options(int argc, char** argv) {
     else if (flag == "--max-log2") o.max_log2 = static_cast<int>(value);
     else if (flag == "--step") o.step = static_cast<int>(value);
     else if (flag == "--runs") o.runs = static_cast<int>(value);
+    else if (flag == "--cold-l2") o.cold_l2 = static_cast<int>(value);
     else throw std::runtime_error("unknown option " + flag);
   }
   return o;

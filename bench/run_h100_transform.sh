@@ -2,7 +2,7 @@
 # Transform-reductions on the H100 machine (device tool, kind nvidia-h100-x1), from the repository root with
 # .devcarry/ made by bench/prepare_device_carry.sh and carried: zr_transform_bench on NVIDIA's OpenCL driver
 # twice (each run interleaves the transforms with our plain sum). Lands in $OUT (or $BENCH_OUT): run1.jsonl,
-# run2.jsonl, versions.txt. Then, here:
+# run2.jsonl, versions.txt (COLD_L2=1: the GPU's L2 evicted before every timed run). Then, here:
 #   /usr/bin/python3 bench/transform_report.py <dir> > bench/results/transform_h100.md
 set -euo pipefail
 out=${BENCH_OUT:-${OUT:-/tmp/bench_out}}
@@ -20,6 +20,6 @@ index=$(.devcarry/ze_reduce --list 2>/dev/null | grep -o '^\[[0-9]*\] opencl gpu
 [ -n "$index" ] || { echo "no NVIDIA OpenCL device in ze_reduce --list" >&2; exit 1; }
 for run in 1 2; do
   .devcarry/zr_transform_bench --device "$index" --min-log2 "$min_log2" --max-log2 "$max_log2" --step "$step" \
-    --runs 31 > "$out/run$run.jsonl" 2>> "$out/versions.txt"
+    --runs 31 --cold-l2 "${COLD_L2:-0}" > "$out/run$run.jsonl" 2>> "$out/versions.txt"
 done
 grep -h '"log2":2[48]' "$out/run1.jsonl"

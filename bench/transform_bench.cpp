@@ -4,7 +4,11 @@
 // norm, L1 norm and count_nonzero of f32, and a user operator computing the plain f32 sum, at >= 0.97x the
 // built-in f32 sum).
 //
-//   zr_transform_bench [--device INDEX] [--min-log2 20] [--max-log2 28] [--step 2] [--runs 21]
+//   zr_transform_bench [--device INDEX] [--min-log2 20] [--max-log2 28] [--step 2] [--runs 21] [--cold-l2 0|1]
+//
+// --cold-l2 1: before every timed run, an untimed sum of a 256 MiB buffer evicts what the previous run left in
+// the GPU's L2 (nvbench's default), so that every op reads its input from memory: near the L2's size (2^24
+// f32 is 64 MiB, the H100's L2 50 MiB) what a back-to-back run finds there depends on its read order.
 //
 // Prints one JSON object per line, as zr_arg_bench (device_timing.hpp): ops "sum", "norm_l2", "norm_l1",
 // "sum_squares", "count_nonzero", "sum_f64", "mean_var_f32", "mean_var_f64", "user_sum" (tools/operators/
@@ -54,19 +58,35 @@ struct Measured {
   std::vector<double> seconds;
 };
 
-void measure(std::vector<Measured>& ops, const char* type, int log2, std::uint64_t n, std::size_t bytes, int runs) {
+void measure(std::vector<Measured>& ops, const char* type, int log2, std::uint64_t n, std::size_t bytes, int runs,
+             const std::function<void()>& before_each) {
   for (auto& m : ops) device_span_s(m.submit());  // warm-up (module builds, plans)
   // Each run starts with the next op (rotated), so that no op always follows the same one: an op right after
   // another read of the same input can find part of it still in the GPU's L2.
   for (int run = 0; run < runs; ++run)
     for (std::size_t k = 0; k < ops.size(); ++k) {
       auto& m = ops[(k + static_cast<std::size_t>(run)) % ops.size()];
+      before_each();
       m.seconds.push_back(device_span_s(m.submit()));
     }
   for (auto& m : ops) {
     m.submit().wait();  // the ops share result variables: each is checked right after its own run
     zr::bench::print_row(m.op, type, log2, n, bytes, median(m.seconds), m.check());
   }
+}
+
+// What runs untimed before every timed run: nothing, or with --cold-l2 1 a sum of a 256 MiB buffer.
+std::function<void()> l2_eviction(zr::queue& q, const Options& o) {
+  if (!o.cold_l2) return [] {};
+  constexpr std::uint64_t n = std::uint64_t{1} << 26;
+  auto buffer = std::make_shared<zr::usm_ptr<float>>(zr::make_device_array<float>(q, n));
+  const std::vector<float> ones(n, 1.0f);
+  q.copy(ones.data(), buffer->get(), n).wait();
+  auto sum = std::make_shared<zr::usm_ptr<float>>(zr::make_device_array<float>(q, 1));
+  return [&q, buffer, sum] {
+    q.reduce(buffer->get(), n, zr::reduction(sum->get(), zr::plus<float>(),
+                                             {zr::property::reduction::initialize_to_identity{}})).wait();
+  };
 }
 
 void f32_rows(zr::queue& q, const Options& o, bool fp64) {
@@ -124,7 +144,7 @@ void f32_rows(zr::queue& q, const Options& o, bool fp64) {
                             b[0].hi_index == static_cast<std::uint64_t>(hi - host.begin());
                    },
                    {}});
-    measure(ops, "f32", log2, n, sizeof(float), o.runs);
+    measure(ops, "f32", log2, n, sizeof(float), o.runs, l2_eviction(q, o));
   }
 }
 
@@ -151,7 +171,7 @@ void i32_rows(zr::queue& q, const Options& o) {
                    [&] { return sum64[0] == wide; }, {}});
     ops.push_back({"count_nonzero", [&] { return q.transform_reduce(input.get(), n, zr::count_nonzero{}, count.get()); },
                    [&] { return count[0] == nonzero; }, {}});
-    measure(ops, "i32", log2, n, sizeof(std::int32_t), o.runs);
+    measure(ops, "i32", log2, n, sizeof(std::int32_t), o.runs, l2_eviction(q, o));
   }
 }
 
