@@ -17,6 +17,7 @@ struct Options {
   long device = -1;
   int min_log2 = 20, max_log2 = 28, step = 2, runs = 21;
   int cold_l2 = 0;  // --cold-l2 1: the benches that take it evict the GPU's L2 before every timed run
+  int plans = 0;    // --plans 1: the benches that take it print each op's plan to standard error
 };
 
 // [--device INDEX] [--min-log2 20] [--max-log2 28] [--step 2] [--runs 21]
@@ -31,6 +32,7 @@ inline Options parse_options(int argc, char** argv) {
     else if (flag == "--step") o.step = static_cast<int>(value);
     else if (flag == "--runs") o.runs = static_cast<int>(value);
     else if (flag == "--cold-l2") o.cold_l2 = static_cast<int>(value);
+    else if (flag == "--plans") o.plans = static_cast<int>(value);
     else throw std::runtime_error("unknown option " + flag);
   }
   return o;

@@ -5,6 +5,9 @@
 // built-in f32 sum).
 //
 //   zr_transform_bench [--device INDEX] [--min-log2 20] [--max-log2 28] [--step 2] [--runs 21] [--cold-l2 0|1]
+//                      [--plans 0|1]
+//
+// --plans 1: each op's plan (strategy, passes, launch shapes) on standard error, once per size.
 //
 // --cold-l2 1: before every timed run, an untimed sum of a 256 MiB buffer evicts what the previous run left in
 // the GPU's L2 (nvbench's default), so that every op reads its input from memory: near the L2's size (2^24
@@ -59,8 +62,14 @@ struct Measured {
 };
 
 void measure(std::vector<Measured>& ops, const char* type, int log2, std::uint64_t n, std::size_t bytes, int runs,
-             const std::function<void()>& before_each) {
-  for (auto& m : ops) device_span_s(m.submit());  // warm-up (module builds, plans)
+             const std::function<void()>& before_each, bool print_plans) {
+  for (auto& m : ops) {
+    const zr::event warm_up = m.submit();  // module builds, plans
+    device_span_s(warm_up);
+    if (!print_plans) continue;
+    for (const auto& plan : warm_up.get_profile().plans)
+      std::fprintf(stderr, "%s %s 2^%d: %s\n%s\n", m.op, type, log2, plan.reason.c_str(), plan.description.c_str());
+  }
   // Each run starts with the next op (rotated), so that no op always follows the same one: an op right after
   // another read of the same input can find part of it still in the GPU's L2.
   for (int run = 0; run < runs; ++run)
@@ -144,7 +153,7 @@ void f32_rows(zr::queue& q, const Options& o, bool fp64) {
                             b[0].hi_index == static_cast<std::uint64_t>(hi - host.begin());
                    },
                    {}});
-    measure(ops, "f32", log2, n, sizeof(float), o.runs, l2_eviction(q, o));
+    measure(ops, "f32", log2, n, sizeof(float), o.runs, l2_eviction(q, o), o.plans != 0);
   }
 }
 
@@ -171,7 +180,7 @@ void i32_rows(zr::queue& q, const Options& o) {
                    [&] { return sum64[0] == wide; }, {}});
     ops.push_back({"count_nonzero", [&] { return q.transform_reduce(input.get(), n, zr::count_nonzero{}, count.get()); },
                    [&] { return count[0] == nonzero; }, {}});
-    measure(ops, "i32", log2, n, sizeof(std::int32_t), o.runs, l2_eviction(q, o));
+    measure(ops, "i32", log2, n, sizeof(std::int32_t), o.runs, l2_eviction(q, o), o.plans != 0);
   }
 }
 

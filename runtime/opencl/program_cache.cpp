@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
+#include <vector>
 
 #include "opencl/error.hpp"
 #include "log.hpp"
@@ -23,6 +25,28 @@ std::string build_log(cl_program program, cl_device_id device) {
   }
   while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
   return log.empty() ? "(empty build log)" : log;
+}
+
+// ZE_REDUCE_OPENCL_DUMP_DIR=<dir>: each built program's device binary (PTX on NVIDIA) lands in
+// <dir>/<module>.bin, to see what the device's compiler made of a kernel (registers, private memory).
+// A diagnostic: failures are logged, never thrown.
+void dump_binary(cl_program program, const std::string& module_name) {
+  const char* dir = std::getenv("ZE_REDUCE_OPENCL_DUMP_DIR");
+  if (!dir || !*dir) return;
+  std::size_t size = 0;
+  if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr) != CL_SUCCESS || size == 0) {
+    logger().warn("opencl: the binary of module {} could not be read for ZE_REDUCE_OPENCL_DUMP_DIR", module_name);
+    return;
+  }
+  std::vector<unsigned char> bytes(size);
+  unsigned char* data = bytes.data();
+  if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof data, &data, nullptr) != CL_SUCCESS) {
+    logger().warn("opencl: the binary of module {} could not be read for ZE_REDUCE_OPENCL_DUMP_DIR", module_name);
+    return;
+  }
+  const std::string path = std::string(dir) + "/" + module_name + ".bin";
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  logger().info("opencl: wrote the binary of module {} to {}", module_name, path);
 }
 }  // namespace
 
@@ -132,6 +156,7 @@ ProgramHandle ProgramCache::build(const core::EmbeddedModule& module) const {
   }
   logger().debug("opencl: built module {} as {} for '{}' in {:.1f} ms", module_name, name(ingestion), device_.name,
                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+  dump_binary(program.get(), module_name);
   return program;
 }
 

@@ -37,6 +37,9 @@ kernel void ZR_USER_KERNEL_NAME(ucpu)(global const ZR_UT* restrict in, ulong n, 
   for (; i < end; ++i) {
     ZR_USER_FOLD_LANE(in[i], i)
   }
+  // ufinal combines an operator's partials without looking at their flags where it has an identity
+  // (zr_user_seeded): an empty chunk's partial is that identity.
+  if (!has) zr_user_identity(ZR_USER_BYTES(acc));
   zr_user_to_global(ZR_USER_SLOT(partials, get_global_id(0)), ZR_USER_BYTES(acc));
   partial_flags[get_global_id(0)] = has;
 }

@@ -14,7 +14,8 @@ kernel void zr_ufinal_u8(global const uint4* partial_words, global const uint* p
   ZR_USER_STORE(store);
   private uint* acc = ZR_USER_ACC(store);
   private uint* tmp = ZR_USER_TMP(store);
-  uint has = zr_user_read_partials(partials, partial_flags, count, acc, tmp);
-  has = zr_user_group_tree(acc, tmp, has, slots, flags);
+  const uint seeded = zr_user_seeded(tmp);
+  uint has = zr_user_read_partials(partials, partial_flags, count, seeded, acc, tmp);
+  has = zr_user_group_tree(acc, tmp, seeded, has, slots, flags);
   if (get_local_id(0) == 0) zr_user_store_result(acc, tmp, has, result, include_initial);
 }

@@ -18,8 +18,9 @@ kernel void ZR_USER_KERNEL_NAME(ulast)(global const ZR_UT* restrict in, ulong n,
   private uint* acc = ZR_USER_ACC(store);
   private uint* tmp = ZR_USER_TMP(store);
   const uint groups = (uint)get_num_groups(0);
+  const uint seeded = zr_user_seeded(tmp);
   uint has = zr_user_grid_read(in, n, acc, tmp);
-  has = zr_user_group_tree(acc, tmp, has, slots, flags);
+  has = zr_user_group_tree(acc, tmp, seeded, has, slots, flags);
   if (get_local_id(0) == 0) {
     zr_user_to_global(ZR_USER_SLOT(partials, get_group_id(0)), ZR_USER_BYTES(acc));
     partial_flags[get_group_id(0)] = has;
@@ -28,8 +29,8 @@ kernel void ZR_USER_KERNEL_NAME(ulast)(global const ZR_UT* restrict in, ulong n,
   if (get_local_id(0) == 0) is_last[0] = atomic_inc(counter) == groups - 1;
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   if (!is_last[0]) return;
-  has = zr_user_read_partials(partials, partial_flags, groups, acc, tmp);
-  has = zr_user_group_tree(acc, tmp, has, slots, flags);
+  has = zr_user_read_partials(partials, partial_flags, groups, seeded, acc, tmp);
+  has = zr_user_group_tree(acc, tmp, seeded, has, slots, flags);
   if (get_local_id(0) == 0) {
     zr_user_store_result(acc, tmp, has, result, include_initial);
     *counter = 0;

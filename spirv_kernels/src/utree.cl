@@ -14,7 +14,7 @@ kernel void ZR_USER_KERNEL_NAME(utree)(global const ZR_UT* restrict in, ulong n,
   private uint* acc = ZR_USER_ACC(store);
   private uint* tmp = ZR_USER_TMP(store);
   uint has = zr_user_grid_read(in, n, acc, tmp);
-  has = zr_user_group_tree(acc, tmp, has, slots, flags);
+  has = zr_user_group_tree(acc, tmp, zr_user_seeded(tmp), has, slots, flags);
   if (get_local_id(0) == 0) {
     zr_user_to_global(ZR_USER_SLOT(partials, get_group_id(0)), ZR_USER_BYTES(acc));
     partial_flags[get_group_id(0)] = has;

@@ -92,47 +92,71 @@ ZR_USER_INLINE void zr_user_merge(private uint* acc, const private uint* tmp, ui
   *has = 1;
 }
 
+// Whether the operator has an identity: then every accumulator starts from it, so every slot and partial
+// holds a value and combines need no flag (a flag still says whether any element went in). A constant once
+// the operator is linked in and inlined, so the device compiler drops the other path. scratch is overwritten.
+ZR_USER_INLINE uint zr_user_seeded(private uint* scratch) { return zr_user_identity(ZR_USER_BYTES(scratch)); }
+
+// acc combined with another accumulator read into tmp, which holds a value where the operator is seeded or
+// other_has. The caller reads the flag and the slot before calling, neither waiting on the other: a slot read
+// only once its flag said so cost the H100 a memory round trip per partial.
+ZR_USER_INLINE void zr_user_merge_slot(private uint* acc, const private uint* tmp, uint seeded, uint other_has,
+                                       uint* has) {
+  if (seeded) {
+    zr_user_combine(ZR_USER_BYTES(acc), ZR_USER_BYTES(tmp));
+    *has |= other_has;
+  } else if (other_has) {
+    zr_user_merge(acc, tmp, has);
+  }
+}
+
 // ---- this work-item's share of the input, GPU-shaped: the grid-stride read of zr_grid.h -------------------
 // 16-byte vectors strided by the global size, two in flight a step (one for 1- and 2-byte elements, whose 8 or
 // 16 transforms and combines a vector are work enough: two vectors' worth spilled registers on Intel's tgllp and
-// pvc); the first vector seeds the accumulator, the last n mod ZR_UL elements are read one by one. Returns
-// whether the work-item had any element.
+// pvc); the identity, or else the first lane read, seeds the accumulator; the last n mod ZR_UL elements are read
+// one by one. Returns whether the work-item had any element. The first lane is folded in after its vector's
+// load, so the first step keeps two loads in flight (a seed vector loaded alone before the loop would add a
+// memory round trip to every work-item).
 #define ZR_USER_FOLD_LANE(lane, index)                                 \
   zr_user_transform(ZR_USER_BYTES(tmp), (ulong)(lane), (index));     \
   zr_user_combine(ZR_USER_BYTES(acc), ZR_USER_BYTES(tmp));
+
+// x's lanes (of indices base, base + 1, ...) folded into acc in order; the first seeds acc where it holds nothing
+// (seeded: acc starts from the identity and always holds a value).
+ZR_USER_INLINE void zr_user_fold_vector(private uint* acc, private uint* tmp, ZR_UVT x, ulong base, uint seeded,
+                                        uint* has) {
+  if (seeded || *has) {
+    ZR_USER_FOLD_LANE(x.s0, base)
+  } else {
+    zr_user_transform(ZR_USER_BYTES(acc), (ulong)x.s0, base);
+  }
+  *has = 1;
+  ZR_ULANES_AFTER_FIRST(ZR_USER_FOLD_LANE, x, base)
+}
 
 ZR_USER_INLINE uint zr_user_grid_read(global const ZR_UT* in, ulong n, private uint* acc, private uint* tmp) {
   const ulong vectors = n / ZR_UL;
   const ulong stride = get_global_size(0);
   ulong v = get_global_id(0);
+  const uint seeded = zr_user_seeded(acc);
   uint has = 0;
-  if (v < vectors) {
-    const ZR_UVT x = ZR_UVLOAD(v, in);
-    const ulong base = v * ZR_UL;
-    zr_user_transform(ZR_USER_BYTES(acc), (ulong)x.s0, base);
-    has = 1;
-    ZR_ULANES_AFTER_FIRST(ZR_USER_FOLD_LANE, x, base)
-    v += stride;
-  }
 #if ZR_UL <= 4
   for (; v + stride < vectors; v += 2 * stride) {
     const ZR_UVT x = ZR_UVLOAD(v, in);
     const ZR_UVT y = ZR_UVLOAD(v + stride, in);
-    ZR_ULANES(ZR_USER_FOLD_LANE, x, v * ZR_UL)
+    zr_user_fold_vector(acc, tmp, x, v * ZR_UL, seeded, &has);
     ZR_ULANES(ZR_USER_FOLD_LANE, y, (v + stride) * ZR_UL)
   }
-#endif
-#if ZR_UL <= 4
   if (v < vectors) {
 #else
   for (; v < vectors; v += stride) {
 #endif
     const ZR_UVT x = ZR_UVLOAD(v, in);
-    ZR_ULANES(ZR_USER_FOLD_LANE, x, v * ZR_UL)
+    zr_user_fold_vector(acc, tmp, x, v * ZR_UL, seeded, &has);
   }
   for (ulong i = vectors * ZR_UL + get_global_id(0); i < n; i += stride) {
     zr_user_transform(ZR_USER_BYTES(tmp), (ulong)in[i], i);
-    zr_user_merge(acc, tmp, &has);
+    zr_user_merge_slot(acc, tmp, seeded, 1, &has);
   }
   return has;
 }
@@ -147,8 +171,8 @@ ZR_USER_INLINE uint zr_user_grid_read(global const ZR_UT* in, ulong n, private u
 // per work-item.
 #define ZR_USER_TREE_RADIX 8
 
-ZR_USER_INLINE uint zr_user_group_tree(private uint* acc, private uint* tmp, uint has, local uchar* slots,
-                                       local uint* flags) {
+ZR_USER_INLINE uint zr_user_group_tree(private uint* acc, private uint* tmp, uint seeded, uint has,
+                                       local uchar* slots, local uint* flags) {
   const uint lid = (uint)get_local_id(0);
   uint active = (uint)get_local_size(0);
   zr_user_to_local(ZR_USER_SLOT(slots, lid), ZR_USER_BYTES(acc));
@@ -160,9 +184,10 @@ ZR_USER_INLINE uint zr_user_group_tree(private uint* acc, private uint* tmp, uin
 #pragma unroll
       for (uint k = 1; k < ZR_USER_TREE_RADIX; ++k) {
         const uint from = lid + k * step;
-        if (from < active && flags[from]) {
+        if (from < active) {
+          const uint other_has = flags[from];
           zr_user_from_local(ZR_USER_BYTES(tmp), ZR_USER_SLOT(slots, from));
-          zr_user_merge(acc, tmp, &has);
+          zr_user_merge_slot(acc, tmp, seeded, other_has, &has);
         }
       }
       zr_user_to_local(ZR_USER_SLOT(slots, lid), ZR_USER_BYTES(acc));
@@ -175,13 +200,15 @@ ZR_USER_INLINE uint zr_user_group_tree(private uint* acc, private uint* tmp, uin
 }
 
 // This work-item's strided share of `count` partials (slots, and their flags), in index order.
-ZR_USER_INLINE uint zr_user_read_partials(const volatile global uchar* partials, const volatile global uint* partial_flags,
-                                          ulong count, private uint* acc, private uint* tmp) {
+ZR_USER_INLINE uint zr_user_read_partials(const volatile global uchar* partials,
+                                          const volatile global uint* partial_flags, ulong count, uint seeded,
+                                          private uint* acc, private uint* tmp) {
   uint has = 0;
+  if (seeded) zr_user_identity(ZR_USER_BYTES(acc));
   for (ulong p = get_local_id(0); p < count; p += get_local_size(0)) {
-    if (!partial_flags[p]) continue;
+    const uint other_has = partial_flags[p];
     zr_user_from_global(ZR_USER_BYTES(tmp), ZR_USER_SLOT(partials, p));
-    zr_user_merge(acc, tmp, &has);
+    zr_user_merge_slot(acc, tmp, seeded, other_has, &has);
   }
   return has;
 }
