@@ -3,7 +3,7 @@
 // partial. The chunk is read in runs of ZR_ACPU_RUN blocks of W elements: first for the run's best value alone
 // (one max per block, as a plain max), and again, from cache, only when the run holds a value strictly better
 // than the work-item's best so far. That second read keeps, per vector lane, the best value and the block it
-// came from (a W-lane value vector and a W-lane uint vector: one compare and two selects per block); each lane
+// came from (a W-lane value vector and a W-lane uint vector: one compare and two ?: per block); each lane
 // visits its indices in increasing order, so only a strictly better value replaces its best, and the lanes
 // are then combined in the arg order (zr_arg.h). The last < W elements are considered one by one.
 // Arguments: in, n (64-bit), partials (one zr_arg per work-item), scratch (unused: the argtree signature).
@@ -73,12 +73,20 @@ ZR_ACPU_DEFINE_LOAD(f64, double8, 8)
 
 // Blocks per run of the hot loop (see the kernel): 64 blocks are 4 KiB of i32, read again from L1 when needed.
 #define ZR_ACPU_RUN 64
-// The lane-wise best value of a and x, ignoring indices: integers max/min; floating types keep a NaN, and take
-// x where it replaces a (ZR_ACPU_REPLACES).
-#define ZR_ACPU_BEST_INTEGER_argmin(OP, ATN, a, x) ((x) < (a) ? (x) : (a))
-#define ZR_ACPU_BEST_INTEGER_argmax(OP, ATN, a, x) ((x) > (a) ? (x) : (a))
-#define ZR_ACPU_BEST_FLOATING_argmin(OP, ATN, a, x) (ZR_ACPU_REPLACES(OP, ATN, x, a) ? (x) : (a))
-#define ZR_ACPU_BEST_FLOATING_argmax(OP, ATN, a, x) (ZR_ACPU_REPLACES(OP, ATN, x, a) ? (x) : (a))
+// The run's probe (see the kernel): the lane-wise better of a and x by the plain comparison, which compilers
+// make one max or min instruction (a NaN never gets in); floating types note NaNs apart, in a mask that no
+// comparison waits on. A run with a NaN is read again unless the best so far is one (the first NaN stays).
+#define ZR_ACPU_PROBE_argmin(a, x) ((x) < (a) ? (x) : (a))
+#define ZR_ACPU_PROBE_argmax(a, x) ((x) > (a) ? (x) : (a))
+#define ZR_ACPU_NANS_DECLARE_INTEGER(nans, v)
+#define ZR_ACPU_NANS_DECLARE_FLOATING(nans, v) __typeof__((v) != (v)) nans = (__typeof__((v) != (v)))(0);
+#define ZR_ACPU_NANS_NOTE_INTEGER(nans, x)
+#define ZR_ACPU_NANS_NOTE_FLOATING(nans, x) nans |= (x) != (x);
+#define ZR_ACPU_NANS_RESCAN_INTEGER(nans, best) 0
+#define ZR_ACPU_NANS_RESCAN_FLOATING(nans, best) ((best) == (best) && any(nans))
+#define ZR_ACPU_NANS_(KIND, WHAT, ...) ZR_ACPU_NANS_##WHAT##_##KIND(__VA_ARGS__)
+#define ZR_ACPU_NANS__(KIND, WHAT, ...) ZR_ACPU_NANS_(KIND, WHAT, __VA_ARGS__)
+#define ZR_ACPU_NANS(ATN, WHAT, ...) ZR_ACPU_NANS__(ZR_ACPU_KIND_##ATN, WHAT, __VA_ARGS__)
 #define ZR_ACPU_KIND_i8 INTEGER
 #define ZR_ACPU_KIND_u8 INTEGER
 #define ZR_ACPU_KIND_i16 INTEGER
@@ -89,16 +97,25 @@ ZR_ACPU_DEFINE_LOAD(f64, double8, 8)
 #define ZR_ACPU_KIND_u64 INTEGER
 #define ZR_ACPU_KIND_f32 FLOATING
 #define ZR_ACPU_KIND_f64 FLOATING
-#define ZR_ACPU_BEST_(KIND, OP, ATN, a, x) ZR_ACPU_BEST_##KIND##_##OP(OP, ATN, a, x)
-#define ZR_ACPU_BEST__(KIND, OP, ATN, a, x) ZR_ACPU_BEST_(KIND, OP, ATN, a, x)
-#define ZR_ACPU_BEST(OP, ATN, a, x) ZR_ACPU_BEST__(ZR_ACPU_KIND_##ATN, OP, ATN, a, x)
 
-// One block x (W values, block number blk) into the state (values, blocks).
-#define ZR_ACPU_STEP(OP, ATN, W, values, blocks, x, blk)                       \
-  do {                                                                        \
-    const ZR_ACAT(int, W) zr_m_ = ZR_ACAT(convert_int, W)(ZR_ACPU_REPLACES(OP, ATN, x, values)); \
-    (values) = select((values), (x), ZR_ACPU_REPLACES(OP, ATN, x, values));  \
-    (blocks) = select((blocks), (ZR_ACAT(uint, W))(blk), zr_m_);               \
+// One block x (W values, block number blk) into the state (values, blocks), with ?: rather than select()
+// (an out-of-line call on PoCL 5). The block numbers need the comparison's mask as W ints: 4-byte types have it
+// as it is, the others convert it.
+#define ZR_ACPU_INT_MASK_i8(W, m) ZR_ACAT(convert_int, W)(m)
+#define ZR_ACPU_INT_MASK_u8(W, m) ZR_ACAT(convert_int, W)(m)
+#define ZR_ACPU_INT_MASK_i16(W, m) ZR_ACAT(convert_int, W)(m)
+#define ZR_ACPU_INT_MASK_u16(W, m) ZR_ACAT(convert_int, W)(m)
+#define ZR_ACPU_INT_MASK_i32(W, m) (m)
+#define ZR_ACPU_INT_MASK_u32(W, m) (m)
+#define ZR_ACPU_INT_MASK_f32(W, m) (m)
+#define ZR_ACPU_INT_MASK_i64(W, m) ZR_ACAT(convert_int, W)(m)
+#define ZR_ACPU_INT_MASK_u64(W, m) ZR_ACAT(convert_int, W)(m)
+#define ZR_ACPU_INT_MASK_f64(W, m) ZR_ACAT(convert_int, W)(m)
+#define ZR_ACPU_STEP(OP, ATN, W, values, blocks, x, blk)                                            \
+  do {                                                                                             \
+    const __typeof__(ZR_ACPU_REPLACES(OP, ATN, x, values)) zr_m_ = ZR_ACPU_REPLACES(OP, ATN, x, values); \
+    (values) = zr_m_ ? (x) : (values);                                                             \
+    (blocks) = ZR_ACPU_INT_MASK_##ATN(W, zr_m_) ? (ZR_ACAT(uint, W))(blk) : (blocks);              \
   } while (0)
 
 // Lane k of a state into best: its value came from block b after element `segment`, or it was never replaced
@@ -171,11 +188,18 @@ ZR_ACPU_DEFINE_LOAD(f64, double8, 8)
     /* nearly every run that per-lane bests would trigger (16 lanes, each with its own records). */          \
     for (; i + ZR_ACPU_RUN * W <= body_end; i += ZR_ACPU_RUN * W) {                                          \
       const ACC##W bests = (ACC##W)(best_value);                                                             \
-      ACC##W probe = bests;                                                                                  \
+      ACC##W even = bests, odd = bests; /* two chains of maxima: half the wait on each */                    \
+      ZR_ACPU_NANS(ATN, DECLARE, nans, bests)                                                                \
       /* unrolled: as a loop inside the run loop, llvm-spirv-15 ordered its blocks wrongly (undefined ID) */ \
-      _Pragma("unroll") for (uint r = 0; r < ZR_ACPU_RUN; ++r)                                               \
-        probe = ZR_ACPU_BEST(OP, ATN, probe, ZR_ACPU_LOAD_##TN(W, in + i + r * W));                           \
-      if (any(ZR_ACPU_REPLACES(OP, ATN, probe, bests)))                                                      \
+      _Pragma("unroll") for (uint r = 0; r < ZR_ACPU_RUN; r += 2) {                                          \
+        const ACC##W x = ZR_ACPU_LOAD_##TN(W, in + i + r * W), y = ZR_ACPU_LOAD_##TN(W, in + i + (r + 1) * W); \
+        even = ZR_ACPU_PROBE_##OP(even, x);                                                                  \
+        odd = ZR_ACPU_PROBE_##OP(odd, y);                                                                    \
+        ZR_ACPU_NANS(ATN, NOTE, nans, x)                                                                     \
+        ZR_ACPU_NANS(ATN, NOTE, nans, y)                                                                     \
+      }                                                                                                      \
+      if (any(ZR_ACPU_BETTER_##OP(even, bests) | ZR_ACPU_BETTER_##OP(odd, bests)) ||                         \
+          ZR_ACPU_NANS(ATN, RESCAN, nans, best_value))                                                       \
         zr_argcpu_rescan_##OP##_##TN(in + i, i, ZR_ACPU_RUN, &best_value, &best_index);                      \
     }                                                                                                        \
     /* the last blocks, fewer than a run */                                                                 \
