@@ -71,6 +71,33 @@ ZR_ACPU_DEFINE_LOAD(f64, double8, 8)
 #define ZR_ACPU_REPLACES_f64 ZR_ACPU_REPLACES_FLOATING
 #define ZR_ACPU_REPLACES(OP, ATN, x, b) ZR_ACPU_REPLACES_##ATN(OP, x, b)
 
+// any() of a comparison's mask as an OR of its halves (any() is an out-of-line call on PoCL 5).
+#define ZR_ACPU_DEFINE_ANY(S)                                                                     \
+  static inline __attribute__((unused)) int zr_acpu_any_##S(S##16 m) {                      \
+    const S##8 a = m.lo | m.hi;                                                                     \
+    const S##4 b = a.lo | a.hi;                                                                     \
+    const S##2 c = b.lo | b.hi;                                                                     \
+    return (c.x | c.y) < 0;                                                                         \
+  }
+ZR_ACPU_DEFINE_ANY(char)
+ZR_ACPU_DEFINE_ANY(short)
+ZR_ACPU_DEFINE_ANY(int)
+static inline __attribute__((unused)) int zr_acpu_any_long(long8 m) {
+  const long4 a = m.lo | m.hi;
+  const long2 b = a.lo | a.hi;
+  return (b.x | b.y) < 0;
+}
+#define ZR_ACPU_ANY_i8 zr_acpu_any_char
+#define ZR_ACPU_ANY_u8 zr_acpu_any_char
+#define ZR_ACPU_ANY_i16 zr_acpu_any_short
+#define ZR_ACPU_ANY_u16 zr_acpu_any_short
+#define ZR_ACPU_ANY_i32 zr_acpu_any_int
+#define ZR_ACPU_ANY_u32 zr_acpu_any_int
+#define ZR_ACPU_ANY_f32 zr_acpu_any_int
+#define ZR_ACPU_ANY_i64 zr_acpu_any_long
+#define ZR_ACPU_ANY_u64 zr_acpu_any_long
+#define ZR_ACPU_ANY_f64 zr_acpu_any_long
+
 // Blocks per run of the hot loop (see the kernel): 64 blocks are 4 KiB of i32, read again from L1 when needed.
 #define ZR_ACPU_RUN 64
 // The run's probe (see the kernel): the lane-wise better of a and x by the plain comparison, which compilers
@@ -82,8 +109,8 @@ ZR_ACPU_DEFINE_LOAD(f64, double8, 8)
 #define ZR_ACPU_NANS_DECLARE_FLOATING(nans, v) __typeof__((v) != (v)) nans = (__typeof__((v) != (v)))(0);
 #define ZR_ACPU_NANS_NOTE_INTEGER(nans, x)
 #define ZR_ACPU_NANS_NOTE_FLOATING(nans, x) nans |= (x) != (x);
-#define ZR_ACPU_NANS_RESCAN_INTEGER(nans, best) 0
-#define ZR_ACPU_NANS_RESCAN_FLOATING(nans, best) ((best) == (best) && any(nans))
+#define ZR_ACPU_NANS_RESCAN_INTEGER(ATN, nans, best) 0
+#define ZR_ACPU_NANS_RESCAN_FLOATING(ATN, nans, best) ((best) == (best) && ZR_ACPU_ANY_##ATN(nans))
 #define ZR_ACPU_NANS_(KIND, WHAT, ...) ZR_ACPU_NANS_##WHAT##_##KIND(__VA_ARGS__)
 #define ZR_ACPU_NANS__(KIND, WHAT, ...) ZR_ACPU_NANS_(KIND, WHAT, __VA_ARGS__)
 #define ZR_ACPU_NANS(ATN, WHAT, ...) ZR_ACPU_NANS__(ZR_ACPU_KIND_##ATN, WHAT, __VA_ARGS__)
@@ -198,8 +225,8 @@ ZR_ACPU_DEFINE_LOAD(f64, double8, 8)
         ZR_ACPU_NANS(ATN, NOTE, nans, x)                                                                     \
         ZR_ACPU_NANS(ATN, NOTE, nans, y)                                                                     \
       }                                                                                                      \
-      if (any(ZR_ACPU_BETTER_##OP(even, bests) | ZR_ACPU_BETTER_##OP(odd, bests)) ||                         \
-          ZR_ACPU_NANS(ATN, RESCAN, nans, best_value))                                                       \
+      if (ZR_ACPU_ANY_##ATN(ZR_ACPU_BETTER_##OP(even, bests) | ZR_ACPU_BETTER_##OP(odd, bests)) ||           \
+          ZR_ACPU_NANS(ATN, RESCAN, ATN, nans, best_value))                                                  \
         zr_argcpu_rescan_##OP##_##TN(in + i, i, ZR_ACPU_RUN, &best_value, &best_index);                      \
     }                                                                                                        \
     /* the last blocks, fewer than a run */                                                                 \
