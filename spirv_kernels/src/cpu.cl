@@ -11,6 +11,7 @@
 // Arguments: in, n (64-bit), partials (one ACC per work-item), identity, scratch (unused: kept so that every
 // partial-producing first pass has the same signature).
 #include "zr_types.h"
+#include "zr_cpu_loads.h"
 
 #define ZR_CAT_(a, b) a##b
 #define ZR_CAT(a, b) ZR_CAT_(a, b)
@@ -175,27 +176,8 @@ ZR_CPU_DEFINE_F64()
 #endif
 
 // ---- W elements as W accumulator values ------------------------------------------------------------------------
-// Plain vector loads at the element's alignment, and operators rather than built-in functions in the steps:
-// PoCL 5.0 calls built-ins (vloadN, min, max, select) out of line from our SPIR bitcode, spilling every live
-// vector register around each call (rchunks.cl, argcpu.cl). f16 still converts with vload_halfN.
-#define ZR_CPU_DEFINE_LOADS(S, ALIGN)                              \
-  typedef S##2 __attribute__((aligned(ALIGN))) zr_cpu_loaded_##S##2;   \
-  typedef S##4 __attribute__((aligned(ALIGN))) zr_cpu_loaded_##S##4;   \
-  typedef S##8 __attribute__((aligned(ALIGN))) zr_cpu_loaded_##S##8;   \
-  typedef S##16 __attribute__((aligned(ALIGN))) zr_cpu_loaded_##S##16;
-ZR_CPU_DEFINE_LOADS(char, 1)
-ZR_CPU_DEFINE_LOADS(uchar, 1)
-ZR_CPU_DEFINE_LOADS(short, 2)
-ZR_CPU_DEFINE_LOADS(ushort, 2)
-ZR_CPU_DEFINE_LOADS(int, 4)
-ZR_CPU_DEFINE_LOADS(uint, 4)
-ZR_CPU_DEFINE_LOADS(long, 8)
-ZR_CPU_DEFINE_LOADS(ulong, 8)
-ZR_CPU_DEFINE_LOADS(float, 4)
-#if defined(ZR_CLASS_FP64)
-ZR_CPU_DEFINE_LOADS(double, 8)
-#endif
-#define ZR_CPU_PLAIN_LOAD(S, W, p) (*(global const ZR_CAT(zr_cpu_loaded_##S, W)*)(p))
+// Plain vector loads (zr_cpu_loads.h), and operators rather than built-in functions in the steps: PoCL 5.0
+// calls built-ins (min, max, select) out of line from our SPIR bitcode. f16 still converts with vload_halfN.
 #define ZR_CPU_LOADW_i8(W, p) ZR_CPU_PLAIN_LOAD(char, W, p)
 #define ZR_CPU_LOADW_u8(W, p) ZR_CPU_PLAIN_LOAD(uchar, W, p)
 #define ZR_CPU_LOADW_i16(W, p) ZR_CPU_PLAIN_LOAD(short, W, p)

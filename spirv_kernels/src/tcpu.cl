@@ -9,6 +9,13 @@
 // Arguments: in, n (64-bit), partials (one ACC per work-item), value (count_equal's; LANE), scratch (unused:
 // the signature of ttree).
 #include "zr_transform.h"
+#include "zr_cpu_loads.h"
+
+// No built-in call in the hot loop (zr_cpu_loads.h says why): plain loads, |v| as a comparison, and no
+// contraction of norm_l2's v * v + a into mad() (which PoCL 5 also calls out of line).
+#pragma OPENCL FP_CONTRACT OFF
+#undef ZR_XV_norm_l1
+#define ZR_XV_norm_l1(XT, VT, v) ((v) < (XT)0 ? -(v) : (v))
 
 #define ZR_TCPU_KERNEL(OP, TN, T, LANE, ACC, ATN, RT, RTN) \
   ZR_TCPU_KERNEL_(OP, TN, T, LANE, ACC, ATN, ZR_VECTOR_OF(ACC, ZR_VEC_##TN))
@@ -26,12 +33,12 @@
     XT a = (XT)0, b = (XT)0, c = (XT)0, d = (XT)0;                                                           \
     ulong v = 0;                                                                                             \
     for (; v + 4 <= vectors; v += 4) {                                                                       \
-      a += ZR_XV_##OP(XT, ZR_VTYPE_##TN, ZR_VLOAD_##TN(first + v, in));                                      \
-      b += ZR_XV_##OP(XT, ZR_VTYPE_##TN, ZR_VLOAD_##TN(first + v + 1, in));                                  \
-      c += ZR_XV_##OP(XT, ZR_VTYPE_##TN, ZR_VLOAD_##TN(first + v + 2, in));                                  \
-      d += ZR_XV_##OP(XT, ZR_VTYPE_##TN, ZR_VLOAD_##TN(first + v + 3, in));                                  \
+      a += ZR_XV_##OP(XT, ZR_VTYPE_##TN, ZR_CPU_VLOAD_##TN(first + v, in));                                      \
+      b += ZR_XV_##OP(XT, ZR_VTYPE_##TN, ZR_CPU_VLOAD_##TN(first + v + 1, in));                                  \
+      c += ZR_XV_##OP(XT, ZR_VTYPE_##TN, ZR_CPU_VLOAD_##TN(first + v + 2, in));                                  \
+      d += ZR_XV_##OP(XT, ZR_VTYPE_##TN, ZR_CPU_VLOAD_##TN(first + v + 3, in));                                  \
     }                                                                                                        \
-    for (; v < vectors; ++v) a += ZR_XV_##OP(XT, ZR_VTYPE_##TN, ZR_VLOAD_##TN(first + v, in));               \
+    for (; v < vectors; ++v) a += ZR_XV_##OP(XT, ZR_VTYPE_##TN, ZR_CPU_VLOAD_##TN(first + v, in));               \
     a = (a + b) + (c + d);                                                                                   \
     ACC acc = 0;                                                                                             \
     ZR_FOLD(ZR_VEC_##TN, zr_tsum_##ATN, acc, a);                                                             \

@@ -5,6 +5,11 @@
 // them. Arguments: in, n (64-bit), partials (one slot per work-item), partial_flags (one uint per work-item),
 // slots and flags (local; unused: the signature of utree).
 #include "zr_user.h"
+#include "zr_cpu_loads.h"
+
+// Plain loads (zr_cpu_loads.h says why), not zr_user.h's vloadN.
+#undef ZR_UVLOAD
+#define ZR_UVLOAD(v, p) ZR_CPU_PLAIN_LOAD(ZR_UT, ZR_UL, (p) + (v) * ZR_UL)
 
 kernel void ZR_USER_KERNEL_NAME(ucpu)(global const ZR_UT* restrict in, ulong n, global uint4* partial_words,
                                       global uint* partial_flags, local uint4* slot_words, local uint* flags) {
