@@ -1,5 +1,6 @@
 #include "opencl/program_cache.hpp"
 
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -44,7 +45,10 @@ void dump_binary(cl_program program, const std::string& module_name) {
     logger().warn("opencl: the binary of module {} could not be read for ZE_REDUCE_OPENCL_DUMP_DIR", module_name);
     return;
   }
-  const std::string path = std::string(dir) + "/" + module_name + ".bin";
+  std::string file = module_name;  // linked modules are named "<template>+<operator>#<n>": keep names plain
+  for (char& c : file)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
+  const std::string path = std::string(dir) + "/" + file + ".bin";
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   logger().info("opencl: wrote the binary of module {} to {}", module_name, path);
 }

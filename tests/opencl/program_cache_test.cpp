@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 
 #include "kernel_catalog.hpp"
 #include "test_support.hpp"
@@ -93,6 +94,27 @@ TEST(OpenclProgramCache, GivenTheIngestionVariable_WhenAContextIsMade_ThenItIsOb
   EXPECT_EQ(parse_ingestion("spirv"), Ingestion::spirv);
   EXPECT_EQ(parse_ingestion("source"), Ingestion::source);
   EXPECT_FALSE(parse_ingestion("binary").has_value());
+}
+
+TEST(OpenclProgramCache, GivenTheDumpVariable_WhenAModuleIsBuilt_ThenItsDeviceBinaryIsWrittenUnderAPlainName) {
+  ZR_REQUIRE_TEST_DEVICE();
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "zr_program_dump_test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const core::EmbeddedModule* module = nullptr;
+  Context plain(*test::test_device());
+  for (const auto& candidate : core::embedded_modules())
+    if (candidate.name == std::string_view("final_base") && plain.capabilities().can_load(candidate)) module = &candidate;
+  ASSERT_NE(module, nullptr) << "final_base is not embedded or not loadable";
+  {
+    ScopedEnv env("ZE_REDUCE_OPENCL_DUMP_DIR", dir.c_str());
+    Context context(*test::test_device());  // a fresh cache: this build is its first
+    context.programs().program(*module);
+  }
+  const std::filesystem::path written = dir / "final_base.bin";
+  ASSERT_TRUE(std::filesystem::exists(written)) << written;
+  EXPECT_GT(std::filesystem::file_size(written), 0u);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
