@@ -298,12 +298,12 @@ StrategyChoice choose_strategy(const Capabilities& caps, const ReductionRequest&
     if (caps.type == DeviceType::cpu && available(Strategy::cpu_chunks))
       return {Strategy::cpu_chunks, "CPU device: one contiguous chunk per work-item, combined in index order"};
     if (available(Strategy::last_group))
-      return {Strategy::last_group, "the operator's accumulator per work-item over 16-byte loads, eight-way through "
+      return {Strategy::last_group, "the operator's accumulator per work-item over 16-byte loads, four-way through "
                                     "the group's tree, and the last group to finish combines the groups': one launch"};
     if (auto why = why_unavailable(Strategy::tree, caps, request))
       throw UnsupportedError("no strategy can run user operator '" + request.user_operator->name + "' on " +
                              device_label(caps) + ": " + *why);
-    return {Strategy::tree, "the operator's accumulator per work-item and group, an eight-way group tree, a final pass"};
+    return {Strategy::tree, "the operator's accumulator per work-item and group, a four-way group tree, a final pass"};
   }
 
   if (is_transform_op(op)) {

@@ -1,5 +1,5 @@
 // Variant "ufinal": the last pass of a user-defined operator's reduction after utree or ucpu: one group
-// combines `count` partials (each work-item a strided share in index order, then the eight-way tree of
+// combines `count` partials (each work-item a strided share in index order, then the four-way tree of
 // zr_user.h) and stores the result. One entry point serves every element size (it reads only partials).
 // Arguments: partials, partial_flags, count (64-bit), result (the accumulator's bytes), include_initial,
 // slots and flags (local: one each per work-item).

@@ -9,7 +9,7 @@
 //
 // Every partial carries a flag saying whether it holds a value: an operator without an identity seeds each
 // work-item's accumulator from its first element, and a work-item or group with no elements has nothing.
-// Elements are combined in index order within a work-item, then eight at a time in a fixed tree across the
+// Elements are combined in index order within a work-item, then four at a time in a fixed tree across the
 // group, then the groups in index order: the result is deterministic for a given launch shape.
 //
 // llvm-spirv-15 writes the bitcasts of one private array between the OpVariables of the next, which spirv-val
@@ -162,14 +162,14 @@ ZR_USER_INLINE uint zr_user_grid_read(global const ZR_UT* in, ulong n, private u
 }
 
 // ---- across the work-group ----------------------------------------------------------------------------------
-// Eight slots fold into one a step (work-item i takes i + s, i + 2s, ..., i + 7s in that order, s = ceil(active
-// / 8)), as zr_group_tree.h does for the built-ins: a 512-wide group waits on 3 barriers instead of the 9 of a
-// tree of pairs, which cost the H100's one-launch f32 sum ~1.8 us (0.93x the built-in sum at 2^24). The seven
-// are folded one after another into the work-item's accumulator, not as a tree of pairs in registers: that
-// needs only the one temporary, whatever the accumulator's size. Work-item 0 is left with the group's
-// accumulator and the return value says whether it holds one. slots: one slot per work-item, flags: one uint
-// per work-item.
-#define ZR_USER_TREE_RADIX 8
+// Four slots fold into one a step (work-item i takes i + s, i + 2s, i + 3s in that order, s = ceil(active / 4)):
+// a 512-wide group waits on 5 barriers instead of the 9 of a tree of pairs. The three are folded one after
+// another into the work-item's accumulator, not as a tree of pairs in registers: that needs only the one
+// temporary, whatever the accumulator's size. Eight a step, as zr_group_tree.h takes for the built-ins, made
+// Intel's compiler spill 1 KiB in ulast even for the 4-byte f32 sum on tgllp and pvc (level_zero_nohw).
+// Work-item 0 is left with the group's accumulator and the return value says whether it holds one. slots:
+// one slot per work-item, flags: one uint per work-item.
+#define ZR_USER_TREE_RADIX 4
 
 ZR_USER_INLINE uint zr_user_group_tree(private uint* acc, private uint* tmp, uint seeded, uint has,
                                        local uchar* slots, local uint* flags) {
