@@ -632,6 +632,35 @@ std::uint64_t local_tree_depth(std::uint64_t local_size) {
   }
   return depth;
 }
+
+// Combines on the longest path through zr_user_group_tree (spirv_kernels/src/zr_user.h): each step folds up to
+// three more slots into a work-item's accumulator, one after another.
+constexpr std::uint64_t kUserTreeRadix = 4;  // ZR_USER_TREE_RADIX
+std::uint64_t user_tree_depth(std::uint64_t local_size) {
+  std::uint64_t depth = 0;
+  for (std::uint64_t active = local_size; active > 1;) {
+    const std::uint64_t step = ceil_div(active, kUserTreeRadix);
+    depth += ceil_div(active, step) - 1;
+    active = step;
+  }
+  return depth;
+}
+
+// A user operator's pass (zr_user.h): every element and partial goes through the operator one at a time, the
+// accumulator starting from the identity where there is one (one combine more than from the first element).
+std::uint64_t user_pass_depth(const KernelPass& pass, std::uint64_t count, std::uint64_t lanes, Strategy strategy) {
+  const std::uint64_t tree = user_tree_depth(pass.local_size);
+  std::uint64_t depth = 0;
+  if (pass.entry_point.starts_with("zr_ucpu_")) {
+    depth = ceil_div(ceil_div(count, pass.global_size), kCpuChunkMultiple) * kCpuChunkMultiple + 1;
+  } else if (pass.entry_point.starts_with("zr_ufinal_")) {
+    depth = ceil_div(count, pass.local_size) + 1 + tree;
+  } else {
+    depth = lanes * ceil_div(ceil_div(count, lanes), pass.global_size) + 1 + tree;
+  }
+  if (strategy == Strategy::last_group) depth += ceil_div(pass.group_count(), pass.local_size) + 1 + tree;
+  return depth;
+}
 }  // namespace
 
 std::uint64_t combine_depth(const Plan& plan) {
@@ -645,6 +674,10 @@ std::uint64_t combine_depth(const Plan& plan) {
     // Every kernel takes its count second, but for ufinal (after the partials' flags).
     const std::size_t count_arg = pass.entry_point.starts_with("zr_ufinal_") ? 2 : 1;
     const std::uint64_t count = std::get<Scalar>(pass.args[count_arg]).as<std::uint64_t>();
+    if (is_user_op(plan.request.op)) {
+      depth += user_pass_depth(pass, count, lanes, plan.strategy);
+      continue;
+    }
     if (pass.entry_point.starts_with("zr_columnsfinal_")) {
       depth += count;  // rows, folded one after another
       continue;
