@@ -102,15 +102,21 @@ static inline __attribute__((unused)) int zr_acpu_any_long(long8 m) {
 #define ZR_ACPU_RUN 64
 // The run's probe (see the kernel): the lane-wise better of a and x by the plain comparison, which compilers
 // make one max or min instruction (a NaN never gets in); floating types note NaNs apart, in a mask that no
-// comparison waits on. A run with a NaN is read again unless the best so far is one (the first NaN stays).
+// comparison waits on. A run with a NaN is read again unless the best so far is one (the first NaN stays):
+// that term joins the run check's one vector OR (RESCAN). Written as `best == best && any(nans)`, the NaN
+// compares were needed only under that branch, and compilers sank them there, keeping all 64 loaded blocks
+// of the run alive until then: 41 spilled 64-byte vectors a run (clang-15 for Sapphire Rapids; PoCL 5's code
+// on the H100 host stored every block of the run to the stack too).
 #define ZR_ACPU_PROBE_argmin(a, x) ((x) < (a) ? (x) : (a))
 #define ZR_ACPU_PROBE_argmax(a, x) ((x) > (a) ? (x) : (a))
 #define ZR_ACPU_NANS_DECLARE_INTEGER(nans, v)
 #define ZR_ACPU_NANS_DECLARE_FLOATING(nans, v) __typeof__((v) != (v)) nans = (__typeof__((v) != (v)))(0);
 #define ZR_ACPU_NANS_NOTE_INTEGER(nans, x)
 #define ZR_ACPU_NANS_NOTE_FLOATING(nans, x) nans |= (x) != (x);
-#define ZR_ACPU_NANS_RESCAN_INTEGER(ATN, nans, best) 0
-#define ZR_ACPU_NANS_RESCAN_FLOATING(ATN, nans, best) ((best) == (best) && ZR_ACPU_ANY_##ATN(nans))
+#define ZR_ACPU_NANS_RESCAN_INTEGER(nans, bests)
+#define ZR_ACPU_NANS_RESCAN_FLOATING(nans, bests) | ((nans) & ((bests) == (bests)))
+#define ZR_ACPU_NANS_RESET_INTEGER(nans)
+#define ZR_ACPU_NANS_RESET_FLOATING(nans) nans = 0;
 #define ZR_ACPU_NANS_(KIND, WHAT, ...) ZR_ACPU_NANS_##WHAT##_##KIND(__VA_ARGS__)
 #define ZR_ACPU_NANS__(KIND, WHAT, ...) ZR_ACPU_NANS_(KIND, WHAT, __VA_ARGS__)
 #define ZR_ACPU_NANS(ATN, WHAT, ...) ZR_ACPU_NANS__(ZR_ACPU_KIND_##ATN, WHAT, __VA_ARGS__)
@@ -213,21 +219,28 @@ static inline __attribute__((unused)) int zr_acpu_any_long(long8 m) {
     /* max does. Only a run with a value strictly better than the work-item's best so far is read again */   \
     /* (from cache) with block numbers: for random data a few runs of a chunk (records get rare), not the */ \
     /* nearly every run that per-lane bests would trigger (16 lanes, each with its own records). */          \
-    for (; i + ZR_ACPU_RUN * W <= body_end; i += ZR_ACPU_RUN * W) {                                          \
-      const ACC##W bests = (ACC##W)(best_value);                                                             \
-      ACC##W even = bests, odd = bests; /* two chains of maxima: half the wait on each */                    \
-      ZR_ACPU_NANS(ATN, DECLARE, nans, bests)                                                                \
-      /* unrolled: as a loop inside the run loop, llvm-spirv-15 ordered its blocks wrongly (undefined ID) */ \
-      _Pragma("unroll") for (uint r = 0; r < ZR_ACPU_RUN; r += 2) {                                          \
-        const ACC##W x = ZR_ACPU_LOAD_##TN(W, in + i + r * W), y = ZR_ACPU_LOAD_##TN(W, in + i + (r + 1) * W); \
-        even = ZR_ACPU_PROBE_##OP(even, x);                                                                  \
-        odd = ZR_ACPU_PROBE_##OP(odd, y);                                                                    \
-        ZR_ACPU_NANS(ATN, NOTE, nans, x)                                                                     \
-        ZR_ACPU_NANS(ATN, NOTE, nans, y)                                                                     \
+    /* One flat loop of two blocks, the run checked in it: with the run unrolled, compilers gathered all its */ \
+    /* loads or all its NaN compares first and spilled the blocks; nested loops llvm-spirv-15 orders wrongly. */ \
+    const ulong runs_end = begin + ((end - begin) / (ZR_ACPU_RUN * W)) * (ZR_ACPU_RUN * W);                   \
+    ulong run_begin = i;                                                                                     \
+    ACC##W bests = (ACC##W)(best_value);                                                                     \
+    ACC##W even = bests, odd = bests; /* two chains of maxima: half the wait on each */                      \
+    ZR_ACPU_NANS(ATN, DECLARE, nans, bests)                                                                  \
+    for (; i < runs_end; i += 2 * W) {                                                                       \
+      const ACC##W x = ZR_ACPU_LOAD_##TN(W, in + i), y = ZR_ACPU_LOAD_##TN(W, in + i + W);                  \
+      even = ZR_ACPU_PROBE_##OP(even, x);                                                                    \
+      odd = ZR_ACPU_PROBE_##OP(odd, y);                                                                      \
+      ZR_ACPU_NANS(ATN, NOTE, nans, x)                                                                       \
+      ZR_ACPU_NANS(ATN, NOTE, nans, y)                                                                       \
+      if (i + 2 * W - run_begin == ZR_ACPU_RUN * W) {                                                        \
+        if (ZR_ACPU_ANY_##ATN(ZR_ACPU_BETTER_##OP(even, bests) | ZR_ACPU_BETTER_##OP(odd, bests)             \
+                              ZR_ACPU_NANS(ATN, RESCAN, nans, bests)))                                       \
+          zr_argcpu_rescan_##OP##_##TN(in + run_begin, run_begin, ZR_ACPU_RUN, &best_value, &best_index);    \
+        run_begin = i + 2 * W;                                                                               \
+        bests = (ACC##W)(best_value);                                                                        \
+        even = odd = bests;                                                                                  \
+        ZR_ACPU_NANS(ATN, RESET, nans)                                                                       \
       }                                                                                                      \
-      if (ZR_ACPU_ANY_##ATN(ZR_ACPU_BETTER_##OP(even, bests) | ZR_ACPU_BETTER_##OP(odd, bests)) ||           \
-          ZR_ACPU_NANS(ATN, RESCAN, ATN, nans, best_value))                                                  \
-        zr_argcpu_rescan_##OP##_##TN(in + i, i, ZR_ACPU_RUN, &best_value, &best_index);                      \
     }                                                                                                        \
     /* the last blocks, fewer than a run */                                                                 \
     zr_argcpu_rescan_##OP##_##TN(in + i, i, (uint)((body_end - i) / W), &best_value, &best_index);          \
