@@ -1,10 +1,10 @@
 // Variant "rchunks" (and "rchunks4", rchunks4.cl): the first pass of a reproducible sum (zr_binned.h) shaped for CPU devices, as cpu.cl:
 // work-item i of G adds the contiguous chunk [i*chunk, min(n, (i+1)*chunk)), chunk = ceil(n/G) rounded up
 // to a multiple of 16, and writes one state (launch with local size 1). The hot loop works on vectors of
-// ZR_RLANES_* inputs at once, the bins' float sums kept per lane; a vector with any input that does not
+// ZR_RLANES_* inputs at once, the bins' integer sums kept per lane; a vector with any input that does not
 // fit under the current top (a larger value, an infinity or NaN) is added one input at a time instead.
 // Arguments: in, n (64-bit), states (one zr_binned per work-item), scratch (unused: the signature of rgrid).
-// 16 f32 or 8 f64 lanes (64-byte vectors): about 17 vector operations a vector, so the widest vectors win
+// 16 f32 or 8 f64 lanes (64-byte vectors): 17 vector operations a vector (11 floating-point), so the widest win
 // where the CPU has them; 8 interleaved streams (ZR_RSTREAMS); vectors added four at a time and checked once.
 // zr_reproducible_bench at 2^26 on a 2-core Xeon with AVX-512 (2026-11-25), f32 / f64 GB/s: 8 and 4 lanes, one
 // stream: PoCL 3.1 5.5 / 5.7, Intel's CPU runtime 6.2 / 6.6; 16 and 8 lanes: 8.6 / 10.4 and 9.0 / 10.8; with 8
@@ -19,8 +19,6 @@
 #define ZR_RLANES_f64 8
 #define ZR_RVEC_f32 float16
 #define ZR_RVEC_f64 double8
-#define ZR_RLONGS_f32(v) convert_long16(v)
-#define ZR_RLONGS_f64(v) convert_long8(v)
 #define ZR_RLANE_SUM_16(v) (ZR_RLANE_SUM_8((v).lo) + ZR_RLANE_SUM_8((v).hi))
 #define ZR_RLANE_SUM_8(v) ((v).s0 + (v).s1 + (v).s2 + (v).s3 + (v).s4 + (v).s5 + (v).s6 + (v).s7)
 #define ZR_RLANE_SUM_(N, v) ZR_RLANE_SUM_##N(v)
@@ -45,48 +43,53 @@ typedef double8 __attribute__((aligned(8))) zr_rloaded_f64;
 #define ZR_RUVEC_f64 ulong8
 #define ZR_RAS_UINTS_f32(v) as_uint16(v)
 #define ZR_RAS_UINTS_f64(v) as_ulong8(v)
-#define ZR_RBIN3_LONGS_f32(v) convert_long16(as_int16(v))
-#define ZR_RBIN3_LONGS_f64(v) as_long8(v)
-#define ZR_RC3_BITS_f32 ((uint)as_uint(ZR_RSUM_C3_f32))
-#define ZR_RC3_BITS_f64 ((ulong)as_ulong(ZR_RSUM_C3_f64))
+#define ZR_RBIN_LONGS_f32(v) convert_long16(as_int16(v))
+#define ZR_RBIN_LONGS_f64(v) as_long8(v)
+#define ZR_RC_BITS_f32(k) ((uint)as_uint(ZR_RSUM_C##k##_f32))
+#define ZR_RC_BITS_f64(k) ((ulong)as_ulong(ZR_RSUM_C##k##_f64))
 #define ZR_RUINT_f32 uint
 #define ZR_RUINT_f64 ulong
 
-// The lanes' integer values of the four bins' sums (exact: see ZR_RSUM_FLUSH_*), added into the bins; bin 3's
-// are its summed bits less bits(C3) once for each of the `pending` vectors.
+// The lanes' integer values of the four bins' sums, added into the bins: bin k's are its summed bits less
+// bits(Ck) once for each of the `pending` vectors (see ZR_RCHUNKS_PIECES).
+#define ZR_RLANE_BIN(FTN, k, bits, pending) \
+  ZR_RLANE_SUM(ZR_RLANES_##FTN, ZR_RBIN_LONGS_##FTN((bits) - (ZR_RUINT_##FTN)(pending) * ZR_RC_BITS_##FTN(k)))
 #define ZR_RLANES_FLUSH(FTN, FT, bins, sum0, sum1, sum2, bits3, pending)                                     \
   do {                                                                                                       \
-    const FT##4 u = ZR_RSUM_UNITS_##FTN;                                                                     \
-    const ZR_RUVEC_##FTN bias = (ZR_RUINT_##FTN)(pending) * ZR_RC3_BITS_##FTN;                               \
-    (bins) += (long4)(ZR_RLANE_SUM(ZR_RLANES_##FTN, ZR_RLONGS_##FTN((sum0) * u.s0)),                         \
-                      ZR_RLANE_SUM(ZR_RLANES_##FTN, ZR_RLONGS_##FTN((sum1) * u.s1)),                         \
-                      ZR_RLANE_SUM(ZR_RLANES_##FTN, ZR_RLONGS_##FTN((sum2) * u.s2)),                         \
-                      ZR_RLANE_SUM(ZR_RLANES_##FTN, ZR_RBIN3_LONGS_##FTN((bits3) - bias)));                  \
+    (bins) += (long4)(ZR_RLANE_BIN(FTN, 0, sum0, pending), ZR_RLANE_BIN(FTN, 1, sum1, pending),              \
+                      ZR_RLANE_BIN(FTN, 2, sum2, pending), ZR_RLANE_BIN(FTN, 3, bits3, pending));            \
     (sum0) = (sum1) = (sum2) = 0;                                                                            \
     (bits3) = 0;                                                                                             \
     (pending) = 0;                                                                                           \
   } while (0)
 
-// The range check without fabs, compares or any(): |piece| >= LIMIT (or NaN) exactly when
-// (bits(piece) & ~sign) + (2^(B-1) - bits(LIMIT)) has its top bit set (no wrap: NaN's bits are below 2^(B-1)).
-// ZR_RUNDER_* ORs these per lane over a batch; ZR_RANY_OUTSIDE_* reads the top bit of any lane.
-#define ZR_RABS_BITS_f32 0x7fffffffu
-#define ZR_RABS_BITS_f64 0x7fffffffffffffffUL
-#define ZR_ROUTSIDE_BIAS_f32 (0x80000000u - (uint)as_uint(ZR_RSUM_LIMIT_f32))
-#define ZR_ROUTSIDE_BIAS_f64 (0x8000000000000000UL - (ulong)as_ulong(ZR_RSUM_LIMIT_f64))
-#define ZR_ROUTSIDE_BITS(FTN, piece) ((ZR_RAS_UINTS_##FTN(piece) & ZR_RABS_BITS_##FTN) + ZR_ROUTSIDE_BIAS_##FTN)
+// The range check in integers, without fabs, compares or any() (built-in calls on PoCL 5): q0 = y + C0 has
+// bits(q0) = bits(C0) + piece0 while |piece0| < LIMIT (q0 stays in C0's binade, whose unit is bin 0's), so
+// the input fits under the top exactly when t = bits(q0) - bits(C0) + LIMIT - 1 is at most 2 LIMIT - 2 as
+// an unsigned number; a larger piece, a negative q0, an infinity or a NaN give a larger t. `outside` keeps
+// each lane's largest t (a ?: of a comparison, one unsigned max instruction).
+#define ZR_ROUTSIDE_SHIFT_f32 (ZR_RC_BITS_f32(0) - (uint)ZR_RSUM_LIMIT_f32 + 1u)
+#define ZR_ROUTSIDE_SHIFT_f64 (ZR_RC_BITS_f64(0) - (ulong)ZR_RSUM_LIMIT_f64 + 1UL)
+#define ZR_ROUTSIDE_ABOVE_f32 (2u * (uint)ZR_RSUM_LIMIT_f32 - 2u)
+#define ZR_ROUTSIDE_ABOVE_f64 (2UL * (ulong)ZR_RSUM_LIMIT_f64 - 2UL)
+#define ZR_ROUTSIDE_NOTE(FTN, q0_bits)                                                                       \
+  {                                                                                                          \
+    const ZR_RUVEC_##FTN t_ = (q0_bits) - ZR_ROUTSIDE_SHIFT_##FTN;                                           \
+    outside = t_ > outside ? t_ : outside;                                                                   \
+  }
+#define ZR_RMAX(a, b) ((a) > (b) ? (a) : (b))
 #if defined(ZR_CLASS_FP64)
 static inline int zr_rany_outside_f64(ulong8 v) {
-  const ulong4 b = v.lo | v.hi;
-  const ulong2 c = b.lo | b.hi;
-  return (int)((c.x | c.y) >> 63);
+  const ulong4 b = ZR_RMAX(v.lo, v.hi);
+  const ulong2 c = ZR_RMAX(b.lo, b.hi);
+  return ZR_RMAX(c.x, c.y) > ZR_ROUTSIDE_ABOVE_f64;
 }
 #else
 static inline int zr_rany_outside_f32(uint16 v) {
-  const uint8 a = v.lo | v.hi;
-  const uint4 b = a.lo | a.hi;
-  const uint2 c = b.lo | b.hi;
-  return (int)((c.x | c.y) >> 31);
+  const uint8 a = ZR_RMAX(v.lo, v.hi);
+  const uint4 b = ZR_RMAX(a.lo, a.hi);
+  const uint2 c = ZR_RMAX(b.lo, b.hi);
+  return ZR_RMAX(c.x, c.y) > ZR_ROUTSIDE_ABOVE_f32;
 }
 #endif
 
@@ -104,23 +107,27 @@ ZR_DEFINE_RCHUNKS_SCALE(f64, double)
 ZR_DEFINE_RCHUNKS_SCALE(f32, float)
 #endif
 
-// y: a vector of inputs scaled so that the top bin's unit is 1. Its pieces join the lanes' sums and its range
-// check joins `outside`; bin 3 is summed as the integers bits(y3 + C3): in C3's binade they are bits(C3) plus
-// the piece in bin 3's units, so the bias comes off once per flush (ZR_RLANES_FLUSH; the wrapping unsigned
-// sums are exact: a lane's true sum fits in 31 or 63 bits).
+// y: a vector of inputs scaled so that the top bin's unit is 1. For each bin k, qk = y + Ck rounds y to a
+// multiple of the bin's unit and lies in Ck's binade, whose unit that is: bits(qk) is bits(Ck) plus the piece
+// in the bin's units. So the lanes sum bits(qk) as unsigned integers, the biases come off once per flush
+// (ZR_RLANES_FLUSH; the wrapping sums are exact: a lane's true sum fits in 31 or 63 bits), and y loses the
+// piece qk - Ck. Three floating-point operations a bin, not four: the sums were float additions, and CPUs
+// with one 512-bit floating-point port (the H100 host's, by its timings) are bound by those. The range
+// check joins `outside`.
 #define ZR_RCHUNKS_PIECES(FTN, y_in)                                                                           \
   {                                                                                                            \
     ZR_RVEC_##FTN y = (y_in);                                                                                  \
-    ZR_RVEC_##FTN piece = (y + ZR_RSUM_C0_##FTN) - ZR_RSUM_C0_##FTN;                                           \
-    outside |= ZR_ROUTSIDE_BITS(FTN, piece);                                                                   \
-    sum0 += piece;                                                                                             \
-    y -= piece;                                                                                                \
-    piece = (y + ZR_RSUM_C1_##FTN) - ZR_RSUM_C1_##FTN;                                                         \
-    sum1 += piece;                                                                                             \
-    y -= piece;                                                                                                \
-    piece = (y + ZR_RSUM_C2_##FTN) - ZR_RSUM_C2_##FTN;                                                         \
-    sum2 += piece;                                                                                             \
-    y -= piece;                                                                                                \
+    ZR_RVEC_##FTN q = y + ZR_RSUM_C0_##FTN;                                                                    \
+    const ZR_RUVEC_##FTN q0_bits = ZR_RAS_UINTS_##FTN(q);                                                      \
+    ZR_ROUTSIDE_NOTE(FTN, q0_bits)                                                                             \
+    sum0 += q0_bits;                                                                                           \
+    y -= q - ZR_RSUM_C0_##FTN;                                                                                 \
+    q = y + ZR_RSUM_C1_##FTN;                                                                                  \
+    sum1 += ZR_RAS_UINTS_##FTN(q);                                                                             \
+    y -= q - ZR_RSUM_C1_##FTN;                                                                                 \
+    q = y + ZR_RSUM_C2_##FTN;                                                                                  \
+    sum2 += ZR_RAS_UINTS_##FTN(q);                                                                             \
+    y -= q - ZR_RSUM_C2_##FTN;                                                                                 \
     bits3 += ZR_RAS_UINTS_##FTN(y + ZR_RSUM_C3_##FTN);                                                         \
   }
 
@@ -145,7 +152,7 @@ ZR_DEFINE_RCHUNKS_SCALE(f32, float)
 // outside the range, the lanes' sums go back to what they were before the batch and its vectors are added
 // one input at a time. ZR_RSUM_FLUSH_* is a multiple of the batch.
 #define ZR_RCHUNKS_BATCH_BEGIN(FTN)                                                                            \
-  const ZR_RVEC_##FTN kept0 = sum0, kept1 = sum1, kept2 = sum2;                                                \
+  const ZR_RUVEC_##FTN kept0 = sum0, kept1 = sum1, kept2 = sum2;                                               \
   const ZR_RUVEC_##FTN kept3 = bits3;                                                                          \
   ZR_RUVEC_##FTN outside = 0;
 #define ZR_RCHUNKS_BATCH_REJECTED(FTN)                                                                         \
@@ -214,7 +221,7 @@ ZR_DEFINE_RCHUNKS_SCALE(f32, float)
 // The work-item's running state, as the careful reading takes and gives it back.
 #define ZR_RCHUNKS_STATE_FIELDS(FTN, FT)                                                                       \
   zr_rsum_##FTN s;                                                                                             \
-  ZR_RVEC_##FTN sum0, sum1, sum2;                                                                              \
+  ZR_RUVEC_##FTN sum0, sum1, sum2;                                                                             \
   ZR_RUVEC_##FTN bits3;                                                                                        \
   FT scale_high, scale_low, scale;                                                                             \
   uint pending;                                                                                                \
@@ -228,7 +235,7 @@ ZR_DEFINE_RCHUNKS_SCALE(f32, float)
   static __attribute__((noinline)) void NAME##_careful(global const T* restrict in, ulong begin, ulong stream,  \
                                                        ulong from, ulong to, NAME##_state* state) {            \
     zr_rsum_##FTN s = state->s;                                                                                \
-    ZR_RVEC_##FTN sum0 = state->sum0, sum1 = state->sum1, sum2 = state->sum2;                                  \
+    ZR_RUVEC_##FTN sum0 = state->sum0, sum1 = state->sum1, sum2 = state->sum2;                                 \
     ZR_RUVEC_##FTN bits3 = state->bits3;                                                                       \
     FT scale_high = state->scale_high, scale_low = state->scale_low, scale = state->scale;                     \
     uint pending = state->pending;                                                                             \
@@ -275,7 +282,7 @@ ZR_DEFINE_RCHUNKS_SCALE(f32, float)
     const ulong end = min(n, begin + chunk);                                                                   \
     zr_rsum_##FTN s;                                                                                           \
     zr_rsum_init_##FTN(&s);                                                                                    \
-    ZR_RVEC_##FTN sum0 = 0, sum1 = 0, sum2 = 0;                                                                \
+    ZR_RUVEC_##FTN sum0 = 0, sum1 = 0, sum2 = 0;                                                               \
     ZR_RUVEC_##FTN bits3 = 0;                                                                                  \
     FT scale_high = s.scale_high, scale_low = s.scale_low;                                                     \
     FT scale = zr_rchunks_scale_##FTN(scale_high, scale_low);                                                  \
@@ -291,8 +298,7 @@ ZR_DEFINE_RCHUNKS_SCALE(f32, float)
                        ZR_RCHUNKS_AT(FTN, v + 2), ZR_RCHUNKS_AT(FTN, v + 3));                                  \
     /* vectors [checked, v) are in the lanes' sums, unchecked */                                             \
     ulong checked = v, next_check;                                                                             \
-    ZR_RVEC_##FTN interval0, interval1, interval2;                                                             \
-    ZR_RUVEC_##FTN interval3, outside;                                                                         \
+    ZR_RUVEC_##FTN interval0, interval1, interval2, interval3, outside;                                        \
     ZR_RCHUNKS_NEXT_INTERVAL(FTN, FT)                                                                          \
     for (; v < vectors; v += 4) {                                                                              \
       ZR_RCHUNKS_FAST4(TN, FTN, ZR_RCHUNKS_AT(FTN, v), ZR_RCHUNKS_AT(FTN, v + 1), ZR_RCHUNKS_AT(FTN, v + 2),   \
