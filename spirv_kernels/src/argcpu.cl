@@ -219,26 +219,32 @@ static inline __attribute__((unused)) int zr_acpu_any_long(long8 m) {
     /* max does. Only a run with a value strictly better than the work-item's best so far is read again */   \
     /* (from cache) with block numbers: for random data a few runs of a chunk (records get rare), not the */ \
     /* nearly every run that per-lane bests would trigger (16 lanes, each with its own records). */          \
-    /* One flat loop of two blocks, the run checked in it: with the run unrolled, compilers gathered all its */ \
+    /* One flat loop of four blocks, the run checked in it: with the run unrolled, compilers gathered all its */ \
     /* loads or all its NaN compares first and spilled the blocks; nested loops llvm-spirv-15 orders wrongly. */ \
     const ulong runs_end = begin + ((end - begin) / (ZR_ACPU_RUN * W)) * (ZR_ACPU_RUN * W);                   \
     ulong run_begin = i;                                                                                     \
     ACC##W bests = (ACC##W)(best_value);                                                                     \
-    ACC##W even = bests, odd = bests; /* two chains of maxima: half the wait on each */                      \
+    ACC##W c0 = bests, c1 = bests, c2 = bests, c3 = bests; /* four chains of maxima: a quarter of the wait */ \
     ZR_ACPU_NANS(ATN, DECLARE, nans, bests)                                                                  \
-    for (; i < runs_end; i += 2 * W) {                                                                       \
-      const ACC##W x = ZR_ACPU_LOAD_##TN(W, in + i), y = ZR_ACPU_LOAD_##TN(W, in + i + W);                  \
-      even = ZR_ACPU_PROBE_##OP(even, x);                                                                    \
-      odd = ZR_ACPU_PROBE_##OP(odd, y);                                                                      \
-      ZR_ACPU_NANS(ATN, NOTE, nans, x)                                                                       \
-      ZR_ACPU_NANS(ATN, NOTE, nans, y)                                                                       \
-      if (i + 2 * W - run_begin == ZR_ACPU_RUN * W) {                                                        \
-        if (ZR_ACPU_ANY_##ATN(ZR_ACPU_BETTER_##OP(even, bests) | ZR_ACPU_BETTER_##OP(odd, bests)             \
+    for (; i < runs_end; i += 4 * W) {                                                                       \
+      const ACC##W x0 = ZR_ACPU_LOAD_##TN(W, in + i), x1 = ZR_ACPU_LOAD_##TN(W, in + i + W);                \
+      const ACC##W x2 = ZR_ACPU_LOAD_##TN(W, in + i + 2 * W), x3 = ZR_ACPU_LOAD_##TN(W, in + i + 3 * W);    \
+      c0 = ZR_ACPU_PROBE_##OP(c0, x0);                                                                       \
+      c1 = ZR_ACPU_PROBE_##OP(c1, x1);                                                                       \
+      c2 = ZR_ACPU_PROBE_##OP(c2, x2);                                                                       \
+      c3 = ZR_ACPU_PROBE_##OP(c3, x3);                                                                       \
+      ZR_ACPU_NANS(ATN, NOTE, nans, x0)                                                                      \
+      ZR_ACPU_NANS(ATN, NOTE, nans, x1)                                                                      \
+      ZR_ACPU_NANS(ATN, NOTE, nans, x2)                                                                      \
+      ZR_ACPU_NANS(ATN, NOTE, nans, x3)                                                                      \
+      if (i + 4 * W - run_begin == ZR_ACPU_RUN * W) {                                                        \
+        if (ZR_ACPU_ANY_##ATN(ZR_ACPU_BETTER_##OP(c0, bests) | ZR_ACPU_BETTER_##OP(c1, bests) |             \
+                              ZR_ACPU_BETTER_##OP(c2, bests) | ZR_ACPU_BETTER_##OP(c3, bests)              \
                               ZR_ACPU_NANS(ATN, RESCAN, nans, bests)))                                       \
           zr_argcpu_rescan_##OP##_##TN(in + run_begin, run_begin, ZR_ACPU_RUN, &best_value, &best_index);    \
-        run_begin = i + 2 * W;                                                                               \
+        run_begin = i + 4 * W;                                                                               \
         bests = (ACC##W)(best_value);                                                                        \
-        even = odd = bests;                                                                                  \
+        c0 = c1 = c2 = c3 = bests;                                                                           \
         ZR_ACPU_NANS(ATN, RESET, nans)                                                                       \
       }                                                                                                      \
     }                                                                                                        \
