@@ -5,7 +5,7 @@
 // fit under the current top (a larger value, an infinity or NaN) is added one input at a time instead.
 // Arguments: in, n (64-bit), states (one zr_binned per work-item), scratch (unused: the signature of rgrid).
 // 16 f32 or 8 f64 lanes (64-byte vectors): 17 vector operations a vector (11 floating-point), so the widest win
-// where the CPU has them; 8 interleaved streams (ZR_RSTREAMS); vectors added four at a time and checked once.
+// where the CPU has them; 8 interleaved streams (ZR_RSTREAMS); the range checked once per 64 vectors.
 // zr_reproducible_bench at 2^26 on a 2-core Xeon with AVX-512 (2026-11-25), f32 / f64 GB/s: 8 and 4 lanes, one
 // stream: PoCL 3.1 5.5 / 5.7, Intel's CPU runtime 6.2 / 6.6; 16 and 8 lanes: 8.6 / 10.4 and 9.0 / 10.8; with 8
 // streams: 20.4 / 23.8 and 21.5 / 23.1. Then one scale factor where it is normal, the range check on the
