@@ -111,9 +111,10 @@ ZR_DEFINE_RCHUNKS_SCALE(f32, float)
 // multiple of the bin's unit and lies in Ck's binade, whose unit that is: bits(qk) is bits(Ck) plus the piece
 // in the bin's units. So the lanes sum bits(qk) as unsigned integers, the biases come off once per flush
 // (ZR_RLANES_FLUSH; the wrapping sums are exact: a lane's true sum fits in 31 or 63 bits), and y loses the
-// piece qk - Ck. Three floating-point operations a bin, not four: the sums were float additions, and CPUs
-// with one 512-bit floating-point port (the H100 host's, by its timings) are bound by those. The range
-// check joins `outside`.
+// piece qk - Ck: three floating-point operations a bin, not four (the sums were float additions). That and
+// the interval check below took a fifth of the hot loop's instructions, but did not change its speed on the
+// H100 host's CPU, whose one-thread runs point at the chain of dependent operations per vector instead
+// (bench/README.md, "Reproducible sums"). The range check joins `outside`.
 #define ZR_RCHUNKS_PIECES(FTN, y_in)                                                                           \
   {                                                                                                            \
     ZR_RVEC_##FTN y = (y_in);                                                                                  \
@@ -218,19 +219,15 @@ ZR_DEFINE_RCHUNKS_SCALE(f32, float)
     outside = 0;                                                                                               \
     next_check = min(vectors, checked + ZR_RCHECK_EVERY);                                                      \
   }
-// The work-item's running state, as the careful reading takes and gives it back.
-#define ZR_RCHUNKS_STATE_FIELDS(FTN, FT)                                                                       \
-  zr_rsum_##FTN s;                                                                                             \
-  ZR_RUVEC_##FTN sum0, sum1, sum2;                                                                             \
-  ZR_RUVEC_##FTN bits3;                                                                                        \
-  FT scale_high, scale_low, scale;                                                                             \
-  uint pending;                                                                                                \
-  int one_factor;
-// Vectors [from, to) of the interleaved part, batch by batch, into the state at *state.
+// Vectors [from, to) of the interleaved part, batch by batch, into the work-item's running state at *state.
 #define ZR_DEFINE_RCHUNKS_CAREFUL(NAME, TN, T, FTN, FT) ZR_DEFINE_RCHUNKS_CAREFUL_(NAME, TN, T, FTN, FT)
 #define ZR_DEFINE_RCHUNKS_CAREFUL_(NAME, TN, T, FTN, FT)                                                       \
   typedef struct {                                                                                             \
-    ZR_RCHUNKS_STATE_FIELDS(FTN, FT)                                                                           \
+    zr_rsum_##FTN s;                                                                                           \
+    ZR_RUVEC_##FTN sum0, sum1, sum2, bits3;                                                                    \
+    FT scale_high, scale_low, scale;                                                                           \
+    uint pending;                                                                                              \
+    int one_factor;                                                                                            \
   } NAME##_state;                                                                                              \
   static __attribute__((noinline)) void NAME##_careful(global const T* restrict in, ulong begin, ulong stream,  \
                                                        ulong from, ulong to, NAME##_state* state) {            \
