@@ -108,6 +108,19 @@ bool is_supported(Op op, DataType type) {
   return false;
 }
 
+std::string transform_type_rule(Op op) {
+  switch (op) {
+    case Op::sum_squares: case Op::norm_l2: case Op::norm_l1: return "sum_squares, norm_l2 and norm_l1 take f16, f32, f64";
+    case Op::sum_i64: case Op::sum_u64: return "sum_i64 and sum_u64 take integers and bool";
+    case Op::sum_f32: return "sum_f32 takes f16";
+    case Op::sum_f64: return "sum_f64 takes f16 and f32";
+    case Op::mean_var_f32: return "mean_var_f32 takes integers, f16 and f32";
+    case Op::mean_var_f64: return "mean_var_f64 takes integers and floating types";
+    case Op::user: return "user operators take elements of 1, 2, 4 or 8 bytes";
+    default: return "counts take every type";
+  }
+}
+
 DataType transform_result_type(Op op, DataType type) {
   switch (op) {
     case Op::count_nonzero: case Op::count_equal: case Op::sum_u64: return DataType::u64;

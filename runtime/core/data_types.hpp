@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace zr::core {
@@ -91,5 +92,9 @@ bool is_supported(Op op, DataType type);
 // the named type for widening sums, the element type for norms and sums of squares (f32 sums for f16).
 DataType transform_result_type(Op op, DataType type);
 DataType transform_accumulator_type(Op op, DataType type);
+
+// Which element types a transform-reduction, a mean and variance or a user operator takes, in words, for the
+// messages that refuse another ("sum_f64 takes f16 and f32").
+std::string transform_type_rule(Op op);
 
 }  // namespace zr::core

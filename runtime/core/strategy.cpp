@@ -26,20 +26,6 @@ constexpr StrategyName kNames[] = {
 
 std::string device_label(const Capabilities& caps) { return "device '" + caps.device_name + "'"; }
 
-// What types a transform-reduction takes, for the message that refuses another.
-std::string transform_rule(Op op) {
-  switch (op) {
-    case Op::sum_squares: case Op::norm_l2: case Op::norm_l1: return "sum_squares, norm_l2 and norm_l1 take f16, f32, f64";
-    case Op::sum_i64: case Op::sum_u64: return "sum_i64 and sum_u64 take integers and bool";
-    case Op::sum_f32: return "sum_f32 takes f16";
-    case Op::sum_f64: return "sum_f64 takes f16 and f32";
-    case Op::mean_var_f32: return "mean_var_f32 takes integers, f16 and f32";
-    case Op::mean_var_f64: return "mean_var_f64 takes integers and floating types";
-    case Op::user: return "user operators take elements of 1, 2, 4 or 8 bytes";
-    default: return "counts take every type";
-  }
-}
-
 // Whether the embedded kernel exists and the device can load its module; the reason if not.
 std::optional<std::string> kernel_unavailable(std::string_view variant, Op op, DataType type, const Capabilities& caps) {
   const auto found = find_kernel(variant, op, type);
@@ -230,7 +216,7 @@ StrategyChoice choose_strategy(const Capabilities& caps, const ReductionRequest&
   if (!is_supported(op, type))
     throw InvalidArgumentError(std::string(name(op)) + " is not defined for " + std::string(name(type)) +
                                " (bitwise ops take integers, logical ops take bool, argmin/argmax take numbers; " +
-                               transform_rule(op) + ")");
+                               transform_type_rule(op) + ")");
   if (type == DataType::f64 && !caps.fp64)
     throw UnsupportedError(device_label(caps) + " has no fp64: it cannot reduce f64 (double) data");
   if (type == DataType::f16 && !caps.fp16)

@@ -356,6 +356,137 @@ class GivenArgReduction(Case):
                 jsonschema.validate(broken, SCHEMA)
 
 
+class GivenTransformReduction(Case):
+    """-o sum_squares/norm_l2/norm_l1/count_nonzero/count_equal/sum_i64/sum_u64/sum_f32/sum_f64/mean_var: one read
+    of the input into a result of the op's own type, checked here against NumPy and math.fsum and by --verify."""
+
+    def check(self, *args, stdin=None):
+        doc = self.run_json(*args, "--verify", "-i", 1, "-w", 0, stdin=stdin)
+        self.assertTrue(doc["verification"]["passed"], doc["verification"])
+        return doc
+
+    def test_WhenNormsOfAFloatFile_ThenNumPysNormsWithinTheReportedBound(self):
+        values = np.random.default_rng(11).standard_normal(300_001)
+        for dtype, type_name in ((np.float32, "f32"), (np.float64, "f64"), (np.float16, "f16")):
+            # f16 results round to f16: 20000 squares of N(0, 1) values stay below its largest finite 65504
+            data = (values[:20_000] if dtype == np.float16 else values).astype(dtype)
+            file = save(f"norms_{type_name}.npy", data)
+            exact = data.astype(np.float64)
+            for op, alias, expected in (("norm_l2", "norm", math.sqrt(math.fsum(exact * exact))),
+                                        ("norm_l1", "asum", math.fsum(np.abs(exact))),
+                                        ("sum_squares", "sumsq", math.fsum(exact * exact))):
+                with self.subTest(op=op, type=type_name):
+                    doc = self.check("--input", file, "-o", alias)
+                    self.assertEqual((doc["request"]["op"], doc["request"]["result_type"]), (op, type_name))
+                    column = doc["verification"]["columns"][0]
+                    bound = column["tolerance"] + abs(expected) * np.finfo(dtype).eps  # plus the final rounding
+                    self.assertLessEqual(abs(float(doc["result"][0]) - expected), bound, doc)
+                    self.assertLess(column["tolerance"], abs(expected) * 1e-2, "a bound that cannot fail")
+
+    def test_WhenCounted_ThenNumPysCountsForEveryType(self):
+        special = np.array([0.0, -0.0, np.nan, 1.5, np.inf, 1.5, -1.5, 0.0], dtype=np.float32)
+        file = save("counts_f32.npy", special)
+        self.assertEqual(self.check("--input", file, "-o", "nnz")["result"], [str(np.count_nonzero(special))])
+        for value, expected in (("1.5", 2), ("0", 3), ("-0", 3), ("nan", 0), ("inf", 1)):
+            with self.subTest(equal_to=value):
+                doc = self.check("--input", file, "-o", "count_equal", "--equal-to", value)
+                self.assertEqual((doc["result"], doc["request"]["result_type"]), ([str(expected)], "u64"))
+                self.assertEqual(str(float(doc["request"]["equal_to"])), str(float(value)))
+        n = 100_003
+        for type_name in GivenArgReduction.TYPES + ("bool",):
+            with self.subTest(type=type_name):
+                doc = self.check("-o", "count_nonzero", "-t", type_name, "-n", n)
+                pattern = (np.arange(n) % 7 != 3) if type_name == "bool" else GivenArgReduction.pattern(type_name, n)
+                self.assertEqual(doc["result"], [str(np.count_nonzero(pattern))])
+                doc = self.check("-o", "count_equal", "--equal-to", "true" if type_name == "bool" else "0",
+                                 "-t", type_name, "-n", n)
+                self.assertEqual(doc["result"], [str(np.count_nonzero(pattern == (pattern.dtype.type(1) if
+                                                                                   type_name == "bool" else 0)))])
+
+    def test_WhenWidened_ThenTheSumNeverWrapsInTheNarrowType(self):
+        big = np.full(1000, 2**31 - 1, dtype=np.int32)
+        file = save("big_i32.npy", big)
+        self.assertEqual(self.check("--input", file, "-o", "sum_i64")["result"], [str(1000 * (2**31 - 1))])
+        self.assertEqual(self.check("--input", file, "-o", "sum")["result"], [str(np.sum(big, dtype=np.int32))])
+        minus_one = save("minus_one_i8.npy", np.full(3, -1, dtype=np.int8))
+        self.assertEqual(self.check("--input", minus_one, "-o", "sum_u64")["result"], [str(2**64 - 3)])
+        samples = np.random.default_rng(4).random(200_000, dtype=np.float32) * 1000
+        doc = self.check("--input", save("samples_f32.npy", samples), "-o", "sum_f64")
+        exact = math.fsum(samples.astype(np.float64))
+        self.assertEqual(doc["request"]["result_type"], "f64")
+        self.assertLessEqual(abs(float(doc["result"][0]) - exact), doc["verification"]["columns"][0]["tolerance"])
+        self.assertLess(abs(float(doc["result"][0]) - exact), abs(float(samples.sum(dtype=np.float32)) - exact) + 1e-6)
+        halves = save("halves_f16.npy", np.full(5000, 1, dtype=np.float16))
+        self.assertEqual(self.check("--input", halves, "-o", "sum_f32")["result"], ["5000"])  # f16 stops at 2048
+
+    def test_WhenMeanAndVariance_ThenNumPysMeanAndVarForEachDdof(self):
+        samples = np.random.default_rng(9).integers(-2**15, 2**15, 250_000).astype(np.int16) + 0
+        file = save("samples_i16.npy", samples.astype(np.int16))
+        for ddof in (0, 1):
+            with self.subTest(ddof=ddof):
+                doc = self.check("--input", file, "-o", "mean_var", "--ddof", ddof)
+                moments = doc["moments"]
+                self.assertIn(doc["request"]["op"], ("mean_var_f32", "mean_var_f64"))
+                self.assertEqual((moments["count"], moments["ddof"]), (len(samples), ddof))
+                relative = 1e-9 if doc["request"]["op"] == "mean_var_f64" else 1e-4
+                self.assertLessEqual(abs(float(moments["mean"]) - np.mean(samples)), relative * 2**15)
+                self.assertLessEqual(abs(float(moments["variance"]) / np.var(samples, ddof=ddof) - 1), relative)
+                self.assertAlmostEqual(float(moments["stddev"]) ** 2 / float(moments["variance"]), 1, places=6)
+                self.assertEqual(doc["result"], [moments["mean"]])
+                self.assertEqual(doc["verification"]["columns"][0]["moments"]["count"], len(samples))
+        quiet = run("--input", file, "-o", "mean_var_f32", "--ddof", 1, "-q")
+        self.assertEqual(quiet.returncode, 0, quiet.stderr.decode())
+        mean, variance = map(float, quiet.stdout.split())
+        self.assertAlmostEqual(variance / np.var(samples, ddof=1), 1, places=4)
+        text = run("--input", file, "-o", "mean_var_f32", "--verify").stdout.decode()
+        self.assertRegex(text, r"(?m)^reduce\s+mean_var_f32 over 250000 x i16, into f32 ")
+        self.assertRegex(text, r"(?m)^result\s+mean \S+, variance \S+ \(ddof 0\), stddev \S+, count 250000, m2 ")
+        self.assertRegex(text, r"(?m)^host\s+mean \S+ \(bound \S+\), m2 \S+ \(bound \S+\), count 250000 "
+                               r"\(verified, within the bounds\)$")
+
+    def test_WhenTheResultIsWrong_ThenVerificationFailsWithExitCodeOne(self):
+        # Test-only fault injection (runtime/api/reduction_job.cpp): flips the lowest bit of the result.
+        for args, fragment in ((("-o", "count_nonzero", "-t", "i32", "-n", "1000"), b"MISMATCH"),
+                               (("-o", "mean_var_f32", "-t", "i32", "-n", "1000"), b"MISMATCH")):
+            with self.subTest(op=args[1]):
+                strategy = self.run_json(*args)["plans"][0]["strategy"]
+                done = run(*args, "--verify", env={**CLEAN_ENV, "ZE_REDUCE_FAULT_INJECTION": strategy})
+                self.assertEqual(done.returncode, 1, done.stderr.decode() + done.stdout.decode())
+                self.assertIn(fragment, done.stdout)
+
+    def test_WhenOptionsDoNotFitTheOp_ThenRefusedNamingOptionAndOp(self):
+        self.expect_error(("-o", "count_equal", "-n", "10"), 2, "--equal-to")
+        self.expect_error(("-o", "count_equal", "-t", "i32", "--equal-to", "1.5"), 2, "--equal-to 1.5",
+                          "not an integer", "i32")
+        self.expect_error(("-o", "max", "--equal-to", "3"), 2, "--equal-to 3", "count_equal")
+        self.expect_error(("-o", "norm", "--ddof", "1"), 2, "--ddof 1", "mean_var")
+        self.expect_error(("-o", "norm", "--initial", "1"), 2, "--initial 1", "norm_l2", "leave --initial out")
+        self.expect_error(("-o", "nnz", "--identity", "0"), 2, "--identity 0", "count_nonzero")
+        self.expect_error(("-o", "mean_var", "--columns", "2", "-n", "10"), 2, "--columns 2", "leave --columns out")
+        self.expect_error(("-o", "norm_l2", "-t", "i32"), 2, "norm_l2 is not defined for i32", "take f16, f32, f64")
+        self.expect_error(("-o", "sum_f32", "-t", "f32"), 2, "sum_f32 is not defined for f32", "sum_f32 takes f16")
+        self.expect_error(("-o", "sum_i64", "-t", "f64"), 2, "sum_i64 is not defined for f64")
+        self.expect_error(("-o", "mean_var", "-t", "bool"), 2, "is not defined for bool")
+        self.expect_error(("-o", "norm_l2", "--reproducible", "-n", "10"), 3, "reproducible property is not offered")
+        doc = self.check("-o", "nnz", "--reproducible", "-n", "1000", "-t", "i32")  # counts are exact: offered
+        self.assertTrue(doc["request"]["initialize_to_identity"])
+
+    def test_WhenADocumentBreaksTheRules_ThenTheSchemaRejectsIt(self):
+        moments = self.check("-o", "mean_var", "-n", "100", "-t", "i32")
+        counted = self.check("-o", "count_equal", "--equal-to", "0", "-n", "100", "-t", "i32")
+        plain = self.check("-o", "sum", "-n", "100")
+        request_without = {k: v for k, v in counted["request"].items() if k != "equal_to"}
+        column = plain["verification"]["columns"][0]
+        for broken in ({k: v for k, v in moments.items() if k != "moments"},
+                       {**plain, "moments": moments["moments"]},
+                       {**counted, "request": request_without},
+                       {**plain, "request": {**plain["request"], "equal_to": "0"}},
+                       {**plain, "verification": {"passed": True, "columns": [{**column, "moments": {
+                           "count": 1, "m2": "0", "m2_tolerance": 0}}]}}):
+            with self.assertRaises(jsonschema.ValidationError):
+                jsonschema.validate(broken, SCHEMA)
+
+
 class GivenBadInput(Case):
     def test_WhenRawSizeIsNotAWholeNumberOfElements_ThenUsageErrorSaysSo(self):
         with open(path("ten_bytes.bin"), "wb") as out:

@@ -12,6 +12,7 @@
 #include "progress.hpp"
 #include "reduce_run.hpp"
 #include "report.hpp"
+#include "transform_options.hpp"
 #include "verification.hpp"
 #include "workload.hpp"
 #include "zereduce/zereduce.hpp"
@@ -33,16 +34,17 @@ std::size_t index_of(const zr::device& device) {
 
 void check_pair(zr::core::Op op, zr::core::DataType type) {
   if (zr::core::is_supported(op, type)) return;
+  const std::string pair = std::string(zr::core::name(op)) + " is not defined for " + std::string(zr::core::name(type));
   if (zr::core::is_arg_op(op))  // bool is the only type they refuse
-    throw zr::InvalidArgumentError(std::string(zr::core::name(op)) + " is not defined for " +
-                                   std::string(zr::core::name(type)) +
+    throw zr::InvalidArgumentError(pair +
                                    " (argmin and argmax need an integer or floating-point type); choose another "
                                    "--op or --type");
+  if (zr::core::is_transform_op(op) || zr::core::is_moments_op(op))
+    throw zr::InvalidArgumentError(pair + " (" + zr::core::transform_type_rule(op) + "); choose another --op or --type");
   const std::string rule = zr::core::is_floating(type) || type == zr::core::DataType::boolean
                                ? "bit_and, bit_or and bit_xor need an integer type"
                                : "logical_and and logical_or need bool";
-  throw zr::InvalidArgumentError(std::string(zr::core::name(op)) + " is not defined for " +
-                                 std::string(zr::core::name(type)) + " (" +
+  throw zr::InvalidArgumentError(pair + " (" +
                                  (zr::core::is_integer(type) ? std::string("logical_and and logical_or need bool")
                                   : type == zr::core::DataType::boolean
                                       ? std::string("bool takes logical_and and logical_or")
@@ -50,21 +52,24 @@ void check_pair(zr::core::Op op, zr::core::DataType type) {
                                  "); choose another --op or --type");
 }
 
-int run(const Options& options) {
-  if (options.modules) {
+int run(const Options& given) {
+  if (given.modules) {
     print_modules();
     return 0;
   }
-  if (options.list) {
-    if (options.json) std::printf("%s\n", devices_json().dump(2).c_str());
-    else print_devices(options.verbosity > 0);
+  if (given.list) {
+    if (given.json) std::printf("%s\n", devices_json().dump(2).c_str());
+    else print_devices(given.verbosity > 0);
     return 0;
   }
-  if (options.iterations == 0) throw zr::InvalidArgumentError("--iterations must be at least 1");
-  check_arg_options(options);  // usage errors before any device is touched
-  if (options.input_path.empty()) check_pair(options.op, options.type.value_or(zr::core::DataType::f32));
+  if (given.iterations == 0) throw zr::InvalidArgumentError("--iterations must be at least 1");
+  check_arg_options(given);  // usage errors before any device is touched
+  check_transform_options(given);
+  if (given.input_path.empty()) check_pair(given.op, given.type.value_or(zr::core::DataType::f32));
 
-  const zr::device device = options.device_index ? zr::get_device(*options.device_index) : zr::default_device();
+  const zr::device device = given.device_index ? zr::get_device(*given.device_index) : zr::default_device();
+  Options options = given;
+  options.op = resolve_moments_accumulator(given, device);
   if (const auto& probe = device.execution(); probe.state != zr::kernel_execution::status::yes)
     throw zr::UnsupportedError("device '" + device.name() + "' (" + std::string(to_string(device.get_backend())) +
                                ") is not known to execute kernels: its execution probe says " +

@@ -10,7 +10,7 @@ namespace zr::cli {
 
 namespace {
 
-constexpr std::array<std::pair<std::string_view, core::Op>, 9> kOpAliases{{{"sum", core::Op::plus},
+constexpr std::array<std::pair<std::string_view, core::Op>, 13> kOpAliases{{{"sum", core::Op::plus},
                                                                             {"prod", core::Op::multiplies},
                                                                             {"min", core::Op::minimum},
                                                                             {"max", core::Op::maximum},
@@ -18,7 +18,11 @@ constexpr std::array<std::pair<std::string_view, core::Op>, 9> kOpAliases{{{"sum
                                                                             {"or", core::Op::bit_or},
                                                                             {"xor", core::Op::bit_xor},
                                                                             {"land", core::Op::logical_and},
-                                                                            {"lor", core::Op::logical_or}}};
+                                                                            {"lor", core::Op::logical_or},
+                                                                            {"sumsq", core::Op::sum_squares},
+                                                                            {"norm", core::Op::norm_l2},
+                                                                            {"asum", core::Op::norm_l1},
+                                                                            {"nnz", core::Op::count_nonzero}}};
 
 constexpr std::array<zr::strategy, 7> kStrategies{zr::strategy::tree,          zr::strategy::subgroup,
                                                   zr::strategy::work_group,    zr::strategy::local_atomics,
@@ -59,6 +63,9 @@ void add_options(CLI::App& app, Options& o) {
       "  ze_reduce -o max -t i32 -n 256M --verify    maximum of 2^28 ints, checked on the host\n"
       "  ze_reduce --input x.npy -o min --json       minimum of a NumPy array, as one JSON document\n"
       "  ze_reduce --input x.npy -o argmax           largest value of a NumPy array and its first index\n"
+      "  ze_reduce -o norm_l2 -n 2^26 --verify       L2 norm (square root of the sum of squares), one read\n"
+      "  ze_reduce -t i16 --input s.bin -o mean_var  mean and variance of 16-bit samples\n"
+      "  ze_reduce -t u8 -o sum_u64 --input img.raw  bytes summed into a 64-bit total\n"
       "  ze_reduce -t u8 --input data.bin -o xor     raw binary file of bytes\n"
       "  ze_reduce -n 2^28 -i 20 --bandwidth         throughput against the device's read bandwidth\n"
       "Exit codes: 0 success, 1 verification failed, 2 usage or input error, 3 device or runtime error.\n"
@@ -67,17 +74,24 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option_function<std::string>(
          "-o,--op",
          [&o](const std::string& text) {
-           const auto op = parse_op_name(text);
+           o.moments_accumulator_named = text != "mean_var";
+           const auto op = o.moments_accumulator_named ? parse_op_name(text) : std::optional(core::Op::mean_var_f64);
            if (!op)
-             throw CLI::ValidationError("--op", "'" + text +
-                                                    "' is not an operation: use plus, multiplies, minimum, maximum, "
-                                                    "bit_and, bit_or, bit_xor, logical_and, logical_or, argmin, argmax "
-                                                    "or sum, prod, min, max, and, or, xor, land, lor");
+             throw CLI::ValidationError(
+                 "--op", "'" + text +
+                             "' is not an operation: use plus, multiplies, minimum, maximum, bit_and, bit_or, bit_xor, "
+                             "logical_and, logical_or, argmin, argmax, sum_squares, norm_l2, norm_l1, count_nonzero, "
+                             "count_equal, sum_i64, sum_u64, sum_f32, sum_f64, mean_var, mean_var_f32, mean_var_f64 "
+                             "or sum, prod, min, max, and, or, xor, land, lor, sumsq, norm, asum, nnz");
            o.op = *op;
          },
          "operation, by its SYCL name or short alias: plus|sum, multiplies|prod, minimum|min, maximum|max, "
-         "bit_and|and, bit_or|or, bit_xor|xor (integers), logical_and|land, logical_or|lor (bool), argmin, argmax "
-         "(the extreme value and the index of its first occurrence; numbers only). Example: -o max")
+         "bit_and|and, bit_or|or, bit_xor|xor (integers), logical_and|land, logical_or|lor (bool); argmin, argmax "
+         "(the extreme value and the index of its first occurrence; numbers only); transform-reductions, one read "
+         "of the input: sum_squares|sumsq, norm_l2|norm, norm_l1|asum (floating types), count_nonzero|nnz, "
+         "count_equal (with --equal-to), sum_i64, sum_u64 (integers and bool summed into 64 bits), sum_f32 (f16), "
+         "sum_f64 (f16, f32); mean_var (count, mean and variance, in f64 where the device has fp64, else f32; "
+         "mean_var_f32 and mean_var_f64 name it). Example: -o max")
       ->default_str("plus");
   app.add_option_function<std::string>(
          "-t,--type",
@@ -129,6 +143,14 @@ void add_options(CLI::App& app, Options& o) {
                  "the reduction variable's value before the reduction; it is combined into the result (SYCL's "
                  "default) unless --init-to-identity. Default: the op's identity. Example: --initial 100")
       ->type_name("VALUE");
+  app.add_option("--equal-to", o.equal_to,
+                 "count_equal: the value to count, of the element type (a NaN equals nothing). Example: --equal-to 0")
+      ->type_name("VALUE");
+  app.add_option("--ddof", o.ddof,
+                 "mean_var: the variance printed divides the sum of squared deviations by count - DDOF, as NumPy's "
+                 "var(ddof=...): 0 the population variance, 1 the sample variance. Example: --ddof 1")
+      ->type_name("DDOF")
+      ->default_str("0");
   app.add_flag("--init-to-identity", o.initialize_to_identity,
                "the initialize_to_identity property: the variable's value before is not combined into the result");
   app.add_flag("--deterministic", o.deterministic,

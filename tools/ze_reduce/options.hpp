@@ -27,6 +27,10 @@ struct Options {
   std::optional<std::string> identity;  // text, parsed for the element type
   std::optional<std::string> initial;   // the reduction variable's value before; default: the identity
   bool initialize_to_identity = false;
+  std::optional<std::string> equal_to;  // count_equal's value, text parsed for the element type
+  std::optional<std::uint64_t> ddof;    // mean_var: the variance divides m2 by count - ddof (default 0)
+  // -o mean_var names no accumulator: f64 where the device has fp64, else f32 (resolve_moments_accumulator).
+  bool moments_accumulator_named = true;
   bool deterministic = false;
   bool reproducible = false;
   std::optional<zr::strategy> strategy;
@@ -47,7 +51,9 @@ struct Options {
 // value fails CLI11's parse with a message naming the option and what it accepts.
 void add_options(CLI::App& app, Options& options);
 
-// "plus" ... "logical_or", "argmin", "argmax" and the aliases sum, prod, min, max, and, or, xor, land, lor.
+// "plus" ... "logical_or", "argmin", "argmax", the transform-reductions (sum_squares ... sum_f64) and means
+// and variances (mean_var_f32, mean_var_f64), and the aliases sum, prod, min, max, and, or, xor, land, lor,
+// sumsq, norm, asum, nnz. ("mean_var", whose accumulator depends on the device, is handled by --op itself.)
 std::optional<core::Op> parse_op_name(std::string_view text);
 
 }  // namespace zr::cli

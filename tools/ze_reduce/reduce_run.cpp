@@ -8,6 +8,7 @@
 #include <string>
 
 #include "arg_run.hpp"
+#include "transform_run.hpp"
 #include "common/type_dispatch.hpp"
 #include "identity.hpp"
 #include "run_parts.hpp"
@@ -70,6 +71,8 @@ std::uint64_t median(std::vector<std::uint64_t> values) {
 RunOutcome run_reduction(zr::queue& queue, const Options& options, const Workload& workload, Progress& progress) {
   // argmin/argmax are not reduction(...) ops (visit_pair refuses them): they have calls of their own.
   if (core::is_arg_op(options.op)) return run_arg_reduction(queue, options, workload, progress);
+  if (core::is_transform_op(options.op) || core::is_moments_op(options.op))
+    return run_transform_reduction(queue, options, workload, progress);
   return tools::visit_pair(static_cast<element_type>(workload.type), static_cast<op_kind>(options.op),
                            [&](auto type_tag, auto op_tag) {
                              using T = typename decltype(type_tag)::type;

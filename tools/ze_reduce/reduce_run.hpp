@@ -1,5 +1,5 @@
 #pragma once
-// Runs the requested reduction (or arg-reduction, arg_run.hpp) on a queue through the public API: the input is
+// Runs the requested reduction (or arg-reduction, arg_run.hpp, or transform-reduction, transform_run.hpp) on a queue through the public API: the input is
 // copied to the device once (or handed over as host data, in chunks, when it is larger than one device
 // allocation), then reduced warm-up + timed times; every run's events give the per-pass kernel times.
 #include <cstdint>
@@ -21,9 +21,20 @@ struct IterationTiming {
   bool timestamps_valid = true;
 };
 
+// mean_var: what zr::moments<A> holds, in the accumulator type A, and the variance and standard deviation it
+// gives for --ddof.
+struct MomentsOutcome {
+  std::uint64_t count = 0;
+  core::Scalar mean, m2, variance, stddev;
+  std::uint64_t ddof = 0;
+};
+
 struct RunOutcome {
-  std::vector<core::Scalar> results;  // one per column, from the last timed run
+  std::vector<core::Scalar> results;  // one per column, from the last timed run (transforms: of their result
+                                      // type; mean_var: the mean)
   std::optional<std::uint64_t> index;  // argmin/argmax: the index of results[0] (their one result)
+  std::optional<MomentsOutcome> moments;  // mean_var only
+  std::optional<core::Scalar> equal_to;   // count_equal's value
   core::Scalar identity;              // the identity the reduction used (known or --identity; argmin/argmax:
                                       // the value their kernels start from, minimum's or maximum's identity)
   std::optional<core::Scalar> initial;  // folded into the result (absent with --init-to-identity)

@@ -37,6 +37,23 @@ nlohmann::json spread_json(const Spread& s) { return {{"median", s.median}, {"mi
 
 nlohmann::json nullable(const std::optional<double>& value) { return value ? nlohmann::json(*value) : nlohmann::json(); }
 
+// What the op writes: the element type, or a transform-reduction's own result type, or a mean's accumulator.
+core::DataType result_type(core::Op op, core::DataType element) {
+  if (core::is_moments_op(op)) return core::moments_accumulator(op);
+  if (core::is_transform_op(op)) return core::transform_result_type(op, element);
+  return element;
+}
+
+nlohmann::json moments_json(const MomentsOutcome& m) {
+  return {{"count", m.count},      {"mean", m.mean.to_string()},         {"m2", m.m2.to_string()},
+          {"ddof", m.ddof},        {"variance", m.variance.to_string()}, {"stddev", m.stddev.to_string()}};
+}
+
+std::string moments_text(const MomentsOutcome& m) {
+  return "mean " + m.mean.to_string() + ", variance " + m.variance.to_string() + " (ddof " + std::to_string(m.ddof) +
+         "), stddev " + m.stddev.to_string() + ", count " + std::to_string(m.count) + ", m2 " + m.m2.to_string();
+}
+
 }  // namespace
 
 nlohmann::json to_json(const Report& r) {
@@ -58,11 +75,15 @@ nlohmann::json to_json(const Report& r) {
                     {"columns", o.columns},
                     {"deterministic", o.deterministic},
                     {"reproducible", o.reproducible},
-                    // argmin/argmax never read their variable: true whether or not --init-to-identity was given.
-                    {"initialize_to_identity", o.initialize_to_identity || core::is_arg_op(o.op)},
+                    // argmin/argmax, transform-reductions and means never read their variable: true whether or not
+                    // --init-to-identity was given.
+                    {"initialize_to_identity", o.initialize_to_identity || core::is_arg_op(o.op) ||
+                                                   core::is_transform_op(o.op) || core::is_moments_op(o.op)},
                     {"strategy", o.strategy ? nlohmann::json(std::string(to_string(*o.strategy))) : nlohmann::json()},
                     {"identity", outcome.identity.to_string()},
-                    {"initial", outcome.initial ? nlohmann::json(outcome.initial->to_string()) : nlohmann::json()}};
+                    {"initial", outcome.initial ? nlohmann::json(outcome.initial->to_string()) : nlohmann::json()},
+                    {"result_type", std::string(core::name(result_type(o.op, w.type)))}};
+  if (outcome.equal_to) doc["request"]["equal_to"] = outcome.equal_to->to_string();  // count_equal only
   nlohmann::json input = {{"source", w.source}};
   input["format"] = w.format.empty() ? nlohmann::json() : nlohmann::json(w.format);
   input["path"] = w.path.empty() ? nlohmann::json() : nlohmann::json(w.path);
@@ -79,6 +100,7 @@ nlohmann::json to_json(const Report& r) {
   doc["result"] = nlohmann::json::array();
   for (const auto& value : outcome.results) doc["result"].push_back(value.to_string());
   if (outcome.index) doc["index"] = *outcome.index;  // argmin/argmax only: the schema requires it there alone
+  if (outcome.moments) doc["moments"] = moments_json(*outcome.moments);  // mean_var only, likewise
   if (r.verification) {
     nlohmann::json columns = nlohmann::json::array();
     for (const auto& c : r.verification->columns) {
@@ -87,6 +109,10 @@ nlohmann::json to_json(const Report& r) {
                                {"agrees", c.agrees},
                                {"why", c.why}};
       if (c.index) column["index"] = *c.index;
+      if (c.moments)
+        column["moments"] = {{"count", c.moments->count},
+                             {"m2", c.moments->m2.to_string()},
+                             {"m2_tolerance", c.moments->m2_tolerance}};
       columns.push_back(column);
     }
     doc["verification"] = {{"passed", r.verification->passed()}, {"columns", columns}};
@@ -129,6 +155,10 @@ void print_text(const Report& r, std::FILE* out) {
   const auto& outcome = r.outcome;
   // argmin/argmax: "VALUE at index I" (-q: "VALUE I", two fields for scripts).
   const auto results = [&] {
+    // mean_var: "mean M, variance V (ddof D), ..." (-q: "MEAN VARIANCE", two fields for scripts).
+    if (outcome.moments)
+      return o.verbosity < 0 ? outcome.moments->mean.to_string() + " " + outcome.moments->variance.to_string()
+                             : moments_text(*outcome.moments);
     if (outcome.index)
       return outcome.results.at(0).to_string() + (o.verbosity < 0 ? " " : " at index ") + std::to_string(*outcome.index);
     std::string text;
@@ -146,9 +176,13 @@ void print_text(const Report& r, std::FILE* out) {
   std::string input = w.source == "generated" ? "generated, --fill " + fill_name(o.fill) +
                                                     (o.fill == Fill::random ? ", seed " + std::to_string(o.seed) : "")
                                               : w.path + " (" + w.format + ")";
-  std::fprintf(out, "reduce    %s over %llu x %s%s (%s)\n", std::string(core::name(o.op)).c_str(),
-               static_cast<unsigned long long>(w.n), std::string(core::name(w.type)).c_str(),
-               o.columns > 1 ? (" as rows of " + std::to_string(o.columns)).c_str() : "", input.c_str());
+  const std::string op = std::string(core::name(o.op)) +
+                         (outcome.equal_to ? " (equal to " + outcome.equal_to->to_string() + ")" : std::string());
+  const core::DataType written = result_type(o.op, w.type);
+  const std::string into = written != w.type ? ", into " + std::string(core::name(written)) : std::string();
+  std::fprintf(out, "reduce    %s over %llu x %s%s%s (%s)\n", op.c_str(), static_cast<unsigned long long>(w.n),
+               std::string(core::name(w.type)).c_str(),
+               o.columns > 1 ? (" as rows of " + std::to_string(o.columns)).c_str() : "", into.c_str(), input.c_str());
   for (const auto& plan : outcome.plans) {
     std::fprintf(out, "strategy  %s: %s\n", std::string(to_string(plan.strategy)).c_str(), plan.reason.c_str());
     if (o.verbosity > 0) std::fprintf(out, "%s", plan.description.c_str());
@@ -164,6 +198,14 @@ void print_text(const Report& r, std::FILE* out) {
                                   : check.reference.tolerance > 0 ? std::string(bound)
                                                                   : std::string("(verified, exact)");
       const std::string at = check.index ? " at index " + std::to_string(*check.index) : "";
+      if (check.moments) {  // mean_var: each quantity with its own bound
+        std::fprintf(out, "host      mean %s (bound %.3g), m2 %s (bound %.3g), count %llu %s\n",
+                     check.reference.value.to_string().c_str(), check.reference.tolerance,
+                     check.moments->m2.to_string().c_str(), check.moments->m2_tolerance,
+                     static_cast<unsigned long long>(check.moments->count),
+                     check.agrees ? "(verified, within the bounds)" : verdict.c_str());
+        continue;
+      }
       std::fprintf(out, "host      %s%s%s %s\n", column.c_str(), check.reference.value.to_string().c_str(), at.c_str(),
                    verdict.c_str());
     }

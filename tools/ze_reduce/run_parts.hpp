@@ -1,5 +1,6 @@
 #pragma once
-// What every kind of run of ze_reduce shares (reduce_run.cpp for the SYCL ops, arg_run.cpp for argmin/argmax):
+// What every kind of run of ze_reduce shares (reduce_run.cpp for the SYCL ops, arg_run.cpp for argmin/argmax,
+// transform_run.cpp for transform-reductions and means and variances):
 // the properties the options ask for, where the kernels read the input, and the warm-up and timed runs with
 // their profiles. Kept in one place so that both kinds are timed and placed exactly alike, and their numbers
 // compare.
@@ -44,6 +45,13 @@ struct DeviceInput {
   zr::event reduce(zr::queue& queue, zr::reduction_descriptor<T> reduction) const {
     if (on_device()) return queue.reduce(static_cast<const T*>(copy.get()), n, reduction);
     return queue.reduce(std::span<const T>(host, n), reduction);
+  }
+
+  template <typename Transform>
+  zr::event transform(zr::queue& queue, Transform transform, zr::transform_result_t<Transform, T>* result,
+                      const zr::property_list& props) const {
+    if (on_device()) return queue.transform_reduce(static_cast<const T*>(copy.get()), n, transform, result, props);
+    return queue.transform_reduce(std::span<const T>(host, n), transform, result, props);
   }
 
   zr::event arg(zr::queue& queue, bool largest, zr::arg_result<T>* result, const zr::property_list& props) const {

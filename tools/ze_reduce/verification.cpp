@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "arg_verification.hpp"
+#include "transform_verification.hpp"
 
 namespace zr::cli {
 
@@ -15,6 +16,7 @@ bool Verification::passed() const {
 Verification verify(core::Op op, std::uint64_t columns, bool reproducible, const Workload& workload,
                     const RunOutcome& outcome) {
   if (core::is_arg_op(op)) return verify_arg(op, workload, outcome);
+  if (core::is_transform_op(op) || core::is_moments_op(op)) return verify_transform(op, workload, outcome);
   Verification verification;
   const std::size_t element = core::size_of(workload.type);
   const std::uint64_t rows = columns ? workload.n / columns : 0;

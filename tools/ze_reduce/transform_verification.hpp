@@ -1,0 +1,16 @@
+#pragma once
+// --verify for transform-reductions and means and variances: the device's result against
+// core::transform_reference and core::moments_reference, sequential host implementations written independently
+// of the kernels, with the error bounds of runtime/core/transform_reference.hpp and moments_reference.hpp (counts
+// and integer sums exact). The plan's combine depth tightens the bounds, as for the other ops.
+#include "data_types.hpp"
+#include "reduce_run.hpp"
+#include "verification.hpp"
+#include "workload.hpp"
+
+namespace zr::cli {
+
+// Precondition: op is a transform or moments op, outcome from run_transform_reduction.
+Verification verify_transform(core::Op op, const Workload& workload, const RunOutcome& outcome);
+
+}  // namespace zr::cli
