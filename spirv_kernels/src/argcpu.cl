@@ -98,38 +98,21 @@ static inline __attribute__((unused)) int zr_acpu_any_long(long8 m) {
 #define ZR_ACPU_ANY_u64 zr_acpu_any_long
 #define ZR_ACPU_ANY_f64 zr_acpu_any_long
 
-// Blocks per run of the hot loop (see the kernel): 64 blocks are 4 KiB of i32, read again from L1 when needed.
-#define ZR_ACPU_RUN 64
+// Blocks per run of the hot loop (see the kernel): 16 blocks are 1 KiB of i32. A run with a better value costs a
+// second look (zr_argcpu_first), and for random data the share of such runs falls only as the log of the runs
+// per chunk: with the 16-core host's 1024 chunks of 16K elements at 2^24, 64-block runs had a record in a fifth of
+// them (single PoCL thread, chunks of 16K: argmax 0.80-0.84x our max for random f32 with 64-block runs and the
+// old full rescan, sorted data with no records 1.01x).
+#define ZR_ACPU_RUN 16
 // The run's probe (see the kernel): the lane-wise better of a and x by the plain comparison, which compilers
 // make one max or min instruction (a NaN never gets in); floating types note NaNs apart, in a mask that no
 // comparison waits on. A run with a NaN is read again unless the best so far is one (the first NaN stays):
-// that term joins the run check's one vector OR (RESCAN). Written as `best == best && any(nans)`, the NaN
-// compares were needed only under that branch, and compilers sank them there, keeping all 64 loaded blocks
-// of the run alive until then: 41 spilled 64-byte vectors a run (clang-15 for Sapphire Rapids; PoCL 5's code
-// on the H100 host stored every block of the run to the stack too).
+// that term joins the run check's one vector OR. Written as `best == best && any(nans)`, the NaN compares were
+// needed only under that branch, and compilers sank them there, keeping all the loaded blocks of the run alive
+// until then: 41 spilled 64-byte vectors a 64-block run (clang-15 for Sapphire Rapids; PoCL 5's code on the
+// H100 host stored every block of the run to the stack too).
 #define ZR_ACPU_PROBE_argmin(a, x) ((x) < (a) ? (x) : (a))
 #define ZR_ACPU_PROBE_argmax(a, x) ((x) > (a) ? (x) : (a))
-#define ZR_ACPU_NANS_DECLARE_INTEGER(nans, v)
-#define ZR_ACPU_NANS_DECLARE_FLOATING(nans, v) __typeof__((v) != (v)) nans = (__typeof__((v) != (v)))(0);
-#define ZR_ACPU_NANS_NOTE_INTEGER(nans, x)
-#define ZR_ACPU_NANS_NOTE_FLOATING(nans, x) nans |= (x) != (x);
-#define ZR_ACPU_NANS_RESCAN_INTEGER(nans, bests)
-#define ZR_ACPU_NANS_RESCAN_FLOATING(nans, bests) | ((nans) & ((bests) == (bests)))
-#define ZR_ACPU_NANS_RESET_INTEGER(nans)
-#define ZR_ACPU_NANS_RESET_FLOATING(nans) nans = 0;
-#define ZR_ACPU_NANS_(KIND, WHAT, ...) ZR_ACPU_NANS_##WHAT##_##KIND(__VA_ARGS__)
-#define ZR_ACPU_NANS__(KIND, WHAT, ...) ZR_ACPU_NANS_(KIND, WHAT, __VA_ARGS__)
-#define ZR_ACPU_NANS(ATN, WHAT, ...) ZR_ACPU_NANS__(ZR_ACPU_KIND_##ATN, WHAT, __VA_ARGS__)
-#define ZR_ACPU_KIND_i8 INTEGER
-#define ZR_ACPU_KIND_u8 INTEGER
-#define ZR_ACPU_KIND_i16 INTEGER
-#define ZR_ACPU_KIND_u16 INTEGER
-#define ZR_ACPU_KIND_i32 INTEGER
-#define ZR_ACPU_KIND_u32 INTEGER
-#define ZR_ACPU_KIND_i64 INTEGER
-#define ZR_ACPU_KIND_u64 INTEGER
-#define ZR_ACPU_KIND_f32 FLOATING
-#define ZR_ACPU_KIND_f64 FLOATING
 
 // The hot loop over the chunk's whole runs (see the kernel), leaving i at the first block after them.
 // Floating types: one flat loop of four blocks, the run checked in it. With the run unrolled, compilers
@@ -141,7 +124,7 @@ static inline __attribute__((unused)) int zr_acpu_any_long(long8 m) {
   ulong run_begin = i;                                                                                       \
   ACC##W bests = (ACC##W)(best_value);                                                                       \
   ACC##W c0 = bests, c1 = bests, c2 = bests, c3 = bests; /* four chains of maxima: a quarter of the wait */   \
-  ZR_ACPU_NANS(ATN, DECLARE, nans, bests)                                                                    \
+  __typeof__(bests != bests) nans = 0;                                                                       \
   for (; i < runs_end; i += 4 * W) {                                                                         \
     const ACC##W x0 = ZR_ACPU_LOAD_##TN(W, in + i), x1 = ZR_ACPU_LOAD_##TN(W, in + i + W);                  \
     const ACC##W x2 = ZR_ACPU_LOAD_##TN(W, in + i + 2 * W), x3 = ZR_ACPU_LOAD_##TN(W, in + i + 3 * W);      \
@@ -149,19 +132,18 @@ static inline __attribute__((unused)) int zr_acpu_any_long(long8 m) {
     c1 = ZR_ACPU_PROBE_##OP(c1, x1);                                                                         \
     c2 = ZR_ACPU_PROBE_##OP(c2, x2);                                                                         \
     c3 = ZR_ACPU_PROBE_##OP(c3, x3);                                                                         \
-    ZR_ACPU_NANS(ATN, NOTE, nans, x0)                                                                        \
-    ZR_ACPU_NANS(ATN, NOTE, nans, x1)                                                                        \
-    ZR_ACPU_NANS(ATN, NOTE, nans, x2)                                                                        \
-    ZR_ACPU_NANS(ATN, NOTE, nans, x3)                                                                        \
+    nans |= (x0 != x0) | (x1 != x1) | (x2 != x2) | (x3 != x3);                                               \
     if (i + 4 * W - run_begin == ZR_ACPU_RUN * W) {                                                          \
       if (ZR_ACPU_ANY_##ATN(ZR_ACPU_BETTER_##OP(c0, bests) | ZR_ACPU_BETTER_##OP(c1, bests) |               \
-                            ZR_ACPU_BETTER_##OP(c2, bests) | ZR_ACPU_BETTER_##OP(c3, bests)                \
-                            ZR_ACPU_NANS(ATN, RESCAN, nans, bests)))                                         \
-        zr_argcpu_rescan_##OP##_##TN(in + run_begin, run_begin, ZR_ACPU_RUN, &best_value, &best_index);      \
+                            ZR_ACPU_BETTER_##OP(c2, bests) | ZR_ACPU_BETTER_##OP(c3, bests) |              \
+                            (nans & (bests == bests))))                                                      \
+        zr_argcpu_first_##OP##_##TN(in + run_begin, run_begin,                                               \
+                                    ZR_ACPU_PROBE_##OP(ZR_ACPU_PROBE_##OP(c0, c1), ZR_ACPU_PROBE_##OP(c2, c3)), \
+                                    ZR_ACPU_ANY_##ATN(nans), &best_value, &best_index);                       \
       run_begin = i + 4 * W;                                                                                 \
       bests = (ACC##W)(best_value);                                                                          \
       c0 = c1 = c2 = c3 = bests;                                                                             \
-      ZR_ACPU_NANS(ATN, RESET, nans)                                                                         \
+      nans = 0;                                                                                              \
     }                                                                                                        \
   }
 #define ZR_ACPU_RUNS_INTEGER(OP, TN, ACC, ATN, W)                                                             \
@@ -174,11 +156,34 @@ static inline __attribute__((unused)) int zr_acpu_any_long(long8 m) {
       odd = ZR_ACPU_PROBE_##OP(odd, ZR_ACPU_LOAD_##TN(W, in + i + (r + 1) * W));                             \
     }                                                                                                        \
     if (ZR_ACPU_ANY_##ATN(ZR_ACPU_BETTER_##OP(even, bests) | ZR_ACPU_BETTER_##OP(odd, bests)))               \
-      zr_argcpu_rescan_##OP##_##TN(in + i, i, ZR_ACPU_RUN, &best_value, &best_index);                        \
+      zr_argcpu_first_##OP##_##TN(in + i, i, ZR_ACPU_PROBE_##OP(even, odd), 0, &best_value, &best_index);    \
   }
+#define ZR_ACPU_KIND_i8 INTEGER
+#define ZR_ACPU_KIND_u8 INTEGER
+#define ZR_ACPU_KIND_i16 INTEGER
+#define ZR_ACPU_KIND_u16 INTEGER
+#define ZR_ACPU_KIND_i32 INTEGER
+#define ZR_ACPU_KIND_u32 INTEGER
+#define ZR_ACPU_KIND_i64 INTEGER
+#define ZR_ACPU_KIND_u64 INTEGER
+#define ZR_ACPU_KIND_f32 FLOATING
+#define ZR_ACPU_KIND_f64 FLOATING
 #define ZR_ACPU_RUNS_(KIND, ...) ZR_ACPU_RUNS_##KIND(__VA_ARGS__)
 #define ZR_ACPU_RUNS__(KIND, ...) ZR_ACPU_RUNS_(KIND, __VA_ARGS__)
 #define ZR_ACPU_RUNS(ATN, OP, TN, ACC, W) ZR_ACPU_RUNS__(ZR_ACPU_KIND_##ATN, OP, TN, ACC, ATN, W)
+
+// The best of a state's W lanes by the probe (a NaN-free state: the run's probe never takes one in).
+#define ZR_ACPU_HBEST_8(OP, ACC, h8, m)                                     \
+  {                                                                         \
+    const ACC##4 zr_h4_ = ZR_ACPU_PROBE_##OP((h8).lo, (h8).hi);             \
+    const ACC##2 zr_h2_ = ZR_ACPU_PROBE_##OP(zr_h4_.lo, zr_h4_.hi);         \
+    (m) = ZR_ACPU_PROBE_##OP(zr_h2_.x, zr_h2_.y);                           \
+  }
+#define ZR_ACPU_HBEST_16(OP, ACC, c, m)                                     \
+  {                                                                         \
+    const ACC##8 zr_h8_ = ZR_ACPU_PROBE_##OP((c).lo, (c).hi);               \
+    ZR_ACPU_HBEST_8(OP, ACC, zr_h8_, m)                                     \
+  }
 
 // One block x (W values, block number blk) into the state (values, blocks), with ?: rather than select()
 // (an out-of-line call on PoCL 5). The block numbers need the comparison's mask as W ints: 4-byte types have it
@@ -245,6 +250,38 @@ static inline __attribute__((unused)) int zr_acpu_any_long(long8 m) {
     ZR_ACAT(ZR_ACPU_FOLD_, W)(OP, ATN, W, best, values, blocks, first)                                       \
     *best_value_out = best_value;                                                                            \
     *best_index_out = best_index;                                                                            \
+  }                                                                                                          \
+  /* A run of ZR_ACPU_RUN blocks whose probe c holds a value better than the best so far: that value is the */ \
+  /* run's best m, and its first occurrence is the first element equal to m (a -0.0 before a +0.0 m is the */  \
+  /* first zero: it is taken with its own bits). Read four blocks a step up to those holding it, then block */ \
+  /* by block, then lane by lane: records sit anywhere in a run of random data, at its end in sorted data. */  \
+  /* A run with a NaN (the best so far is none) is read again in full, for its first NaN. The loops stop on */ \
+  /* a bitwise & of their conditions: a break, or &&, gave llvm-spirv-15 a block order spirv-val rejects. */    \
+  static __attribute__((noinline)) void zr_argcpu_first_##OP##_##TN(global const T* p, ulong first, ACC##W c,  \
+                                                                   int nan_run, ACC* best_value_out,        \
+                                                                   ulong* best_index_out) {                 \
+    if (!nan_run) {                                                                                          \
+      ACC m;                                                                                                 \
+      ZR_ACAT(ZR_ACPU_HBEST_, W)(OP, ACC, c, m)                                                              \
+      const ACC##W target = (ACC##W)(m);                                                                     \
+      uint r = 0;                                                                                            \
+      while ((r + 4 < ZR_ACPU_RUN) &                                                                         \
+             !ZR_ACPU_ANY_##ATN((ZR_ACPU_LOAD_##TN(W, p + r * W) == target) |                                \
+                                (ZR_ACPU_LOAD_##TN(W, p + (r + 1) * W) == target) |                          \
+                                (ZR_ACPU_LOAD_##TN(W, p + (r + 2) * W) == target) |                          \
+                                (ZR_ACPU_LOAD_##TN(W, p + (r + 3) * W) == target)))                          \
+        r += 4;                                                                                              \
+      while ((r + 1 < ZR_ACPU_RUN) & !ZR_ACPU_ANY_##ATN(ZR_ACPU_LOAD_##TN(W, p + r * W) == target)) ++r;      \
+      uint k = r * W;                                                                                        \
+      while ((k + 1 < (r + 1) * W) & ((ACC)ZR_LOAD_##TN(p, k) != m)) ++k;                                    \
+      const ACC x = (ACC)ZR_LOAD_##TN(p, k);                                                                 \
+      if (x == m) {                                                                                          \
+        *best_value_out = x;                                                                                 \
+        *best_index_out = first + k;                                                                         \
+        return;                                                                                              \
+      }                                                                                                      \
+    }                                                                                                        \
+    zr_argcpu_rescan_##OP##_##TN(p, first, ZR_ACPU_RUN, best_value_out, best_index_out);                      \
   }                                                                                                          \
   kernel void zr_argcpu_##OP##_##TN(global const T* restrict in, ulong n, global zr_arg_##ATN* restrict partials, \
                                     local zr_arg_##ATN* scratch) {                                           \

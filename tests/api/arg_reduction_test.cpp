@@ -169,6 +169,33 @@ TYPED_TEST(FloatingArgReduction, GivenSignedZerosAndInfinities_ThenTheFirstOfEqu
   EXPECT_EQ(q.argmax_value(std::span<const T>(data)).index, 0u);
 }
 
+// The first zero is the result with its own sign, wherever the two zeros fall in a kernel's blocks and lanes
+// (the CPU kernel finds a record by the value of a run's best, which either zero may give).
+TYPED_TEST(FloatingArgReduction, GivenBothZerosInARun_ThenTheFirstZeroWithItsOwnSign) {
+  using T = TypeParam;
+  ZR_REQUIRE_QUEUE(q);
+  const element_type type = detail::element_type_of<T>();
+  if (q.get_device().strategies(type, op_kind::argmax).empty()) GTEST_SKIP() << "no kernel for the type";
+  const std::size_t n = 50000;
+  for (op_kind op : {op_kind::argmin, op_kind::argmax})
+    for (bool negative_first : {true, false})
+      for (std::size_t at : {std::size_t{1000}, std::size_t{1000 + 17}, std::size_t{30001}, n - 2})
+        for (strategy s : q.get_device().strategies(type, op)) {
+          // argmax: every other value -1, argmin: +1, so the zeros are the extreme
+          std::vector<T> data(n, static_cast<T>(op == op_kind::argmax ? -1.0f : 1.0f));
+          data[at] = static_cast<T>(negative_first ? -0.0f : 0.0f);
+          data[at + 1] = static_cast<T>(negative_first ? 0.0f : -0.0f);
+          SCOPED_TRACE(std::string(to_string(op)) + " zeros at " + std::to_string(at) + (negative_first ? " (-0 first)" : " (+0 first)") +
+                       " strategy " + std::string(to_string(s)));
+          const property_list props{property::reduction::use_strategy{s}};
+          const auto r = op == op_kind::argmax ? q.argmax_value(std::span<const T>(data), props)
+                                               : q.argmin_value(std::span<const T>(data), props);
+          EXPECT_EQ(r.index, at);
+          EXPECT_EQ(static_cast<float>(r.value), 0.0f);
+          EXPECT_EQ(std::signbit(static_cast<float>(r.value)), negative_first) << "the first zero's sign";
+        }
+}
+
 TEST(ArgReductionErrors, GivenNoElements_ThenRefusedNamingTheOp) {
   ZR_REQUIRE_QUEUE(q);
   const std::vector<float> none;
