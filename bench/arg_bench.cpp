@@ -1,12 +1,13 @@
 // zr_arg_bench: our argmax/argmin against our plain maximum (and f32 sum) of the same data, side by side in one
 // run on one device; bench/arg_report.py puts them next to CUB's ArgMax/ArgMin (bench/cub/cub_argreduce.cu).
 //
-//   zr_arg_bench [--device INDEX] [--min-log2 20] [--max-log2 28] [--step 2] [--runs 21]
+//   zr_arg_bench [--device INDEX] [--min-log2 20] [--max-log2 28] [--step 2] [--runs 21] [--sorted 1]
 //
 // Prints one JSON object per line: {"peer":"ours","op":"argmax"|"argmin"|"max"|"sum","type":"f32"|"i32","log2",
 // "n","seconds","gbps","ok"}. seconds: the device span of the reduction (first kernel's start to the last
 // one's end, as CUDA events around CUB's launches measure it), median of --runs runs, the ops called in turn
 // (interleaved) on device-resident input; results go to device memory. ok: the result equals a host scan.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -51,7 +52,8 @@ void rows(zr::queue& q, const char* type, const Options& o) {
   const zr::property_list from_identity{zr::property::reduction::initialize_to_identity{}};
   for (int log2 = o.min_log2; log2 <= o.max_log2; log2 += o.step) {
     const std::uint64_t n = std::uint64_t{1} << log2;
-    const std::vector<T> host = random_values<T>(n, static_cast<std::uint64_t>(log2));
+    std::vector<T> host = random_values<T>(n, static_cast<std::uint64_t>(log2));
+    if (o.sorted) std::sort(host.begin(), host.end());
     auto input = zr::make_device_array<T>(q, n);
     auto arg = zr::make_device_array<zr::arg_result<T>>(q, 1);
     auto value = zr::make_device_array<T>(q, 1);

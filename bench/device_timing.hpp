@@ -18,6 +18,8 @@ struct Options {
   int min_log2 = 20, max_log2 = 28, step = 2, runs = 21;
   int cold_l2 = 0;  // --cold-l2 1: the benches that take it evict the GPU's L2 before every timed run
   int plans = 0;    // --plans 1: the benches that take it print each op's plan to standard error
+  int sorted = 0;   // --sorted 1: zr_arg_bench sorts its values ascending (a new best in every stretch of the
+                    // input: the CPU arg kernel's worst case)
 };
 
 // [--device INDEX] [--min-log2 20] [--max-log2 28] [--step 2] [--runs 21]
@@ -33,6 +35,7 @@ inline Options parse_options(int argc, char** argv) {
     else if (flag == "--runs") o.runs = static_cast<int>(value);
     else if (flag == "--cold-l2") o.cold_l2 = static_cast<int>(value);
     else if (flag == "--plans") o.plans = static_cast<int>(value);
+    else if (flag == "--sorted") o.sorted = static_cast<int>(value);
     else throw std::runtime_error("unknown option " + flag);
   }
   return o;
