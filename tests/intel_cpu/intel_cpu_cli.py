@@ -2,7 +2,7 @@
 """ze_reduce on Intel's OpenCL CPU runtime (scripts/install-intel-opencl-cpu.sh): --list shows the device with
 its real capabilities; `--strategy work_group -t f32 -o max --verify` prints a verified result; and results of
 the strategies that only this device runs here (work_group, subgroup, float global atomics) on NumPy files
-equal NumPy's.
+equal NumPy's, and so do a norm, a count and a mean and variance (the transform kernels as SPIR-V).
 
 Usage: intel_cpu_cli.py ZE_REDUCE SCHEMA WORK_DIR [unittest arguments]
 The caller sets OCL_ICD_VENDORS to the vendors folder of that install. Exit code 77 (ctest: skipped) when that
@@ -112,6 +112,23 @@ class GivenIntelOpenClCpuRuntime_WhenAStrategyIsRequested_ThenTheResultIsNumpys(
         values = np.random.default_rng(21).uniform(-1.0, 1.0, 1_500_001)
         result = float(self.reduce_file("sum_f64.npy", values, "plus", "work_group"))
         self.assertAlmostEqual(result, float(np.sum(values)), delta=1e-9 * float(np.sum(np.abs(values))))
+
+    def test_transforms_and_moments_of_a_file_equal_numpy(self):
+        # Intel's runtime takes the SPIR-V modules (tcpu, mcpu) that PoCL gets as SPIR 1.2 bitcode.
+        values = np.random.default_rng(22).standard_normal(1_000_003).astype(np.float32)
+        path = os.path.join(WORK, "transform_f32.npy")
+        np.save(path, values)
+        exact = values.astype(np.float64)
+        norm = self.run_json("--input", path, "-o", "norm_l2", "--verify")
+        self.assertTrue(norm["verification"]["passed"], norm["verification"])
+        self.assertAlmostEqual(float(norm["result"][0]), float(np.sqrt(np.sum(exact * exact))),
+                               delta=norm["verification"]["columns"][0]["tolerance"])
+        zeros = self.run_json("--input", path, "-o", "count_equal", "--equal-to", str(values[7]), "--verify")
+        self.assertEqual(int(zeros["result"][0]), int(np.count_nonzero(values == values[7])))
+        moments = self.run_json("--input", path, "-o", "mean_var", "--ddof", 1, "--verify")
+        self.assertTrue(moments["verification"]["passed"], moments["verification"])
+        self.assertEqual(moments["request"]["op"], "mean_var_f64")  # the device has fp64
+        self.assertAlmostEqual(float(moments["moments"]["variance"]), float(np.var(exact, ddof=1)), places=9)
 
 
 if __name__ == "__main__":
