@@ -1,11 +1,9 @@
 #include "transform_run.hpp"
 
-#include <cstring>
 #include <string>
 #include <type_traits>
 
 #include "common/type_dispatch.hpp"
-#include "identity.hpp"
 #include "run_parts.hpp"
 
 namespace zr::cli {
