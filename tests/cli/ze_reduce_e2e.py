@@ -444,6 +444,23 @@ class GivenTransformReduction(Case):
         self.assertRegex(text, r"(?m)^host\s+mean \S+ \(bound \S+\), m2 \S+ \(bound \S+\), count 250000 "
                                r"\(verified, within the bounds\)$")
 
+    def test_WhenListed_ThenEveryStrategyShownForATransformRunsIt(self):
+        doc = self.run_json("--list")
+        device = next(d for d in doc["devices"] if d.get("executes_kernels"))
+        env = {**CLEAN_ENV, "ZE_REDUCE_DEVICE": str(device["index"])}
+        for pair, args in (("norm_l2 f32", ("-o", "norm_l2", "-t", "f32")),
+                           ("count_equal i8", ("-o", "count_equal", "--equal-to", "3", "-t", "i8")),
+                           ("mean_var_f32 i16", ("-o", "mean_var_f32", "-t", "i16"))):
+            strategies = device["strategies"][pair]
+            self.assertIn("tree", strategies, pair)
+            for strategy in strategies:
+                with self.subTest(pair=pair, strategy=strategy):
+                    done = run(*args, "-n", "100003", "--strategy", strategy, "--verify", "--json", "-i", 1, env=env)
+                    self.assertEqual(done.returncode, 0, done.stderr.decode())
+                    ran = json.loads(done.stdout)
+                    self.assertEqual(ran["plans"][0]["strategy"], strategy)
+                    self.assertTrue(ran["verification"]["passed"], ran["verification"])
+
     def test_WhenTheResultIsWrong_ThenVerificationFailsWithExitCodeOne(self):
         # Test-only fault injection (runtime/api/reduction_job.cpp): flips the lowest bit of the result.
         for args, fragment in ((("-o", "count_nonzero", "-t", "i32", "-n", "1000"), b"MISMATCH"),

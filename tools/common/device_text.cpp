@@ -93,13 +93,16 @@ std::string devices_text(bool verbose) {
                         zr::element_type::f16, zr::element_type::f32, zr::element_type::f64, zr::element_type::boolean})
         for (auto op : {zr::op_kind::plus, zr::op_kind::multiplies, zr::op_kind::minimum, zr::op_kind::maximum,
                         zr::op_kind::bit_and, zr::op_kind::bit_or, zr::op_kind::bit_xor, zr::op_kind::logical_and,
-                        zr::op_kind::logical_or, zr::op_kind::argmin, zr::op_kind::argmax}) {
+                        zr::op_kind::logical_or, zr::op_kind::argmin, zr::op_kind::argmax, zr::op_kind::sum_squares,
+                        zr::op_kind::norm_l2, zr::op_kind::norm_l1, zr::op_kind::count_nonzero,
+                        zr::op_kind::count_equal, zr::op_kind::sum_i64, zr::op_kind::sum_u64, zr::op_kind::sum_f32,
+                        zr::op_kind::sum_f64, zr::op_kind::mean_var_f32, zr::op_kind::mean_var_f64}) {
           if (!pair_defined(type, op)) continue;
           const bool summary = std::find(std::begin(kSummaryPairs), std::end(kSummaryPairs), std::pair{op, type}) !=
                                std::end(kSummaryPairs);
           if (!verbose && !summary) continue;
           const auto why = d.why_unsupported(type, op);
-          std::snprintf(line, sizeof line, "    %-11s %-4s ", std::string(to_string(op)).c_str(),
+          std::snprintf(line, sizeof line, "    %-13s %-4s ", std::string(to_string(op)).c_str(),
                         std::string(to_string(type)).c_str());
           out += line + (why ? "unsupported: " + *why : strategies_text(d.strategies(type, op))) + "\n";
         }

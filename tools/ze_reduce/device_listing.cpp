@@ -34,6 +34,8 @@ nlohmann::json devices_json() {
       nlohmann::json strategies = nlohmann::json::object();
       std::vector<core::Op> ops(core::kAllOps.begin(), core::kAllOps.end());
       ops.insert(ops.end(), core::kArgOps.begin(), core::kArgOps.end());
+      ops.insert(ops.end(), core::kTransformOps.begin(), core::kTransformOps.end());
+      ops.insert(ops.end(), core::kMomentsOps.begin(), core::kMomentsOps.end());
       for (auto dt : core::kAllDataTypes)
         for (auto o : ops) {
           if (!core::is_supported(o, dt)) continue;
