@@ -2,10 +2,11 @@
 // As cpu.cl, work-item i of G reads one contiguous chunk of ceil(n/G) elements rounded up to 16, and writes one
 // partial. The chunk is read in runs of ZR_ACPU_RUN blocks of W elements: first for the run's best value alone
 // (one max per block, as a plain max), and again, from cache, only when the run holds a value strictly better
-// than the work-item's best so far. That second read keeps, per vector lane, the best value and the block it
-// came from (a W-lane value vector and a W-lane uint vector: one compare and two ?: per block); each lane
-// visits its indices in increasing order, so only a strictly better value replaces its best, and the lanes
-// are then combined in the arg order (zr_arg.h). The last < W elements are considered one by one.
+// than the work-item's best so far: that second read searches for the first element equal to the run's best
+// (zr_argcpu_first). A run with a NaN, and the chunk's last blocks, are read with per-lane states instead
+// (zr_argcpu_rescan: per vector lane, the best value and the block it came from, one compare and two ?: per
+// block; each lane visits its indices in increasing order, so only a strictly better value replaces its best,
+// and the lanes are then combined in the arg order, zr_arg.h). The last < W elements are considered one by one.
 // Arguments: in, n (64-bit), partials (one zr_arg per work-item), scratch (unused: the argtree signature).
 #include "zr_arg.h"
 
