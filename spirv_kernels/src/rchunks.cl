@@ -49,11 +49,15 @@ typedef double8 __attribute__((aligned(8))) zr_rloaded_f64;
 #define ZR_RC_BITS_f64(k) ((ulong)as_ulong(ZR_RSUM_C##k##_f64))
 #define ZR_RUINT_f32 uint
 #define ZR_RUINT_f64 ulong
+#define ZR_RAS_UINT_f32(x) as_uint(x)
+#define ZR_RAS_UINT_f64(x) as_ulong(x)
+#define ZR_RAS_FT_f32(bits) as_float(bits)
+#define ZR_RAS_FT_f64(bits) as_double(bits)
 
 // The lanes' integer values of the four bins' sums, added into the bins: bin k's are its summed bits less
-// bits(Ck) once for each of the `pending` vectors (see ZR_RCHUNKS_PIECES).
+// bits(ck), the extraction constant in use (ZR_RCHUNKS_CONSTANTS), once for each of the `pending` vectors.
 #define ZR_RLANE_BIN(FTN, k, bits, pending) \
-  ZR_RLANE_SUM(ZR_RLANES_##FTN, ZR_RBIN_LONGS_##FTN((bits) - (ZR_RUINT_##FTN)(pending) * ZR_RC_BITS_##FTN(k)))
+  ZR_RLANE_SUM(ZR_RLANES_##FTN, ZR_RBIN_LONGS_##FTN((bits) - (ZR_RUINT_##FTN)(pending) * ZR_RAS_UINTS_##FTN(c##k)))
 #define ZR_RLANES_FLUSH(FTN, FT, bins, sum0, sum1, sum2, bits3, pending)                                     \
   do {                                                                                                       \
     (bins) += (long4)(ZR_RLANE_BIN(FTN, 0, sum0, pending), ZR_RLANE_BIN(FTN, 1, sum1, pending),              \
@@ -63,18 +67,17 @@ typedef double8 __attribute__((aligned(8))) zr_rloaded_f64;
     (pending) = 0;                                                                                           \
   } while (0)
 
-// The range check in integers, without fabs, compares or any() (built-in calls on PoCL 5): q0 = y + C0 has
-// bits(q0) = bits(C0) + piece0 while |piece0| < LIMIT (q0 stays in C0's binade, whose unit is bin 0's), so
-// the input fits under the top exactly when t = bits(q0) - bits(C0) + LIMIT - 1 is at most 2 LIMIT - 2 as
+// The range check in integers, without fabs, compares or any() (built-in calls on PoCL 5): q0 = y + c0 has
+// bits(q0) = bits(c0) + piece0 while |piece0| < LIMIT (q0 stays in c0's binade, whose unit is bin 0's), so
+// the input fits under the top exactly when t = bits(q0) - bits(c0) + LIMIT - 1 is at most 2 LIMIT - 2 as
 // an unsigned number; a larger piece, a negative q0, an infinity or a NaN give a larger t. `outside` keeps
-// each lane's largest t (a ?: of a comparison, one unsigned max instruction).
-#define ZR_ROUTSIDE_SHIFT_f32 (ZR_RC_BITS_f32(0) - (uint)ZR_RSUM_LIMIT_f32 + 1u)
-#define ZR_ROUTSIDE_SHIFT_f64 (ZR_RC_BITS_f64(0) - (ulong)ZR_RSUM_LIMIT_f64 + 1UL)
+// each lane's largest t (a ?: of a comparison, one unsigned max instruction). outside_shift is
+// bits(c0) - LIMIT + 1 (ZR_RCHUNKS_CONSTANTS).
 #define ZR_ROUTSIDE_ABOVE_f32 (2u * (uint)ZR_RSUM_LIMIT_f32 - 2u)
 #define ZR_ROUTSIDE_ABOVE_f64 (2UL * (ulong)ZR_RSUM_LIMIT_f64 - 2UL)
 #define ZR_ROUTSIDE_NOTE(FTN, q0_bits)                                                                       \
   {                                                                                                          \
-    const ZR_RUVEC_##FTN t_ = (q0_bits) - ZR_ROUTSIDE_SHIFT_##FTN;                                           \
+    const ZR_RUVEC_##FTN t_ = (q0_bits) - outside_shift;                                           \
     outside = t_ > outside ? t_ : outside;                                                                   \
   }
 #define ZR_RMAX(a, b) ((a) > (b) ? (a) : (b))
@@ -93,60 +96,73 @@ static inline int zr_rany_outside_f32(uint16 v) {
 }
 #endif
 
-// The scale 2^(-E0 - top*W) as one normal factor, or 0 where it is not a normal number (the top of tiny
-// inputs, or of none yet): then the two factors scale_high and scale_low are used, as zr_rsum_add_* does.
-// The top only rises, so once normal the one factor stays normal.
-#define ZR_DEFINE_RCHUNKS_SCALE(FTN, FT)                                                                     \
-  static inline FT zr_rchunks_scale_##FTN(FT high, FT low) {                                                 \
-    const FT scale = high * low;                                                                             \
-    return isnormal(scale) ? scale : (FT)0;                                                                  \
+// The extraction constants c0..c3 of the current top, and whether inputs are added as they are. zr_rsum_add_*
+// scales each input by 2^(-E0 - top*W), so that the top bin's unit is 1 and the constants are the fixed Ck.
+// Scaling both sides by a power of two changes no piece, so where the constants Ck * 2^(E0 + top*W) are all
+// normal (c0 finite and c3 normal: for f32 the tops 3 to 15, inputs from about 2^-102 to 2^105 in
+// magnitude; for f64 3 to 102) the inputs are added unscaled, against those constants (`unscaled`): the hot
+// loop loses its multiply, one vector operation of seventeen (f32 on one core of the 2-core Xeon from L2:
+// 26.5 -> 29.5 GB/s in a C++ model of the loop). Other tops (none yet, tiny or huge inputs) scale by the two
+// factors against the Ck. The constants are the Ck with the top's exponent added to their bits.
+#define ZR_RCHUNKS_CONSTANTS(FTN, top)                                                                         \
+  {                                                                                                            \
+    const int unit_ = ZR_RSUM_E0_##FTN + (top) * ZR_RSUM_WIDTH_##FTN;                                         \
+    unscaled = unit_ + ZR_RSUM_SHIFT_##FTN <= ZR_RSUM_BIAS_##FTN &&                                            \
+               unit_ + ZR_RSUM_SHIFT_##FTN - 3 * ZR_RSUM_WIDTH_##FTN >= 1 - ZR_RSUM_BIAS_##FTN;                 \
+    const ZR_RUINT_##FTN offset_ = unscaled ? (ZR_RUINT_##FTN)unit_ << ZR_RSUM_SHIFT_##FTN : 0;                 \
+    c0 = (ZR_RVEC_##FTN)(ZR_RAS_FT_##FTN(ZR_RC_BITS_##FTN(0) + offset_));                                      \
+    c1 = (ZR_RVEC_##FTN)(ZR_RAS_FT_##FTN(ZR_RC_BITS_##FTN(1) + offset_));                                      \
+    c2 = (ZR_RVEC_##FTN)(ZR_RAS_FT_##FTN(ZR_RC_BITS_##FTN(2) + offset_));                                      \
+    c3 = (ZR_RVEC_##FTN)(ZR_RAS_FT_##FTN(ZR_RC_BITS_##FTN(3) + offset_));                                      \
+    outside_shift = (ZR_RUVEC_##FTN)(ZR_RC_BITS_##FTN(0) + offset_ - (ZR_RUINT_##FTN)ZR_RSUM_LIMIT_##FTN + 1); \
   }
-#if defined(ZR_CLASS_FP64)
-ZR_DEFINE_RCHUNKS_SCALE(f64, double)
-#else
-ZR_DEFINE_RCHUNKS_SCALE(f32, float)
-#endif
+// As vectors: the hot loop's constants change only where the top rises (in the careful function), and
+// scalars were broadcast again on every pass of the loop.
+#define ZR_RCHUNKS_DECLARE_CONSTANTS(FTN, FT, top) \
+  ZR_RVEC_##FTN c0, c1, c2, c3;                    \
+  ZR_RUVEC_##FTN outside_shift;                    \
+  int unscaled;                                    \
+  ZR_RCHUNKS_CONSTANTS(FTN, top)
 
-// y: a vector of inputs scaled so that the top bin's unit is 1. For each bin k, qk = y + Ck rounds y to a
-// multiple of the bin's unit and lies in Ck's binade, whose unit that is: bits(qk) is bits(Ck) plus the piece
+// y: a vector of inputs, scaled or not (ZR_RCHUNKS_CONSTANTS). For each bin k, qk = y + ck rounds y to a
+// multiple of the bin's unit and lies in ck's binade, whose unit that is: bits(qk) is bits(ck) plus the piece
 // in the bin's units. So the lanes sum bits(qk) as unsigned integers, the biases come off once per flush
 // (ZR_RLANES_FLUSH; the wrapping sums are exact: a lane's true sum fits in 31 or 63 bits), and y loses the
-// piece qk - Ck: three floating-point operations a bin, not four (the sums were float additions). That and
+// piece qk - ck: three floating-point operations a bin, not four (the sums were float additions). That and
 // the interval check below took a fifth of the hot loop's instructions, but did not change its speed on the
 // H100 host's CPU, whose one-thread runs point at the chain of dependent operations per vector instead
 // (bench/README.md, "Reproducible sums"). The range check joins `outside`.
 #define ZR_RCHUNKS_PIECES(FTN, y_in)                                                                           \
   {                                                                                                            \
     ZR_RVEC_##FTN y = (y_in);                                                                                  \
-    ZR_RVEC_##FTN q = y + ZR_RSUM_C0_##FTN;                                                                    \
+    ZR_RVEC_##FTN q = y + c0;                                                                                  \
     const ZR_RUVEC_##FTN q0_bits = ZR_RAS_UINTS_##FTN(q);                                                      \
     ZR_ROUTSIDE_NOTE(FTN, q0_bits)                                                                             \
     sum0 += q0_bits;                                                                                           \
-    y -= q - ZR_RSUM_C0_##FTN;                                                                                 \
-    q = y + ZR_RSUM_C1_##FTN;                                                                                  \
+    y -= q - c0;                                                                                               \
+    q = y + c1;                                                                                                \
     sum1 += ZR_RAS_UINTS_##FTN(q);                                                                             \
-    y -= q - ZR_RSUM_C1_##FTN;                                                                                 \
-    q = y + ZR_RSUM_C2_##FTN;                                                                                  \
+    y -= q - c1;                                                                                               \
+    q = y + c2;                                                                                                \
     sum2 += ZR_RAS_UINTS_##FTN(q);                                                                             \
-    y -= q - ZR_RSUM_C2_##FTN;                                                                                 \
-    bits3 += ZR_RAS_UINTS_##FTN(y + ZR_RSUM_C3_##FTN);                                                         \
+    y -= q - c2;                                                                                               \
+    bits3 += ZR_RAS_UINTS_##FTN(y + c3);                                                         \
   }
 
-// x scaled: by the one factor where it is normal (x * scale is then exact, or below the normal range and far
-// below bin 3 either way, so the pieces are those of the two factors), else by the two.
-#define ZR_RSCALED_ONE(x) ((x) * scale)
+// x as the pieces take it: as it is, scaled by the two factors, or whichever the constants in use want.
+#define ZR_RSCALED_NONE(x) (x)
 #define ZR_RSCALED_TWO(x) ((x) * scale_high * scale_low)
+#define ZR_RSCALED_ANY(x) (unscaled ? (x) : ZR_RSCALED_TWO(x))
 
 // A vector with an input that does not fit under the current top (NaN too) goes through zr_rsum_add_* one input
-// at a time, after the lanes' sums move to the bins (the top may rise, and with it the scale).
+// at a time, after the lanes' sums move to the bins (the top may rise, and with it the scale and constants).
 #define ZR_RCHUNKS_ONE_AT_A_TIME(FTN, FT, x)                                                                   \
   {                                                                                                            \
     ZR_RLANES_FLUSH(FTN, FT, s.bins, sum0, sum1, sum2, bits3, pending);                                        \
     ZR_RLANE_ADDS_##FTN(&s, x);                                                                                \
     scale_high = s.scale_high;                                                                                 \
     scale_low = s.scale_low;                                                                                   \
-    scale = zr_rchunks_scale_##FTN(scale_high, scale_low);                                                     \
-    one_factor = scale != 0;                                                                                   \
+    ZR_RCHUNKS_CONSTANTS(FTN, s.top)                                                                           \
   }
 
 // A batch of vectors is added first and checked once (one branch, not one per vector); if any input was
@@ -192,7 +208,7 @@ ZR_DEFINE_RCHUNKS_SCALE(f32, float)
     }                                                                                                          \
   }
 
-// The hot loop (one scale factor) checks the range once per ZR_RCHECK_EVERY vectors, not once per batch: an
+// The hot loop (inputs unscaled) checks the range once per ZR_RCHECK_EVERY vectors, not once per batch: an
 // interval's vectors join the lanes' sums unchecked, and if any input was outside, the sums go back to what
 // they were before the interval, which is read again (from cache) batch by batch by a function of its own
 // (ZR_RCHUNKS_CAREFUL; rewinding the loop's counter instead cost the loop its strength-reduced addresses).
@@ -203,10 +219,10 @@ ZR_DEFINE_RCHUNKS_SCALE(f32, float)
   {                                                                                                            \
     const ZR_RVEC_##FTN x0 = ZR_RVLOAD_##TN(in + (a0)), x1 = ZR_RVLOAD_##TN(in + (a1));                        \
     const ZR_RVEC_##FTN x2 = ZR_RVLOAD_##TN(in + (a2)), x3 = ZR_RVLOAD_##TN(in + (a3));                        \
-    ZR_RCHUNKS_PIECES(FTN, ZR_RSCALED_ONE(x0));                                                                \
-    ZR_RCHUNKS_PIECES(FTN, ZR_RSCALED_ONE(x1));                                                                \
-    ZR_RCHUNKS_PIECES(FTN, ZR_RSCALED_ONE(x2));                                                                \
-    ZR_RCHUNKS_PIECES(FTN, ZR_RSCALED_ONE(x3));                                                                \
+    ZR_RCHUNKS_PIECES(FTN, x0);                                                                                \
+    ZR_RCHUNKS_PIECES(FTN, x1);                                                                                \
+    ZR_RCHUNKS_PIECES(FTN, x2);                                                                                \
+    ZR_RCHUNKS_PIECES(FTN, x3);                                                                                \
   }
 #define ZR_RCHUNKS_NEXT_INTERVAL(FTN, FT)                                                                      \
   {                                                                                                            \
@@ -219,27 +235,28 @@ ZR_DEFINE_RCHUNKS_SCALE(f32, float)
     outside = 0;                                                                                               \
     next_check = min(vectors, checked + ZR_RCHECK_EVERY);                                                      \
   }
-// Vectors [from, to) of the interleaved part, batch by batch, into the work-item's running state at *state.
+// Vectors [from, to) of the interleaved part, batch by batch, into the work-item's running state at *state
+// (`unscaled` on return: whether the hot loop can go on; the constants follow from the top).
 #define ZR_DEFINE_RCHUNKS_CAREFUL(NAME, TN, T, FTN, FT) ZR_DEFINE_RCHUNKS_CAREFUL_(NAME, TN, T, FTN, FT)
 #define ZR_DEFINE_RCHUNKS_CAREFUL_(NAME, TN, T, FTN, FT)                                                       \
   typedef struct {                                                                                             \
     zr_rsum_##FTN s;                                                                                           \
     ZR_RUVEC_##FTN sum0, sum1, sum2, bits3;                                                                    \
-    FT scale_high, scale_low, scale;                                                                           \
+    FT scale_high, scale_low;                                                                                  \
     uint pending;                                                                                              \
-    int one_factor;                                                                                            \
+    int unscaled;                                                                                              \
   } NAME##_state;                                                                                              \
   static __attribute__((noinline)) void NAME##_careful(global const T* restrict in, ulong begin, ulong stream,  \
                                                        ulong from, ulong to, NAME##_state* state) {            \
     zr_rsum_##FTN s = state->s;                                                                                \
     ZR_RUVEC_##FTN sum0 = state->sum0, sum1 = state->sum1, sum2 = state->sum2;                                 \
     ZR_RUVEC_##FTN bits3 = state->bits3;                                                                       \
-    FT scale_high = state->scale_high, scale_low = state->scale_low, scale = state->scale;                     \
+    FT scale_high = state->scale_high, scale_low = state->scale_low;                                           \
     uint pending = state->pending;                                                                             \
-    int one_factor = state->one_factor;                                                                        \
+    ZR_RCHUNKS_DECLARE_CONSTANTS(FTN, FT, s.top)                                                               \
     /* by batch numbers: with v = 4 * batch, v % 4 is known (else clang makes 2-bit integers, not SPIR-V) */  \
     for (ulong batch = from / 4; batch < to / 4; ++batch)                                                      \
-      ZR_RCHUNKS_STEP4(TN, FTN, FT, ZR_RSCALED_ONE, ZR_RCHUNKS_AT(FTN, 4 * batch), ZR_RCHUNKS_AT(FTN, 4 * batch + 1), \
+      ZR_RCHUNKS_STEP4(TN, FTN, FT, ZR_RSCALED_ANY, ZR_RCHUNKS_AT(FTN, 4 * batch), ZR_RCHUNKS_AT(FTN, 4 * batch + 1), \
                        ZR_RCHUNKS_AT(FTN, 4 * batch + 2), ZR_RCHUNKS_AT(FTN, 4 * batch + 3));                  \
     state->s = s;                                                                                              \
     state->sum0 = sum0;                                                                                        \
@@ -248,9 +265,8 @@ ZR_DEFINE_RCHUNKS_SCALE(f32, float)
     state->bits3 = bits3;                                                                                      \
     state->scale_high = scale_high;                                                                            \
     state->scale_low = scale_low;                                                                              \
-    state->scale = scale;                                                                                      \
     state->pending = pending;                                                                                  \
-    state->one_factor = one_factor;                                                                            \
+    state->unscaled = unscaled;                                                                                \
   }
 
 // The chunk is read as ZR_RSTREAMS interleaved streams (then its rest as one), so that the memory system
@@ -282,15 +298,14 @@ ZR_DEFINE_RCHUNKS_SCALE(f32, float)
     ZR_RUVEC_##FTN sum0 = 0, sum1 = 0, sum2 = 0;                                                               \
     ZR_RUVEC_##FTN bits3 = 0;                                                                                  \
     FT scale_high = s.scale_high, scale_low = s.scale_low;                                                     \
-    FT scale = zr_rchunks_scale_##FTN(scale_high, scale_low);                                                  \
-    int one_factor = scale != 0;                                                                               \
+    ZR_RCHUNKS_DECLARE_CONSTANTS(FTN, FT, s.top)                                                               \
     uint pending = 0;                                                                                          \
     const ulong stream = (end - begin) / ZR_RSTREAMS / ZR_RLANES_##FTN * ZR_RLANES_##FTN;                      \
     /* vector v of the interleaved part: stream v % ZR_RSTREAMS, its vector v / ZR_RSTREAMS (loops one after   \
        another, not nested: llvm-spirv-15 orders the blocks of two nested ones wrongly) */                     \
     const ulong vectors = stream / ZR_RLANES_##FTN * ZR_RSTREAMS; /* a multiple of 8 */                        \
     ulong v = 0;                                                                                               \
-    for (; v < vectors && !one_factor; v += 4)                                                                 \
+    for (; v < vectors && !unscaled; v += 4)                                                                   \
       ZR_RCHUNKS_STEP4(TN, FTN, FT, ZR_RSCALED_TWO, ZR_RCHUNKS_AT(FTN, v), ZR_RCHUNKS_AT(FTN, v + 1),          \
                        ZR_RCHUNKS_AT(FTN, v + 2), ZR_RCHUNKS_AT(FTN, v + 3));                                  \
     /* vectors [checked, v) are in the lanes' sums, unchecked */                                             \
@@ -310,10 +325,11 @@ ZR_DEFINE_RCHUNKS_SCALE(f32, float)
           state.bits3 = interval3;                                                                             \
           state.scale_high = scale_high;                                                                       \
           state.scale_low = scale_low;                                                                         \
-          state.scale = scale;                                                                                 \
           state.pending = pending;                                                                             \
-          state.one_factor = one_factor;                                                                       \
           ZR_RCHUNKS_NAME_(ZR_RCHUNKS_VARIANT, TN##_careful)(in, begin, stream, checked, v + 4, &state);       \
+          /* a huge input: the rest goes batch by batch, scaled, and the hot loop ends below */                \
+          if (!state.unscaled)                                                                                 \
+            ZR_RCHUNKS_NAME_(ZR_RCHUNKS_VARIANT, TN##_careful)(in, begin, stream, v + 4, vectors, &state);     \
           s = state.s;                                                                                         \
           sum0 = state.sum0;                                                                                   \
           sum1 = state.sum1;                                                                                   \
@@ -321,8 +337,9 @@ ZR_DEFINE_RCHUNKS_SCALE(f32, float)
           bits3 = state.bits3;                                                                                 \
           scale_high = state.scale_high;                                                                       \
           scale_low = state.scale_low;                                                                         \
-          scale = state.scale;                                                                                 \
           pending = state.pending;                                                                             \
+          ZR_RCHUNKS_CONSTANTS(FTN, s.top)                                                                     \
+          if (!unscaled) break;                                                                                \
         } else {                                                                                               \
           pending += (uint)(v + 4 - checked);                                                                  \
         }                                                                                                      \
@@ -331,7 +348,7 @@ ZR_DEFINE_RCHUNKS_SCALE(f32, float)
       }                                                                                                        \
     }                                                                                                          \
     ulong i = begin + ZR_RSTREAMS * stream;                                                                    \
-    for (; i + ZR_RLANES_##FTN <= end; i += ZR_RLANES_##FTN) ZR_RCHUNKS_STEP1(TN, FTN, FT, ZR_RSCALED_TWO, i);  \
+    for (; i + ZR_RLANES_##FTN <= end; i += ZR_RLANES_##FTN) ZR_RCHUNKS_STEP1(TN, FTN, FT, ZR_RSCALED_ANY, i);  \
     ZR_RLANES_FLUSH(FTN, FT, s.bins, sum0, sum1, sum2, bits3, pending);                                        \
     for (; i < end; ++i) zr_rsum_add_##FTN(&s, ZR_LOAD_##TN(in, i));                                           \
     states[get_global_id(0)] = zr_rsum_state_##FTN(&s);                                                        \

@@ -133,19 +133,24 @@ TYPED_TEST(ReproduciblePartial, GivenHostDataLargerThanOneAllocation_WhenReprodu
 }
 
 // Values that walk a reproducible sum through every path of its kernels: zeros and the smallest values first
-// (the state's top too low for the CPU kernel's one-factor scale), then values of every exponent, each next
+// (the state's top too low for the CPU kernel's unscaled constants), then values of every exponent, each next
 // to a power of two, in random order, with the larger exponents only later (the top rises in the middle of
-// work-items' chunks). Nothing reaches 2^top_exponent, the top bin's limit for its top (spirv_kernels/src/
-// zr_binned.h: 2^(W-1) times that bin's unit): values just under it are refused by the range check of the
-// CPU kernel's vector steps without raising the top, many of them late, when no later rise drops the low bins.
+// work-items' chunks). Nothing reaches 2^highest, a top bin's limit (spirv_kernels/src/zr_binned.h: 2^(W-1)
+// times that bin's unit): values just under it are refused by the range check of the CPU kernel's vector
+// steps without raising the top, many of them late, when no later rise drops the low bins.
 // Long enough for work-items of the CPU kernel to flush their lanes' sums within a chunk.
+// f16 and f32 (summed as f32) have 16-bit bins from 2^-149, a boundary at 2^(16 top - 134); f64 20-bit bins
+// from 2^-1074, at 2^(20 top - 1055).
+int within_the_unscaled_tops(element_type type) {  // tops 9 (f16), 14 (f32), 60 (f64)
+  return type == element_type::f16 ? 10 : type == element_type::f32 ? 90 : 145;
+}
+int beyond_the_unscaled_tops(element_type type) {  // tops 16 (f32), 103 (f64): rchunks.cl scales such inputs again
+  return type == element_type::f32 ? 122 : 1005;
+}
 template <typename T>
-std::vector<T> values_across_the_exponents(std::size_t n, std::uint32_t seed) {
+std::vector<T> values_across_the_exponents(std::size_t n, std::uint32_t seed, int highest) {
   constexpr bool is_half = std::is_same_v<T, half>;
   const int lowest = is_half ? -24 : std::numeric_limits<T>::min_exponent - std::numeric_limits<T>::digits;
-  // f16 and f32 (summed as f32): 16-bit bins from 2^-149, a bin boundary at 2^(16 top - 134) (top 9, 14);
-  // f64: 20-bit bins from 2^-1074, at 2^(20 top - 1055) (top 60).
-  const int highest = is_half ? 10 : std::is_same_v<T, float> ? 90 : 145;
   const int digits = is_half ? 11 : std::numeric_limits<T>::digits;
   std::mt19937_64 rng(seed);
   std::vector<T> values(n);
@@ -178,20 +183,27 @@ TYPED_TEST(ReproduciblePartial, GivenValuesOfEveryExponent_WhenSummedByEveryStra
       q.get_device().strategies(detail::element_type_of<T>(), op_kind::plus, true, true);
   if (strategies.empty())
     GTEST_SKIP() << q.get_device().name() << " runs no reproducible " << to_string(detail::element_type_of<T>()) << " sum";
-  const std::vector<T> data = values_across_the_exponents<T>((std::size_t{1} << 20) + 37, 29);
-  reproducible_partial<T> on_host;
-  for (const T& v : data) on_host.add(v);
+  const element_type type = detail::element_type_of<T>();
+  std::vector<int> highest_exponents{within_the_unscaled_tops(type)};
+  if (type != element_type::f16) highest_exponents.push_back(beyond_the_unscaled_tops(type));  // f16 never gets there
+  for (int highest : highest_exponents) {
+    SCOPED_TRACE("values up to 2^" + std::to_string(highest));
+    const std::vector<T> data = values_across_the_exponents<T>((std::size_t{1} << 20) + 37, 29, highest);
+    reproducible_partial<T> on_host;
+    for (const T& v : data) on_host.add(v);
 
-  reproducible_partial<T> on_device;
-  q.reduce_partial(std::span<const T>(data), &on_device).wait();
-  EXPECT_EQ(on_device, on_host) << "the device's state is the host's, value by value";
-  for (strategy s : strategies) {
-    T sum{};
-    q.reduce(std::span<const T>(data),
-             reduction(&sum, plus<>(), {property::reduction::reproducible{}, property::reduction::initialize_to_identity{},
-                                        property::reduction::use_strategy{s}}))
-        .wait();
-    EXPECT_EQ(bits(sum), bits(on_host.value())) << to_string(s);
+    reproducible_partial<T> on_device;
+    q.reduce_partial(std::span<const T>(data), &on_device).wait();
+    EXPECT_EQ(on_device, on_host) << "the device's state is the host's, value by value";
+    for (strategy s : strategies) {
+      T sum{};
+      q.reduce(std::span<const T>(data),
+               reduction(&sum, plus<>(), {property::reduction::reproducible{},
+                                          property::reduction::initialize_to_identity{},
+                                          property::reduction::use_strategy{s}}))
+          .wait();
+      EXPECT_EQ(bits(sum), bits(on_host.value())) << to_string(s);
+    }
   }
 }
 
