@@ -77,7 +77,7 @@ typedef double8 __attribute__((aligned(8))) zr_rloaded_f64;
 #define ZR_ROUTSIDE_ABOVE_f64 (2UL * (ulong)ZR_RSUM_LIMIT_f64 - 2UL)
 #define ZR_ROUTSIDE_NOTE(FTN, q0_bits)                                                                       \
   {                                                                                                          \
-    const ZR_RUVEC_##FTN t_ = (q0_bits) - outside_shift;                                           \
+    const ZR_RUVEC_##FTN t_ = (q0_bits) - outside_shift;                                                     \
     outside = t_ > outside ? t_ : outside;                                                                   \
   }
 #define ZR_RMAX(a, b) ((a) > (b) ? (a) : (b))
@@ -98,18 +98,25 @@ static inline int zr_rany_outside_f32(uint16 v) {
 
 // The extraction constants c0..c3 of the current top, and whether inputs are added as they are. zr_rsum_add_*
 // scales each input by 2^(-E0 - top*W), so that the top bin's unit is 1 and the constants are the fixed Ck.
-// Scaling both sides by a power of two changes no piece, so where the constants Ck * 2^(E0 + top*W) are all
-// normal (c0 finite and c3 normal: for f32 the tops 3 to 15, inputs from about 2^-102 to 2^105 in
-// magnitude; for f64 3 to 102) the inputs are added unscaled, against those constants (`unscaled`): the hot
-// loop loses its multiply, one vector operation of seventeen (f32 on one core of the 2-core Xeon from L2:
-// 26.5 -> 29.5 GB/s in a C++ model of the loop). Other tops (none yet, tiny or huge inputs) scale by the two
-// factors against the Ck. The constants are the Ck with the top's exponent added to their bits.
+// Scaling both sides by a power of two changes no piece, so the hot loop adds the inputs unscaled, against
+// ck = Ck * 2^(E0 + top*W) (`unscaled`), and has no multiply, wherever that is as fast: for f32 the tops 6 to
+// 15 (inputs of largest magnitude about 2^-54 to 2^105), for f64 9 to 102. Above, c0 would overflow. Below,
+// the remainders of tiny normal inputs (|x| < 2^(mantissa - 1) times the least normal number, whose last
+// bit is subnormal) can be subnormal once the window's lowest unit is at most 2|x|, and subnormal operands
+// cost x86 a microcode assist each: with the top at 2, f32 inputs near 2^-110 read 1.6 GB/s unscaled against
+// 39 GB/s scaled (2-core Xeon, PoCL 3.1, 2^24). Those tops scale by the two factors against the Ck and take
+// the batch-checked path (ZR_RCHUNKS_STEP4). One PoCL 3.1 thread on that Xeon, 2^19 f32 from cache, fastest
+// of 41: 19.2 GB/s at every magnitude with the one-factor loop before; now 21.5 GB/s unscaled, 17.0 for data
+// whose largest magnitude is below about 2^-54 or above 2^105. Where memory is the limit (2^26 and more,
+// bench/results/reproducible/h100_host_pocl5_2026-11-26d/), neither shows.
+// The constants are the Ck with the top's exponent added to their bits.
+#define ZR_RUNSCALED_TOPS_f32(top) ((top) >= 6 && (top) <= 15)
+#define ZR_RUNSCALED_TOPS_f64(top) ((top) >= 9 && (top) <= 102)
 #define ZR_RCHUNKS_CONSTANTS(FTN, top)                                                                         \
   {                                                                                                            \
-    const int unit_ = ZR_RSUM_E0_##FTN + (top) * ZR_RSUM_WIDTH_##FTN;                                         \
-    unscaled = unit_ + ZR_RSUM_SHIFT_##FTN <= ZR_RSUM_BIAS_##FTN &&                                            \
-               unit_ + ZR_RSUM_SHIFT_##FTN - 3 * ZR_RSUM_WIDTH_##FTN >= 1 - ZR_RSUM_BIAS_##FTN;                 \
-    const ZR_RUINT_##FTN offset_ = unscaled ? (ZR_RUINT_##FTN)unit_ << ZR_RSUM_SHIFT_##FTN : 0;                 \
+    unscaled = ZR_RUNSCALED_TOPS_##FTN(top);                                                                   \
+    const ZR_RUINT_##FTN offset_ =                                                                             \
+        unscaled ? (ZR_RUINT_##FTN)(ZR_RSUM_E0_##FTN + (top) * ZR_RSUM_WIDTH_##FTN) << ZR_RSUM_SHIFT_##FTN : 0; \
     c0 = (ZR_RVEC_##FTN)(ZR_RAS_FT_##FTN(ZR_RC_BITS_##FTN(0) + offset_));                                      \
     c1 = (ZR_RVEC_##FTN)(ZR_RAS_FT_##FTN(ZR_RC_BITS_##FTN(1) + offset_));                                      \
     c2 = (ZR_RVEC_##FTN)(ZR_RAS_FT_##FTN(ZR_RC_BITS_##FTN(2) + offset_));                                      \
@@ -146,7 +153,7 @@ static inline int zr_rany_outside_f32(uint16 v) {
     q = y + c2;                                                                                                \
     sum2 += ZR_RAS_UINTS_##FTN(q);                                                                             \
     y -= q - c2;                                                                                               \
-    bits3 += ZR_RAS_UINTS_##FTN(y + c3);                                                         \
+    bits3 += ZR_RAS_UINTS_##FTN(y + c3);                                                                       \
   }
 
 // x as the pieces take it: as it is, scaled by the two factors, or whichever the constants in use want.
