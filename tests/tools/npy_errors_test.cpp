@@ -140,13 +140,18 @@ TEST(NpyErrors, UnsupportedDtypeIsNamedWithTheSupportedList) {
     SCOPED_TRACE(descr);
     const auto message = header_error(npy_file(dict_with(descr, "(3,)")));
     EXPECT_HAS(message, "unsupported dtype '" + std::string(descr) + "'");
-    EXPECT_HAS(message, "supported: |i1 <i2 <i4 <i8 |u1 <u2 <u4 <u8 <f2 <f4 <f8 |b1");
+    EXPECT_HAS(message, "supported: |i1 |u1 |b1, and i2 i4 i8 u2 u4 u8 f2 f4 f8 little-endian (<, =) or "
+                        "big-endian (>)");
     EXPECT_HAS(message, "astype(");
   }
-  const auto big = header_error(npy_file(dict_with(">f4", "(3,)")));
-  EXPECT_HAS(big, "unsupported dtype '>f4' (big-endian: convert with a.astype('<f4'))");
-  EXPECT_HAS(header_error(npy_file(dict_with(">i8", "(3,)"))), "a.astype('<i8')");
-  EXPECT_HAS(header_error(npy_file(dict_with("|i4", "(3,)"))), "only 1-byte types have");
+  // Big-endian numbers are read (npy_layout_test); big-endian types ze_reduce lacks are still refused.
+  EXPECT_HAS(header_error(npy_file(dict_with(">c8", "(3,)"))), "unsupported dtype '>c8'");
+  EXPECT_HAS(header_error(npy_file(dict_with(">f16", "(3,)"))), "unsupported dtype '>f16'");
+  // '|' says "no byte order": a multi-byte type written so would be read in a guessed order.
+  for (const char* descr : {"|i4", "|f8", "|u2", "|f2"}) {
+    SCOPED_TRACE(descr);
+    EXPECT_HAS(header_error(npy_file(dict_with(descr, "(3,)"))), "only 1-byte types have");
+  }
   const auto structured = header_error(npy_file("{'descr': [('x', '<f4'), ('y', '<i4')], 'fortran_order': False, 'shape': (3,)}"));
   EXPECT_HAS(structured, "structured dtypes (arrays of records) are not supported");
   EXPECT_HAS(structured, "supported dtypes: |i1");

@@ -2,8 +2,10 @@
 // versions and other writers produce.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
+#include <tuple>
 
 #include "npy.hpp"
 #include "test_streams.hpp"
@@ -112,20 +114,77 @@ TEST(NpyNumPyLayout, AnyKeyOrderQuotesSpacingAndTrailingComma) {
 }
 
 TEST(NpyNumPyLayout, ByteOrderVariants) {
-  const std::pair<const char*, core::DataType> accepted[] = {
-      {"|i1", core::DataType::i8},  {"<i1", core::DataType::i8},       {">i1", core::DataType::i8},
-      {"=i1", core::DataType::i8},  {"|u1", core::DataType::u8},       {">u1", core::DataType::u8},
-      {"|b1", core::DataType::boolean}, {">b1", core::DataType::boolean}, {"<i2", core::DataType::i16},
-      {"=i4", core::DataType::i32}, {"<i8", core::DataType::i64},      {"<u2", core::DataType::u16},
-      {"=u4", core::DataType::u32}, {"<u8", core::DataType::u64},      {"<f2", core::DataType::f16},
-      {"=f4", core::DataType::f32}, {"<f8", core::DataType::f64},      {"f8", core::DataType::f64},
+  using enum ByteOrder;
+  const std::tuple<const char*, core::DataType, ByteOrder> accepted[] = {
+      // 1-byte types have no byte order, whatever the prefix says.
+      {"|i1", core::DataType::i8, little},      {"<i1", core::DataType::i8, little},
+      {">i1", core::DataType::i8, little},      {"=i1", core::DataType::i8, little},
+      {"|u1", core::DataType::u8, little},      {">u1", core::DataType::u8, little},
+      {"|b1", core::DataType::boolean, little}, {">b1", core::DataType::boolean, little},
+      {"<i2", core::DataType::i16, little},     {"=i4", core::DataType::i32, little},
+      {"<i8", core::DataType::i64, little},     {"<u2", core::DataType::u16, little},
+      {"=u4", core::DataType::u32, little},     {"<u8", core::DataType::u64, little},
+      {"<f2", core::DataType::f16, little},     {"=f4", core::DataType::f32, little},
+      {"<f8", core::DataType::f64, little},     {"f8", core::DataType::f64, little},
+      {">i2", core::DataType::i16, big},        {">i4", core::DataType::i32, big},
+      {">i8", core::DataType::i64, big},        {">u2", core::DataType::u16, big},
+      {">u4", core::DataType::u32, big},        {">u8", core::DataType::u64, big},
+      {">f2", core::DataType::f16, big},        {">f4", core::DataType::f32, big},
+      {">f8", core::DataType::f64, big},
   };
-  for (const auto& [descr, type] : accepted) {
+  for (const auto& [descr, type, order] : accepted) {
     SCOPED_TRACE(descr);
     const auto header = parse(npy_file("{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': (2,)}"));
     EXPECT_EQ(header.type, type);
+    EXPECT_EQ(header.byte_order, order);
     EXPECT_EQ(header.descr, descr);
   }
+}
+
+// The bytes of `little` (elements of `size` bytes) with each element's bytes reversed: what a big-endian writer
+// stores for the same values.
+std::string reversed_elements(std::string little, std::size_t size) {
+  for (std::size_t i = 0; i < little.size(); i += size) std::reverse(little.begin() + i, little.begin() + i + size);
+  return little;
+}
+
+TEST(NpyNumPyLayout, BigEndianDataIsSwappedToHostOrderAsItIsRead) {
+  // np.save("a.npy", np.array([1, 2, 3], dtype=">f4")): the same header but for the '>'.
+  auto big_header = kNumPyF32Header;
+  big_header.replace(big_header.find("'<f4'"), 5, "'>f4'");
+  const auto values = floats({1.5f, -2, 3e30f});
+  std::istringstream file(big_header + reversed_elements(values, 4));
+  const auto array = read_npy(file, "a.npy");
+  EXPECT_EQ(array.header.byte_order, ByteOrder::big);
+  EXPECT_EQ(test::to_string(array.data), values);
+
+  for (const char* code : {"i2", "i4", "i8", "u2", "u4", "u8", "f2", "f4", "f8"}) {
+    SCOPED_TRACE(code);
+    const std::size_t size = static_cast<std::size_t>(code[1] - '0');
+    std::string little(7 * size, '\0');
+    for (std::size_t i = 0; i < little.size(); ++i) little[i] = static_cast<char>(i * 37 + 11);
+    const auto header = npy_file("{'descr': '>" + std::string(code) + "', 'fortran_order': False, 'shape': (7,)}");
+    std::istringstream seekable(header + reversed_elements(little, size));
+    EXPECT_EQ(test::to_string(read_npy(seekable, "big.npy").data), little);
+    test::PipeStream pipe(header + reversed_elements(little, size));
+    EXPECT_EQ(test::to_string(read_npy(pipe, "-").data), little);
+    // A big-endian file of the wrong size is refused as a little-endian one is.
+    std::istringstream short_file(header + reversed_elements(little, size).substr(0, 6 * size));
+    EXPECT_THROW(read_npy(short_file, "short.npy"), InvalidArgumentError);
+  }
+}
+
+TEST(NpyNumPyLayout, LargeBigEndianPipeInputIsSwappedAcrossChunks) {
+  // More than two of the reader's 16 MiB chunks of '>u8', from a stream that cannot say its size: every element is
+  // swapped once, whichever chunk it lands in.
+  const std::uint64_t count = (std::uint64_t{40} << 20) / 8 + 3;
+  std::string little(count * 8, '\0');
+  for (std::size_t i = 0; i < little.size(); ++i) little[i] = static_cast<char>((i >> 3) * 131 + (i & 7));
+  const auto header = npy_file("{'descr': '>u8', 'fortran_order': False, 'shape': (" + std::to_string(count) + ",)}");
+  test::PipeStream pipe(header + reversed_elements(little, 8));
+  const auto array = read_npy(pipe, "-");
+  EXPECT_EQ(array.data.size(), little.size());
+  EXPECT_TRUE(test::to_string(array.data) == little);  // not EXPECT_EQ: 40 MiB in a failure message
 }
 
 TEST(NpyNumPyLayout, FortranOrderIsHarmlessBelowTwoDimensions) {

@@ -1,7 +1,8 @@
 """NumPy's side of tools_tests' NumPyInterop test.
 
-  numpy_interop.py write DIR   saves one .npy per dtype, shape and format version with NumPy, the same elements
-                               raw (a.tofile) as .bin, and a manifest: "name version shape" per line
+  numpy_interop.py write DIR   saves one .npy per dtype, shape and format version with NumPy, a big-endian copy
+                               (<name>_be.npy) of each multi-byte one, the same elements raw (a.tofile, little-endian)
+                               as .bin, and a manifest: "name version shape" per line
   numpy_interop.py check DIR   loads every ours_<name>.npy that ze-reduce wrote and compares it with NumPy's <name>.npy
 """
 import os
@@ -34,6 +35,9 @@ def write(folder):
                 np.lib.format.write_array(f, array, version=(2, 0))
             shape = ",".join(str(d) for d in array.shape) or "-"  # "-": a 0-d array (a word for >> to read)
             manifest.write(f"{name} 1 {shape}\n{name}_v2 2 {shape}\n")
+            if array.dtype.itemsize > 1:
+                np.save(os.path.join(folder, name + "_be.npy"), array.astype(array.dtype.newbyteorder(">")))
+                manifest.write(f"{name}_be 1 {shape}\n")
 
 
 def check(folder):

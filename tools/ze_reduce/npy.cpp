@@ -17,7 +17,8 @@ constexpr std::uint64_t kArrayAlign = 64;
 constexpr std::size_t kGrowthAxisMaxDigits = 21;
 constexpr std::size_t kMaxDimensions = 64;  // NumPy's NPY_MAXDIMS
 
-// '=' means the writer's native order; these tools read and write little-endian data in host order.
+// '=' means the writer's native order, taken to be little-endian; ByteOrder::little is the host's order, so only
+// '>' data is swapped.
 static_assert(std::endian::native == std::endian::little, "the .npy reader assumes a little-endian host");
 
 struct DtypeCode {
@@ -65,7 +66,12 @@ std::string descr_of(core::DataType type) {
                    std::string(kSupportedNpyDtypes) + " (convert with a.astype('<f4') and the like)");
 }
 
-core::DataType type_from_descr(std::string_view descr, std::string_view source) {
+struct ElementLayout {
+  core::DataType type;
+  ByteOrder byte_order;
+};
+
+ElementLayout layout_from_descr(std::string_view descr, std::string_view source) {
   const auto unsupported = [&](const std::string& detail) { unsupported_dtype(descr, source, detail); };
   auto code = descr;
   char order = '=';
@@ -76,10 +82,9 @@ core::DataType type_from_descr(std::string_view descr, std::string_view source) 
   if (code.size() != 2) unsupported("");
   for (const auto& known : kDtypeCodes) {
     if (known.kind != code[0] || known.size != code[1]) continue;
-    if (known.size == '1') return known.type;  // one byte has no byte order
-    if (order == '>') unsupported(" (big-endian: convert with a.astype('<" + std::string(code) + "'))");
+    if (known.size == '1') return {known.type, ByteOrder::little};  // one byte has no byte order
     if (order == '|') unsupported(" ('|' means no byte order, which only 1-byte types have)");
-    return known.type;
+    return {known.type, order == '>' ? ByteOrder::big : ByteOrder::little};
   }
   unsupported_dtype(descr, source, "");
 }
@@ -127,7 +132,9 @@ void read_dict(const PyValue& dict, std::string_view source, NpyHeader& header) 
   if (descr->kind != PyValue::Kind::string)
     fail(source, "'descr' in the .npy header must be a dtype string, not " + std::string(kind_name(descr->kind)));
   header.descr = descr->text;
-  header.type = type_from_descr(descr->text, source);
+  const auto layout = layout_from_descr(descr->text, source);
+  header.type = layout.type;
+  header.byte_order = layout.byte_order;
 
   if (fortran_order->kind != PyValue::Kind::boolean)
     fail(source, "'fortran_order' in the .npy header must be True or False, not " +
@@ -250,7 +257,7 @@ NpyArray read_npy(std::istream& in, std::string_view source) {
   }
   // One byte more than needed tells trailing bytes apart from a clean end.
   const auto limit = header.data_bytes == ~std::uint64_t{0} ? header.data_bytes : header.data_bytes + 1;
-  array.data = read_bytes(in, limit, source);
+  array.data = read_bytes(in, limit, source, header.byte_order, core::size_of(header.type));
   if (array.data.size() < header.data_bytes)
     mismatch("the file has only " + std::to_string(array.data.size()), kTruncatedAdvice);
   if (array.data.size() > header.data_bytes) mismatch("more bytes follow", kTrailingAdvice);

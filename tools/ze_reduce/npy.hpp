@@ -15,19 +15,25 @@
 #include <vector>
 
 #include "data_types.hpp"
+#include "input_stream.hpp"
 #include "zereduce/errors.hpp"
 
 namespace zr::cli {
 
 // The .npy dtypes ze_reduce reads, for messages and --help: 1-byte types in any byte order, the others
-// little-endian ('<') or native ('=', which is little-endian on every host ze-reduce runs on).
-inline constexpr std::string_view kSupportedNpyDtypes = "|i1 <i2 <i4 <i8 |u1 <u2 <u4 <u8 <f2 <f4 <f8 |b1";
+// little-endian ('<'), big-endian ('>', swapped as it is read) or native ('=', which is little-endian on every
+// host ze-reduce runs on).
+inline constexpr std::string_view kSupportedNpyDtypes =
+    "|i1 |u1 |b1, and i2 i4 i8 u2 u4 u8 f2 f4 f8 little-endian (<, =) or big-endian (>)";
 
 struct NpyHeader {
   std::uint8_t major_version = 1;
   std::uint8_t minor_version = 0;
   std::string descr;  // as written in the file, such as "<f4"
   core::DataType type = core::DataType::f32;
+  // The file's order of each element's bytes (little for 1-byte types, which have none); read_npy returns the
+  // data in host order either way.
+  ByteOrder byte_order = ByteOrder::little;
   std::vector<std::uint64_t> shape;  // empty for a 0-d array (one element)
   std::uint64_t count = 1;           // product of shape
   std::uint64_t data_bytes = 0;      // count * size_of(type)
@@ -40,7 +46,7 @@ struct NpyHeader {
 
 struct NpyArray {
   NpyHeader header;
-  std::vector<std::byte> data;  // header.data_bytes bytes, little-endian, C order
+  std::vector<std::byte> data;  // header.data_bytes bytes in host (little-endian) order, C order
 };
 
 
@@ -64,7 +70,8 @@ inline constexpr std::uint64_t kMaxNpyHeaderBytes = std::uint64_t{1} << 20;
 // or not). The result's data_offset says how many bytes the header occupied.
 NpyHeader parse_npy_header(std::span<const std::byte> bytes_start, std::string_view source_name);
 
-// Reads a whole .npy file from the stream's position; the data must be exactly count * itemsize bytes.
+// Reads a whole .npy file from the stream's position; the data must be exactly count * itemsize bytes. Big-endian
+// data is swapped to host order as it is read.
 NpyArray read_npy(std::istream& in, std::string_view source_name);
 
 enum class NpyVersion : std::uint8_t { automatic, v1_0, v2_0, v3_0 };

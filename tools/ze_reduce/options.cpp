@@ -67,6 +67,7 @@ void add_options(CLI::App& app, Options& o) {
       "  ze_reduce -t i16 --input s.bin -o mean_var  mean and variance of 16-bit samples\n"
       "  ze_reduce -t u8 -o sum_u64 --input img.raw  bytes summed into a 64-bit total\n"
       "  ze_reduce -t u8 --input data.bin -o xor     raw binary file of bytes\n"
+      "  ze_reduce -t f64 --input be.bin --byte-order big   raw big-endian doubles (a.astype('>f8').tofile)\n"
       "  ze_reduce -n 2^28 -i 20 --bandwidth         throughput against the device's read bandwidth\n"
       "Exit codes: 0 success, 1 verification failed, 2 usage or input error, 3 device or runtime error.\n"
       "Logging: ZE_REDUCE_LOG=debug (trace, info, warn, error) shows the runtime's log on standard error.");
@@ -114,10 +115,21 @@ void add_options(CLI::App& app, Options& o) {
          "number of generated elements: " + std::string(kElementCountHelp) + ". Example: -n 2^28")
       ->default_str("2^24");
   app.add_option("--input", o.input_path,
-                 "reduce the elements of FILE instead of generated ones: a NumPy .npy file (dtype and shape from its "
-                 "header) or raw binary (native byte order, needs --type); '-' reads standard input. "
-                 "Example: --input x.npy")
+                 "reduce the elements of FILE instead of generated ones: a NumPy .npy file (dtype, byte order and "
+                 "shape from its header; little- and big-endian) or raw binary (needs --type; little-endian unless "
+                 "--byte-order big); '-' reads standard input. Example: --input x.npy")
       ->type_name("FILE");
+  app.add_option_function<std::string>(
+         "--byte-order",
+         [&o](const std::string& text) {
+           if (text == "little" || text == "native") o.byte_order = ByteOrder::little;
+           else if (text == "big") o.byte_order = ByteOrder::big;
+           else throw CLI::ValidationError("--byte-order", "'" + text + "': use little (or native) or big");
+         },
+         "raw binary --input: the order of each element's bytes, 'little' (this host's order; 'native' says the "
+         "same) or 'big' (swapped as it is read). A .npy file's header gives its own order. Example: --byte-order big")
+      ->type_name("ORDER")
+      ->default_str("little");
   app.add_option_function<std::string>(
          "--fill",
          [&o](const std::string& text) {
@@ -132,7 +144,8 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option_function<std::string>(
          "--columns", [&o](const std::string& text) { o.columns = count_option(text); },
          "array reduction: view the input as rows of N values and reduce each column (for a 2-D .npy file with "
-         "N = its last dimension this is numpy.<op>(a, axis=0)). Example: --columns 3")
+         "N = its last dimension this is numpy.<op>(a, axis=0)); N must divide the element count, and for a .npy "
+         "file of 2 or more dimensions be a product of its last dimensions. Example: --columns 3")
       ->type_name("N")
       ->default_str("1");
   app.add_option("--identity", o.identity,

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "data_types.hpp"
+#include "input_stream.hpp"
 #include "zereduce/properties.hpp"
 
 namespace zr::cli {
@@ -21,6 +22,8 @@ struct Options {
   std::uint64_t n = std::uint64_t{1} << 24;
   bool n_given = false;
   std::string input_path;  // empty: generated input; "-": standard input
+  // Raw input's byte order (unset: little, the host's); a .npy file's header gives its own.
+  std::optional<ByteOrder> byte_order;
   Fill fill = Fill::pattern;
   std::uint64_t seed = 1;
   std::uint64_t columns = 1;

@@ -7,11 +7,11 @@
 
 namespace zr::cli {
 
-RawArray read_raw(std::istream& in, core::DataType type, std::string_view source_name) {
+RawArray read_raw(std::istream& in, core::DataType type, std::string_view source_name, ByteOrder order) {
   RawArray array;
   array.type = type;
-  array.data = read_bytes(in, ~std::uint64_t{0}, source_name);
   const auto size = core::size_of(type);
+  array.data = read_bytes(in, ~std::uint64_t{0}, source_name, order, size);
   if (const auto extra = array.data.size() % size; extra != 0)
     throw InvalidArgumentError(std::string(source_name) + ": " + std::to_string(array.data.size()) +
                                " bytes of raw input is not a whole number of " + std::string(core::name(type)) +

@@ -90,6 +90,7 @@ nlohmann::json to_json(const Report& r) {
   input["fill"] = w.source == "generated" ? nlohmann::json(fill_name(o.fill)) : nlohmann::json();
   input["seed"] = w.source == "generated" && o.fill == Fill::random ? nlohmann::json(o.seed) : nlohmann::json();
   input["shape"] = w.format == "npy" ? nlohmann::json(w.shape) : nlohmann::json();
+  input["byte_order"] = w.source == "generated" ? nlohmann::json() : nlohmann::json(byte_order_name(w.byte_order));
   doc["input"] = input;
   doc["plans"] = nlohmann::json::array();
   for (const auto& plan : outcome.plans)
@@ -175,7 +176,8 @@ void print_text(const Report& r, std::FILE* out) {
   std::fprintf(out, "device    [%zu] %s\n", r.device_index, r.device.description().c_str());
   std::string input = w.source == "generated" ? "generated, --fill " + fill_name(o.fill) +
                                                     (o.fill == Fill::random ? ", seed " + std::to_string(o.seed) : "")
-                                              : w.path + " (" + w.format + ")";
+                                              : w.path + " (" + w.format +
+                                                    (w.byte_order == ByteOrder::big ? ", big-endian" : "") + ")";
   const std::string op = std::string(core::name(o.op)) +
                          (outcome.equal_to ? " (equal to " + outcome.equal_to->to_string() + ")" : std::string());
   const core::DataType written = result_type(o.op, w.type);

@@ -52,31 +52,62 @@ bool has_npy_magic(std::istream& in) {
   return got == start.size() && std::string_view(start.data(), got) == kNpyMagic;
 }
 
+// --columns N reduces the flat elements as rows of N. For an array of 2 or more dimensions that is a reduction
+// over its leading axes (numpy.<op>(a.reshape(-1, N), axis=0)) only when N is the product of its last
+// dimensions; any other N cuts across the array's rows and gives numbers that answer no question about it.
+void check_columns_fit_shape(const Options& options, const NpyHeader& header, const std::string& name) {
+  if (options.columns <= 1 || header.shape.size() < 2) return;
+  std::string fitting;
+  std::uint64_t trailing = 1;
+  for (auto extent = header.shape.rbegin(); extent != header.shape.rend(); ++extent) {
+    if (__builtin_mul_overflow(trailing, *extent, &trailing)) break;
+    if (trailing == options.columns) return;
+    fitting += (fitting.empty() ? "" : ", ") + std::to_string(trailing);
+  }
+  throw InvalidArgumentError(name + ": --columns " + std::to_string(options.columns) + " does not fit the shape " +
+                             format_shape(header.shape) + ": rows of " + std::to_string(options.columns) +
+                             " values would cut across the array's rows; use a product of its last dimensions (" +
+                             fitting + ", as numpy.<op>(a.reshape(-1, N), axis=0)), or save the array flat "
+                             "(np.save(path, a.ravel())) to reduce it as rows of any N");
+}
+
 Workload from_stream(std::istream& in, const Options& options, const MemoryLimits& limits, Workload workload) {
   const std::string& name = workload.path;
   const bool npy_name = name.size() >= 4 && name.compare(name.size() - 4, 4, ".npy") == 0;
   if (npy_name || has_npy_magic(in)) {
     NpyArray array = read_npy(in, name);
-    if (options.type && *options.type != array.header.type)
-      throw InvalidArgumentError(name + ": the file holds " + std::string(core::name(array.header.type)) + " ('" +
-                                 array.header.descr + "') but --type says " + std::string(core::name(*options.type)) +
+    const NpyHeader& header = array.header;
+    if (options.type && *options.type != header.type)
+      throw InvalidArgumentError(name + ": the file holds " + std::string(core::name(header.type)) + " ('" +
+                                 header.descr + "') but --type says " + std::string(core::name(*options.type)) +
                                  "; leave --type out for .npy files, or convert the file");
-    check_fits(array.header.count, array.header.type, limits, name);
+    // A contradiction rather than a choice: reading the file in the other order would give other numbers.
+    if (options.byte_order && *options.byte_order != header.byte_order && core::size_of(header.type) > 1)
+      throw InvalidArgumentError(name + ": the file's header says its " + std::string(core::name(header.type)) +
+                                 " elements are " + std::string(byte_order_name(header.byte_order)) +
+                                 "-endian ('" + header.descr + "') but --byte-order says " +
+                                 std::string(byte_order_name(*options.byte_order)) +
+                                 "; leave --byte-order out for .npy files (it is for raw binary input)");
+    check_columns_fit_shape(options, header, name);
+    check_fits(header.count, header.type, limits, name);
     workload.format = "npy";
-    workload.type = array.header.type;
-    workload.n = array.header.count;
-    workload.shape = array.header.shape;
+    workload.type = header.type;
+    workload.n = header.count;
+    workload.shape = header.shape;
+    workload.byte_order = header.byte_order;
     workload.data = std::move(array.data);
     return workload;
   }
   if (!options.type)
     throw InvalidArgumentError(name + ": raw binary input needs its element type: add --type (i8 ... f64, bool), "
                                       "or give a NumPy .npy file");
-  RawArray array = read_raw(in, *options.type, name);
+  const ByteOrder order = options.byte_order.value_or(ByteOrder::little);
+  RawArray array = read_raw(in, *options.type, name, order);
   check_fits(array.count, array.type, limits, name);
   workload.format = "raw";
   workload.type = array.type;
   workload.n = array.count;
+  workload.byte_order = order;
   workload.data = std::move(array.data);
   return workload;
 }
@@ -91,6 +122,9 @@ std::uint64_t host_memory_bytes() {
 
 Workload load_workload(const Options& options, const MemoryLimits& limits) {
   if (options.input_path.empty()) {
+    if (options.byte_order)
+      throw InvalidArgumentError("--byte-order " + std::string(byte_order_name(*options.byte_order)) +
+                                 " describes raw binary --input; generated input is in host order, leave it out");
     Workload workload;
     workload.source = "generated";
     workload.type = options.type.value_or(core::DataType::f32);

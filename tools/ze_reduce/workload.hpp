@@ -21,6 +21,9 @@ struct Workload {
   std::string format;
   std::string path;
   std::vector<std::uint64_t> shape;  // a .npy file's shape
+  // How the input stored its elements (data is in host order whatever it says): a .npy file's byte order or
+  // --byte-order's; little for generated input.
+  ByteOrder byte_order = ByteOrder::little;
 };
 
 // Room the elements may take: a device holds them in one allocation or in chunks of its global memory, and
