@@ -11,6 +11,12 @@
 # the operator's SPIR-V into its precompiled reduction kernels (docs/user_operators.md); no OpenCL C is compiled
 # at run time on Level Zero devices.
 #
+# <target> depends, at the target level, on <target>_generate, the target that runs those rules, so whatever links
+# <target> builds after them, from any directory and with any generator: the Makefiles generators know a custom
+# command only in the directory that defines it (tests/install/operator_consumer builds that shape). A custom
+# command in another directory that reads the generated files itself (tests/kernels spirv-links the .spv) needs
+# add_dependencies(<its target> <target>_generate) the same way.
+#
 # Needs ZEREDUCE_OPENCL_INCLUDE_DIR (the directory holding zereduce/user_operator_cl.h): the installed package's
 # config and ze-reduce's own build set it.
 find_program(ZEREDUCE_CLANG NAMES clang-15 REQUIRED)
