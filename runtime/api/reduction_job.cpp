@@ -108,6 +108,7 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
   if (n_ > UINT64_MAX / element)
     throw InvalidArgumentError("n = " + std::to_string(n_) + " elements of " + std::string(core::name(type_)) +
                                " is more bytes than a 64-bit size can hold");
+  check_input();  // before the strategy choice: a bad pointer is named as such on every device
   std::uint64_t columns_lcm = 1;
   Group scalars;
   const std::uint64_t max_allocation = device_.capabilities().max_allocation_bytes;
@@ -162,7 +163,6 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
   }
   if (!scalars.specs.empty()) groups_.insert(groups_.begin(), scalars);
   for (const auto& group : groups_) check_strategies(group);
-  check_input();
 
   chunk_elements_ = max_allocation ? max_allocation / element : n_;
   chunk_elements_ -= chunk_elements_ % columns_lcm;
@@ -200,6 +200,12 @@ void ReductionJob::check_input() const {
   if (n_ == 0) return;
   const std::uint64_t bytes = n_ * core::size_of(type_);
   if (!input_) throw InvalidArgumentError("the input is nullptr but n = " + std::to_string(n_));
+  // Kernels and host copies read whole elements: an input that starts inside one would be read as other numbers
+  // (or fault), never refused by the driver.
+  if (reinterpret_cast<std::uintptr_t>(input_) % core::size_of(type_) != 0)
+    throw InvalidArgumentError("the input at " + address(input_) + " is not aligned to its " +
+                               std::to_string(core::size_of(type_)) + "-byte " + std::string(core::name(type_)) +
+                               " elements: start it at a multiple of the element size");
   if (host_input_) return;
   const auto allocation = device_.find(input_);
   if (!allocation)
@@ -222,19 +228,29 @@ void ReductionJob::check_input() const {
 void ReductionJob::check_variable(const detail::reduction_spec& spec) const {
   const auto allocation = device_.find(spec.var);
   if (!allocation) return;  // ordinary host memory: the result is copied back into it
-  const std::uint64_t bytes = spec.partial                                    ? sizeof(core::BinnedState)
-                              : core::is_arg_op(static_cast<core::Op>(spec.op)) ? core::kArgResultBytes
-                              : core::is_moments_op(static_cast<core::Op>(spec.op)) ? core::moments_bytes(static_cast<core::Op>(spec.op))
-                              : spec.op == op_kind::user ? load_user_operator(*spec.user)->accumulator_bytes
-                              : core::is_transform_op(static_cast<core::Op>(spec.op))
-                                  ? core::size_of(core::transform_result_type(static_cast<core::Op>(spec.op), type_))
-                                  : spec.columns * core::size_of(type_);
+  // What the kernels write there, and the alignment their stores (and atomics) need.
+  const auto op = static_cast<core::Op>(spec.op);
+  struct Layout {
+    std::uint64_t bytes, alignment;
+  };
+  const Layout layout = spec.partial                 ? Layout{sizeof(core::BinnedState), alignof(core::BinnedState)}
+                        : core::is_arg_op(op)        ? Layout{core::kArgResultBytes, 8}
+                        : core::is_moments_op(op)    ? Layout{core::moments_bytes(op), 8}
+                        : spec.op == op_kind::user   ? Layout{load_user_operator(*spec.user)->accumulator_bytes,
+                                                              load_user_operator(*spec.user)->accumulator_alignment}
+                        : core::is_transform_op(op)  ? Layout{core::size_of(core::transform_result_type(op, type_)),
+                                                              core::size_of(core::transform_result_type(op, type_))}
+                                                     : Layout{spec.columns * core::size_of(type_), core::size_of(type_)};
   const auto* start = static_cast<const std::byte*>(spec.var);
   const std::uint64_t offset = static_cast<std::uint64_t>(start - allocation->base);
-  if (offset > allocation->bytes || bytes > allocation->bytes - offset)
-    throw InvalidArgumentError("the reduction variable (" + std::to_string(bytes) + " bytes) at offset " + std::to_string(offset) +
-                               " runs past the end of its allocation of " + std::to_string(allocation->bytes) +
-                               " bytes on device '" + device_.name() + "'");
+  if (offset > allocation->bytes || layout.bytes > allocation->bytes - offset)
+    throw InvalidArgumentError("the reduction variable (" + std::to_string(layout.bytes) + " bytes) at offset " +
+                               std::to_string(offset) + " runs past the end of its allocation of " +
+                               std::to_string(allocation->bytes) + " bytes on device '" + device_.name() + "'");
+  if (layout.alignment > 1 && reinterpret_cast<std::uintptr_t>(spec.var) % layout.alignment != 0)
+    throw InvalidArgumentError("the reduction variable at offset " + std::to_string(offset) + " of its allocation on device '" +
+                               device_.name() + "' is not aligned to " + std::to_string(layout.alignment) +
+                               " bytes, which the result's stores need");
 }
 
 void ReductionJob::check_strategies(const Group& group) const {

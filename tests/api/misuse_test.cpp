@@ -70,6 +70,53 @@ TEST(Misuse, GivenLengthBeyondTheAllocationWhenReducingThenInvalidArgumentGivesT
   q.free(data);
 }
 
+// Every entry point refuses an input that starts inside an element, in host and in device memory, for every
+// element size: the kernels would read other numbers (or fault), and nothing below the API would say so.
+template <typename T>
+void expect_misaligned_inputs_refused(queue& q) {
+  constexpr std::uint64_t n = 64;
+  std::vector<std::byte> host_bytes((n + 1) * sizeof(T));
+  const auto* host = reinterpret_cast<const T*>(host_bytes.data() + 1);  // never dereferenced: refused first
+  auto* device_bytes = static_cast<std::byte*>(q.malloc_device_bytes((n + 1) * sizeof(T)));
+  const auto* device = reinterpret_cast<const T*>(device_bytes + 1);
+  const std::string fragment = "is not aligned to its " + std::to_string(sizeof(T)) + "-byte";
+  T result{};
+  expect_error<InvalidArgumentError>([&] { q.reduce(std::span<const T>(host, n), reduction(&result, plus<>())); }, fragment);
+  expect_error<InvalidArgumentError>([&] { q.reduce(device, n, reduction(&result, plus<>())); }, fragment);
+  arg_result<T> found;
+  expect_error<InvalidArgumentError>([&] { q.argmax(std::span<const T>(host, n), &found); }, fragment);
+  expect_error<InvalidArgumentError>([&] { q.argmin(device, n, &found); }, fragment);
+  std::uint64_t count = 0;
+  expect_error<InvalidArgumentError>([&] { q.transform_reduce(std::span<const T>(host, n), count_nonzero{}, &count); },
+                                     fragment);
+  moments<double> stats;
+  expect_error<InvalidArgumentError>([&] { q.transform_reduce(device, n, mean_variance<double>{}, &stats); }, fragment);
+  q.free(device_bytes);
+}
+
+TEST(Misuse, GivenAnInputNotAlignedToItsElementsWhenReducingThenInvalidArgumentSaysSo) {
+  ZR_REQUIRE_QUEUE(q);
+  expect_misaligned_inputs_refused<std::int16_t>(q);
+  expect_misaligned_inputs_refused<std::uint32_t>(q);
+  expect_misaligned_inputs_refused<std::int64_t>(q);
+  expect_misaligned_inputs_refused<half>(q);
+  expect_misaligned_inputs_refused<float>(q);
+  expect_misaligned_inputs_refused<double>(q);  // refused before the device's fp64 is asked about
+}
+
+TEST(Misuse, GivenADeviceVariableNotAlignedToTheResultWhenReducingThenInvalidArgumentSaysSo) {
+  ZR_REQUIRE_QUEUE(q);
+  const std::vector<int> values(16, 1);
+  auto* bytes = static_cast<std::byte*>(q.malloc_device_bytes(64));
+  expect_error<InvalidArgumentError>(
+      [&] { q.reduce(std::span<const int>(values), reduction(reinterpret_cast<int*>(bytes + 2), plus<>())).wait(); },
+      "is not aligned to 4 bytes");
+  expect_error<InvalidArgumentError>(
+      [&] { q.argmax(std::span<const int>(values), reinterpret_cast<arg_result<int>*>(bytes + 4)).wait(); },
+      "is not aligned to 8 bytes");
+  q.free(bytes);
+}
+
 TEST(Misuse, GivenHostPointerAsDeviceMemoryWhenReducingThenInvalidArgumentSaysWhatToDo) {
   ZR_REQUIRE_QUEUE(q);
   const std::vector<int> host(16, 1);
