@@ -6,13 +6,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-cmake --preset release
-cmake --build --preset release
+# The release preset builds with Unix Makefiles, CMake's default generator (a build tree another generator
+# configured is cleared first: configure_preset.sh), in parallel: Make runs one job at a time unless told.
+bash scripts/configure_preset.sh release
+cmake --build --preset release --parallel "$(nproc)"
 ctest --preset release --parallel "$(nproc)" "$@"
 # The Python package as users get it: pip install . into a project-local venv, then its tests (about 2 minutes).
 bash scripts/python_package_test.sh
 if [ "${ZR_SKIP_SANITIZED:-0}" != 1 ]; then
-  cmake --preset debug
+  bash scripts/configure_preset.sh debug
   cmake --build --preset debug --target level_zero_cpu_fault_tests level_zero_cpu_rules_tests ze_reduce_test_driver
   ctest --preset debug -L sanitized
 fi
