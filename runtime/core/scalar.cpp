@@ -1,5 +1,7 @@
 #include "scalar.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -43,6 +45,8 @@ Scalar parse_integer(DataType type, const std::string& text) {
   // Parse the magnitude as unsigned 64-bit, then range-check against T.
   std::uint64_t magnitude = 0;
   auto [end, ec] = std::from_chars(body.data(), body.data() + body.size(), magnitude, base);
+  if (!body.empty() && ec == std::errc::result_out_of_range)
+    throw InvalidArgumentError("'" + text + "' does not fit in " + std::string(name(type)));
   if (body.empty() || ec != std::errc() || end != body.data() + body.size())
     throw InvalidArgumentError("'" + text + "' is not an integer");
   if constexpr (std::is_signed_v<T>) {
@@ -73,6 +77,23 @@ double parse_floating(const std::string& text) {
   }
   if (used != text.size() || text.empty()) throw InvalidArgumentError("'" + text + "' is not a number");
   return value;
+}
+
+// A number beyond the type's range would become an infinity, another value than the one written: refused (an
+// infinity written as such, "inf" or "-infinity", is taken).
+Scalar parse_floating_as(DataType type, const std::string& text) {
+  const double value = parse_floating(text);
+  const Scalar parsed = type == DataType::f16   ? Scalar::from(type, float_to_half_bits(static_cast<float>(value)))
+                        : type == DataType::f32 ? Scalar::from(type, static_cast<float>(value))
+                                                : Scalar::from(type, value);
+  std::string lower = text;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (std::isinf(parsed.to_double()) && lower.find("inf") == std::string::npos) {
+    const char* largest = type == DataType::f16 ? "65504" : type == DataType::f32 ? "3.40282347e+38" : "1.7976931348623157e+308";
+    throw InvalidArgumentError("'" + text + "' does not fit in " + std::string(name(type)) + " (its largest value is " +
+                               largest + ")");
+  }
+  return parsed;
 }
 }  // namespace
 
@@ -123,9 +144,9 @@ Scalar parse_scalar(DataType type, const std::string& text) {
     case DataType::u16: return parse_integer<std::uint16_t>(type, text);
     case DataType::u32: return parse_integer<std::uint32_t>(type, text);
     case DataType::u64: return parse_integer<std::uint64_t>(type, text);
-    case DataType::f16: return Scalar::from(type, float_to_half_bits(static_cast<float>(parse_floating(text))));
-    case DataType::f32: return Scalar::from(type, static_cast<float>(parse_floating(text)));
-    case DataType::f64: return Scalar::from(type, parse_floating(text));
+    case DataType::f16:
+    case DataType::f32:
+    case DataType::f64: return parse_floating_as(type, text);
     case DataType::boolean:
       if (text == "true" || text == "1") return Scalar::from<std::uint8_t>(type, 1);
       if (text == "false" || text == "0") return Scalar::from<std::uint8_t>(type, 0);

@@ -32,6 +32,30 @@ TEST(Scalar, GivenTextOutOfRangeOrMalformed_WhenParsed_ThenErrorNamesTheProblem)
   }
 }
 
+// A value the type cannot hold is refused, never turned into another one (1e6 would be inf in f16; a 65-bit
+// integer is not "not an integer").
+TEST(Scalar, GivenAValueBeyondTheTypesRange_WhenParsed_ThenErrorSaysItDoesNotFit) {
+  const auto message = [](DataType type, const char* text) {
+    try {
+      parse_scalar(type, text);
+    } catch (const zr::InvalidArgumentError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(message(DataType::f16, "1e6").find("does not fit in f16 (its largest value is 65504)"), std::string::npos);
+  EXPECT_NE(message(DataType::f16, "-65520").find("does not fit in f16"), std::string::npos);
+  EXPECT_NE(message(DataType::f32, "1e39").find("does not fit in f32"), std::string::npos);
+  EXPECT_NE(message(DataType::f64, "1e400").find("does not fit in f64"), std::string::npos);
+  EXPECT_NE(message(DataType::u64, "18446744073709551616").find("does not fit in u64"), std::string::npos);
+  EXPECT_NE(message(DataType::i64, "-9223372036854775809").find("does not fit in i64"), std::string::npos);
+  // The largest values and written infinities are taken.
+  EXPECT_EQ(parse_scalar(DataType::f16, "65504").as<std::uint16_t>(), 0x7bff);
+  EXPECT_EQ(parse_scalar(DataType::f16, "65519").as<std::uint16_t>(), 0x7bff);  // rounds to the largest
+  EXPECT_TRUE(std::isinf(parse_scalar(DataType::f16, "inf").to_double()));
+  EXPECT_TRUE(std::isinf(parse_scalar(DataType::f32, "-Infinity").to_double()));
+}
+
 TEST(Scalar, GivenHalf_WhenMovedToAccumulatorAndBack_ThenFloatInBetween) {
   const Scalar h = Scalar::from<std::uint16_t>(DataType::f16, 0x3e00);  // 1.5
   const Scalar acc = to_accumulator(h);
