@@ -56,4 +56,5 @@ else
   fi
 fi
 bash "$(dirname "$0")/install-intel-opencl-cpu.sh"
+bash "$(dirname "$0")/install-python-venv.sh"
 echo "install-deps: done"

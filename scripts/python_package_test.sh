@@ -1,18 +1,12 @@
 #!/usr/bin/env bash
 # pip install . as a user would, then the zereduce package's pytest suite against the installed copy (not the
-# build tree's). The venv is project-local (.deps/python-venv) and sees Debian's NumPy, pytest and hypothesis
-# (--system-site-packages); pip installs only the pinned build backend into it, then builds the wheel without
-# build isolation (nothing unpinned is downloaded) in build/wheel (kept: a second run is incremental).
+# build tree's). The venv is project-local (.deps/python-venv, scripts/install-python-venv.sh: Debian's NumPy and
+# pytest, the pinned build backend and Hypothesis); the wheel is built without build isolation (nothing unpinned
+# is downloaded) in build/wheel (kept: a second run is incremental).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv="$PWD/.deps/python-venv"
-pins=(scikit-build-core==1.1.2 packaging==24.2 pathspec==0.12.1)
-stamp="$venv/installed-pins"
-if [ ! -x "$venv/bin/python3" ] || [ "$(cat "$stamp" 2>/dev/null)" != "${pins[*]}" ]; then
-  /usr/bin/python3 -m venv --system-site-packages "$venv"
-  "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check "${pins[@]}"
-  echo "${pins[*]}" >"$stamp"
-fi
+bash scripts/install-python-venv.sh
 "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps \
   --config-settings=build-dir=build/wheel .
 # From outside the source tree, so that `import zereduce` can only be the installed package.

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -26,6 +27,11 @@ namespace py = pybind11;
 namespace {
 
 zr::element_type element_type_of(const py::dtype& dtype) {
+  // The library reads elements in the host's byte order: swapped bytes would be other numbers, not an error.
+  if (!dtype.attr("isnative").cast<bool>())
+    throw zr::InvalidArgumentError("dtype " + dtype.attr("str").cast<std::string>() +
+                                   " is not in the host's byte order: convert it with "
+                                   "x.astype(x.dtype.newbyteorder('='))");
   const char kind = dtype.kind();
   const auto size = dtype.itemsize();
   if (kind == 'b' && size == 1) return zr::element_type::boolean;
@@ -83,7 +89,7 @@ class DeviceArray {
   DeviceArray(const py::array& host, long device)
       : device_(device), queue_(queue_for(device)), dtype_(host.dtype()), shape_(host.shape(), host.shape() + host.ndim()) {
     if (!(host.flags() & py::array::c_style)) throw zr::InvalidArgumentError("_zereduce.DeviceArray takes a contiguous array");
-    (void)element_type_of(dtype_);
+    (void)element_type_of(dtype_);  // before the copy: a dtype it refuses would make every later reduction wrong
     bytes_ = static_cast<std::uint64_t>(host.nbytes());
     data_ = queue_.malloc_device_bytes(bytes_);
     py::gil_scoped_release released;
@@ -200,6 +206,9 @@ InputView input_of(const py::object& values, long& device, const std::string& ca
   } else {
     const auto array = values.cast<py::array>();
     if (!(array.flags() & py::array::c_style)) throw zr::InvalidArgumentError(caller + " takes a contiguous array");
+    if (array.size() > 0 && reinterpret_cast<std::uintptr_t>(array.data()) % static_cast<std::uintptr_t>(array.itemsize()) != 0)
+      throw zr::InvalidArgumentError(caller + " takes an array aligned to its " + std::to_string(array.itemsize()) +
+                                     "-byte elements (this one starts at an odd address: copy it with numpy.array)");
     view = {array.data(), static_cast<std::uint64_t>(array.size()), array.dtype(),
             std::vector<py::ssize_t>(array.shape(), array.shape() + array.ndim()), true};
   }

@@ -53,6 +53,12 @@ class DeviceArray(_zereduce.DeviceArray):
     """An array copied once into a device allocation (see ``asarray``): reductions of it read it in place, with
     no copy per call. ``numpy.asarray(a)`` or ``a.to_numpy()`` copies it back."""
 
+    def __init__(self, host, device=None):
+        try:
+            super().__init__(_host_array(host), -1 if device is None else int(device))
+        except _zereduce.InvalidArgumentError as error:
+            raise InvalidArgumentError(str(error)) from None
+
     @property
     def ndim(self):
         return len(self.shape)
@@ -76,15 +82,43 @@ def asarray(x, device=None):
     that device is returned as it is."""
     if isinstance(x, DeviceArray) and (device is None or int(device) == x.device):
         return x
-    host = _np.ascontiguousarray(_host_array(x))
-    try:
-        return DeviceArray(host, -1 if device is None else int(device))
-    except _zereduce.InvalidArgumentError as error:
-        raise InvalidArgumentError(str(error)) from None
+    return DeviceArray(x, device)
+
+
+# The dtype kinds the library reads (bool, signed and unsigned integers, floating point), and what to do instead
+# for the others: each message names the dtype and the way out.
+_READ_KINDS = "biuf"
+_OTHER_KINDS = {
+    "c": "complex numbers are not reduced: reduce x.real and x.imag separately",
+    "M": "datetime64 values are not reduced: reduce x.view('int64') (ticks of the unit; NaT is the int64 minimum)",
+    "m": "timedelta64 values are not reduced: reduce x.view('int64') (ticks of the unit; NaT is the int64 minimum)",
+    "V": "structured or void records are not reduced: reduce one numeric field, such as x['name']",
+    "U": "strings are not reduced", "S": "byte strings are not reduced",
+    "O": "object arrays are not reduced: give a numeric or bool dtype",
+}
+
+
+def _dtype_text(dtype):
+    return dtype.name if dtype.isnative else f"{dtype.name} ('{dtype.str}')"
+
+
+def _check_dtype(dtype):
+    """Refuses, naming it, a dtype that the library does not read (complex, datetime, strings, records, objects,
+    long double)."""
+    if dtype.kind in _READ_KINDS and (dtype.kind != "f" or dtype.itemsize in (2, 4, 8)):
+        return
+    why = _OTHER_KINDS.get(dtype.kind, "zereduce reduces bool, int8..int64, uint8..uint64, float16, float32 and float64")
+    raise InvalidArgumentError(f"dtype {_dtype_text(dtype)}: {why}")
 
 
 def _host_array(x):
-    """A NumPy view of ``x``: DLPack producers of host memory (kDLCPU) are viewed without a copy."""
+    """``x`` as a NumPy array that the library reads in place: a known dtype in the host's byte order, aligned and
+    C-contiguous. An array that is all of that is used as it is (a view); any other is converted once into a new
+    one (non-native byte order swapped, strided, Fortran-order or unaligned copied). DLPack producers of host
+    memory (kDLCPU) are viewed without a copy; masked arrays are refused (their mask would be ignored)."""
+    if isinstance(x, _np.ma.MaskedArray):
+        raise InvalidArgumentError("a masked array: zereduce would reduce the masked elements too; give "
+                                   "x.compressed() (the unmasked elements) or x.filled(value)")
     if not isinstance(x, _np.ndarray) and hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):
         kind, _ = x.__dlpack_device__()
         if int(kind) != _DLPACK_CPU:
@@ -92,9 +126,17 @@ def _host_array(x):
                                        "DLPack arrays and its own DeviceArray; copy it to the host first")
         x = _np.from_dlpack(x)
     array = _np.asarray(x)
-    if array.dtype == object:
-        raise InvalidArgumentError("object arrays cannot be reduced: give a numeric or bool dtype")
+    _check_dtype(array.dtype)
+    if not array.dtype.isnative:
+        array = array.astype(array.dtype.newbyteorder("="), order="C")
+    if not (array.flags.c_contiguous and array.flags.aligned):
+        array = _np.array(array, order="C", copy=True)
     return array
+
+
+def _flat_values(x):
+    """All elements of ``x``: a DeviceArray as it is, anything else as ``_host_array`` gives it, flattened (a view)."""
+    return x if isinstance(x, DeviceArray) else _host_array(x).reshape(-1)
 
 
 class Future:
@@ -131,20 +173,14 @@ def reduce_async(x, op, *, initial=None, identity=None, deterministic=False, rep
                  device=None, axis=None):
     """``reduce`` started and returned at once as a ``Future`` (small work on an idle device may already be done
     on return: it runs on the calling thread)."""
-    if isinstance(x, DeviceArray):
-        values = x
-        shape, dtype, size = x.shape, x.dtype, x.size
-    else:
-        values = _host_array(x)
-        shape, dtype, size = values.shape, values.dtype, values.size
+    values = x if isinstance(x, DeviceArray) else _host_array(x)
+    shape, dtype, size = values.shape, values.dtype, values.size
     if axis is None:
         results = 1
         if not isinstance(values, DeviceArray):
-            values = _np.ascontiguousarray(values).reshape(-1)
+            values = values.reshape(-1)
     elif axis == 0 and len(shape) == 2:
         results = shape[1]
-        if not isinstance(values, DeviceArray):
-            values = _np.ascontiguousarray(values)
     else:
         raise InvalidArgumentError(f"axis={axis!r} on a {len(shape)}-D array: zereduce reduces all elements "
                                    "(axis=None) or the rows of a 2-D array (axis=0)")
@@ -232,7 +268,7 @@ def any(x, **kwargs):  # noqa: A001
 
 
 def _arg(x, op, strategy, device):
-    values = x if isinstance(x, DeviceArray) else _np.ascontiguousarray(_host_array(x)).reshape(-1)
+    values = _flat_values(x)
     if values.size == 0:
         raise ValueError(f"attempt to get {op} of an empty sequence")
     try:
@@ -257,7 +293,7 @@ def argmin(x, *, strategy=None, device=None, return_value=False):
 
 # ---- transform-reductions (zereduce/transform.hpp): one read of the input, no temporary array --------------
 def _transform(x, op, value, strategy, device):
-    values = x if isinstance(x, DeviceArray) else _np.ascontiguousarray(_host_array(x)).reshape(-1)
+    values = _flat_values(x)
     counted = None if value is None else _np.asarray(value, dtype=values.dtype).reshape(())
     try:
         result = _zereduce.transform_reduce(values, op, counted, strategy, -1 if device is None else int(device))
@@ -304,7 +340,7 @@ def sum_as(x, dtype, *, strategy=None, device=None):
 
 # ---- mean and variance (zr::mean_variance): one read, pairwise {count, mean, m2} merges ---------------------
 def _moments(x, dtype, strategy, device):
-    values = x if isinstance(x, DeviceArray) else _np.ascontiguousarray(_host_array(x)).reshape(-1)
+    values = _flat_values(x)
     accumulator = _np.dtype(_np.float64 if dtype is None else dtype)
     if accumulator not in (_np.dtype(_np.float32), _np.dtype(_np.float64)):
         raise ValueError(f"dtype={dtype!r}: zereduce accumulates means and variances in float32 or float64")

@@ -1,0 +1,401 @@
+"""Every public zereduce function against NumPy on arrays as users hold them (issue 40): both byte orders of every
+dtype the library takes, strided, negative-stride, Fortran-order, 0-d, N-D, unaligned and read-only layouts,
+special values (NaN, +-inf, +-0, subnormals, integer extremes). Property-based (Hypothesis, pinned in the
+project's venv): exact where the result is exact, within the sum bound for floating sums. Derandomized under CI
+(a fixed, bounded set of examples); random elsewhere, where ZR_PARITY_EXAMPLES raises the count.
+
+The cases these properties found are ordinary regression tests at the end of the file."""
+import fractions
+import math
+import os
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis.extra import numpy as hnp
+
+import zereduce
+
+settings.register_profile(
+    "parity", max_examples=int(os.environ.get("ZR_PARITY_EXAMPLES", "40")), deadline=None, database=None,
+    derandomize=os.environ.get("CI") == "true", print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+PARITY = settings.get_profile("parity")
+
+INTEGERS = ["i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8"]
+FLOATS = ["f2", "f4", "f8"]
+TAKEN = ["?"] + INTEGERS + FLOATS
+
+
+# ---- arrays as users hold them ----------------------------------------------------------------------------------
+def values_of(code):
+    """Hypothesis elements of dtype `code` (native), special values included."""
+    dtype = np.dtype(code)
+    if dtype.kind == "f":
+        return hnp.from_dtype(dtype, allow_nan=True, allow_infinity=True, allow_subnormal=True)
+    return hnp.from_dtype(dtype)
+
+
+@st.composite
+def held_arrays(draw, codes=TAKEN, elements=None, max_side=24):
+    """An array of one of `codes` in either byte order and in one of the layouts NumPy hands out; its values are
+    drawn from `elements(code)` (default: every value of the dtype, specials included)."""
+    code = draw(st.sampled_from(codes))
+    shape = draw(hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=max_side))
+    if code == "?" and draw(st.booleans()):
+        # Bools as other libraries and views write them: any nonzero byte is True, as NumPy reads it.
+        base = draw(hnp.arrays(np.uint8, shape)).view(np.bool_)
+    else:
+        base = draw(hnp.arrays(np.dtype(code), shape, elements=(elements or values_of)(code)))
+    order = draw(st.sampled_from("<>")) if base.dtype.itemsize > 1 else "="
+    array = base.astype(base.dtype.newbyteorder(order))
+    layout = draw(st.sampled_from(["c", "fortran", "strided", "reversed", "unaligned", "readonly"]))
+    if layout == "fortran":
+        array = np.asfortranarray(array)
+    elif layout == "strided" and array.ndim:
+        wide = np.repeat(array, 2, axis=-1)  # every element twice along the last axis: [..., ::2] is a strided view
+        array = wide[..., ::2]
+    elif layout == "reversed" and array.ndim:
+        array = array[::-1]
+    elif layout == "unaligned" and array.dtype.itemsize > 1:
+        buffer = bytearray(array.nbytes + 1)
+        view = np.frombuffer(buffer, dtype=array.dtype, count=array.size, offset=1).reshape(array.shape)
+        view[...] = array
+        array = view
+    elif layout == "readonly":
+        array = array.copy()
+        array.setflags(write=False)
+    return array
+
+
+def native(x):
+    """The same values in a plain, native-order, C-contiguous array: what NumPy's answers are computed from."""
+    return np.array(x, dtype=x.dtype.newbyteorder("="), order="C")
+
+
+def same_value(result, expected):
+    """Exact equality, NaN equal to NaN (min/max/arg values, exact integer results)."""
+    if isinstance(expected, (float, np.floating)) and math.isnan(expected):
+        return math.isnan(result)
+    return result == expected
+
+
+def exact_sum(values):
+    """The sum of float64 `values` rounded once (inf past float64's range: math.fsum overflows there)."""
+    try:
+        return math.fsum(values)
+    except OverflowError:
+        total = sum(map(fractions.Fraction, values))
+        if abs(total) > sys.float_info.max:
+            return math.inf if total > 0 else -math.inf
+        return float(total)
+
+
+def float_sum_ok(result, values, accumulate_eps=None):
+    """A floating sum of `values` within the bound the conformance suite uses: n * eps * sum|x| (+ tiny) of the
+    exact sum; infinities and NaN as the exact arithmetic gives them; an infinity where the exact sum leaves the
+    type's range; an infinity or NaN also where partial sums may overflow (sum|x| beyond the largest value)."""
+    flat = native(values).reshape(-1).astype(np.float64)
+    dtype = np.dtype(values.dtype).newbyteorder("=")
+    info = np.finfo(dtype)
+    if np.isnan(flat).any() or (np.isposinf(flat).any() and np.isneginf(flat).any()):
+        return math.isnan(result)
+    if np.isinf(flat).any():
+        return result == flat[np.isinf(flat)][0]
+    exact, scale = exact_sum(flat), exact_sum(abs(flat))
+    if abs(exact) > float(info.max) and not math.isinf(result):
+        return False  # beyond the type's range: an infinity is the one answer
+    if scale > float(info.max) and (math.isinf(result) or math.isnan(result)):
+        return True  # partial sums of both signs may overflow, in any order of summation (NumPy's too)
+    if math.isnan(result) or math.isinf(result):
+        return False
+    eps = accumulate_eps or float(info.eps)
+    return abs(float(result) - exact) <= max(flat.size, 1) * eps * scale + float(info.smallest_subnormal) * 4 + \
+        abs(exact) * float(info.eps)
+
+
+# ---- the properties ---------------------------------------------------------------------------------------------
+NUMPY_REDUCE = {"plus": np.add, "multiplies": np.multiply, "minimum": np.minimum, "maximum": np.maximum,
+                "bit_and": np.bitwise_and, "bit_or": np.bitwise_or, "bit_xor": np.bitwise_xor,
+                "logical_and": np.logical_and, "logical_or": np.logical_or}
+
+
+def takes(op, dtype):
+    """Whether the library offers `op` on `dtype` (docs/api.md): bitwise ops on integers, logical on bool."""
+    kind = dtype.kind
+    if op.startswith("bit_"):
+        return kind in "iu"
+    if op.startswith("logical_"):
+        return kind == "b"
+    return kind in "iuf"
+
+
+@PARITY
+@given(x=held_arrays(), op=st.sampled_from(sorted(NUMPY_REDUCE)), asynchronous=st.booleans())
+def test_reduce_gives_numpys_answer_or_a_named_refusal(x, op, asynchronous):
+    dtype = x.dtype.newbyteorder("=")
+    if op == "multiplies" and dtype.kind == "f":
+        assume(False)  # products of arbitrary floats: test_float_products_of_held_arrays
+    call = (lambda: zereduce.reduce_async(x, op).result()) if asynchronous else (lambda: zereduce.reduce(x, op))
+    if x.size == 0 and op in ("minimum", "maximum"):
+        with pytest.raises(ValueError):  # NumPy's error: no identity (whether or not the library takes the dtype)
+            call()
+        return
+    if not takes(op, dtype):
+        with pytest.raises(zereduce.Error):
+            call()
+        return
+    result = call()
+    assert result.dtype == dtype, (result.dtype, dtype)
+    flat = native(x).reshape(-1)
+    if op == "plus" and dtype.kind == "f":
+        assert float_sum_ok(result, flat), (result, x.dtype, flat)
+    else:
+        expected = NUMPY_REDUCE[op].reduce(flat, dtype=dtype)
+        assert same_value(result, expected), (result, expected, x.dtype)
+
+
+def near_one(code):
+    """Factors whose products over the shapes drawn here stay normal and finite in every floating dtype."""
+    width, low, high = 8 * np.dtype(code).itemsize, 0.875, 1.125  # exact in float16 too
+    return st.floats(low, high, width=width) | st.floats(-high, -low, width=width)
+
+
+@PARITY
+@given(x=held_arrays(codes=FLOATS, elements=near_one, max_side=4))
+def test_float_products_of_held_arrays(x):
+    result = zereduce.prod(x)
+    flat = native(x).reshape(-1).astype(np.float64)
+    exact = math.prod(flat)
+    assert abs(float(result) - exact) <= (flat.size + 2) * float(np.finfo(x.dtype).eps) * abs(exact), (result, exact)
+
+
+@PARITY
+@given(x=held_arrays(), shortcut=st.sampled_from(["sum", "prod", "min", "max", "all", "any"]))
+def test_shortcuts_are_reduce(x, shortcut):
+    op = {"sum": "plus", "prod": "multiplies", "min": "minimum", "max": "maximum", "all": "logical_and",
+          "any": "logical_or"}[shortcut]
+    dtype = x.dtype.newbyteorder("=")
+    assume(takes(op, dtype) and not (op == "multiplies" and dtype.kind == "f"))
+    assume(x.size or op not in ("minimum", "maximum"))
+    result = getattr(zereduce, shortcut)(x)
+    if op == "plus" and dtype.kind == "f":
+        assert float_sum_ok(result, x)
+    else:
+        assert same_value(result, NUMPY_REDUCE[op].reduce(native(x).reshape(-1), dtype=dtype))
+
+
+@PARITY
+@given(x=held_arrays(codes=INTEGERS + FLOATS), which=st.sampled_from(["argmin", "argmax"]))
+def test_argmin_argmax_are_numpys(x, which):
+    if x.size == 0:
+        with pytest.raises(ValueError):
+            getattr(zereduce, which)(x)
+        return
+    index, value = getattr(zereduce, which)(x, return_value=True)
+    flat = native(x).reshape(-1)
+    expected = int(getattr(np, which)(flat))
+    assert index == expected, (index, expected, flat)
+    assert same_value(value, flat[expected])
+
+
+@PARITY
+@given(x=held_arrays(codes=TAKEN), use_value=st.booleans(), pick=st.integers(0, 10**6))
+def test_counts_are_numpys(x, use_value, pick):
+    flat = native(x).reshape(-1)
+    assert zereduce.count_nonzero(x) == np.count_nonzero(flat)
+    value = flat[pick % flat.size] if use_value and flat.size else x.dtype.type(3)
+    assert zereduce.count_equal(x, value) == np.count_nonzero(flat == value)
+
+
+def moderate(code):
+    """Floats whose squares and sums of squares stay finite in the dtype for the shapes drawn here."""
+    dtype = np.dtype(code)
+    if dtype.kind != "f":
+        return hnp.from_dtype(dtype)
+    limit = float(dtype.type({2: 8.0, 4: 1e15, 8: 1e150}[dtype.itemsize]))
+    return st.floats(-limit, limit, width=8 * dtype.itemsize, allow_subnormal=True)
+
+
+@PARITY
+@given(x=held_arrays(codes=FLOATS, elements=moderate), which=st.sampled_from(["norm2", "norm1", "sum_of_squares"]))
+def test_norms_and_sums_of_squares_within_the_bound(x, which):
+    flat = native(x).reshape(-1).astype(np.float64)
+    if which == "sum_of_squares":
+        result, terms = zereduce.sum_of_squares(x), flat * flat
+    else:
+        result = zereduce.norm(x, ord=2 if which == "norm2" else 1)
+        terms = flat * flat if which == "norm2" else abs(flat)
+    exact = math.fsum(terms)
+    if which == "norm2":
+        exact = math.sqrt(exact)
+    if abs(exact) > float(np.finfo(result.dtype).max):
+        assert result == np.inf, (result, exact, which)  # beyond the result type's range: infinity is the answer
+        return
+    eps = float(np.finfo(np.float32 if x.dtype.itemsize == 2 else x.dtype).eps)  # float16 accumulates in float32
+    bound = (terms.size + 2) * eps * (math.sqrt(math.fsum(terms)) if which == "norm2" else math.fsum(terms))
+    bound += abs(exact) * float(np.finfo(x.dtype).eps) + float(np.finfo(result.dtype).smallest_subnormal)
+    # Squares below the accumulator's normal range lose bits (no rescaling, as NumPy's own float32 norm).
+    underflow = (terms.size + 1) * float(np.finfo(np.float32 if x.dtype.itemsize == 2 else x.dtype).smallest_subnormal)
+    bound += math.sqrt(underflow) if which == "norm2" else underflow
+    assert abs(float(result) - exact) <= bound, (result, exact, which)
+
+
+@PARITY
+@given(x=held_arrays(codes=INTEGERS + FLOATS + ["?"], elements=moderate))
+def test_widening_sums_are_numpys(x):
+    dtype = x.dtype.newbyteorder("=")
+    flat = native(x).reshape(-1)
+    if dtype.kind in "iub":
+        for wide in (np.int64, np.uint64):
+            expected = np.add.reduce(flat.astype(wide), dtype=wide) if flat.size else wide(0)
+            assert zereduce.sum_as(x, wide) == expected
+    else:
+        accumulators = [np.float32, np.float64] if dtype.itemsize == 2 else [np.float64] if dtype.itemsize == 4 else []
+        for wide in accumulators:
+            result = zereduce.sum_as(x, wide)
+            assert float_sum_ok(result, flat.astype(wide), accumulate_eps=float(np.finfo(wide).eps))
+
+
+@PARITY
+@given(x=held_arrays(codes=INTEGERS + FLOATS, elements=moderate), accumulator=st.sampled_from([np.float32, np.float64]),
+       ddof=st.integers(0, 1))
+def test_mean_var_std_within_the_bound(x, accumulator, ddof):
+    flat = native(x).reshape(-1).astype(np.float64)
+    if accumulator == np.float32 and x.dtype.itemsize == 8 and x.dtype.kind == "f":
+        with pytest.raises(zereduce.Error):
+            zereduce.mean(x, dtype=accumulator)
+        return
+    mean, var, std = (zereduce.mean(x, dtype=accumulator), zereduce.var(x, ddof=ddof, dtype=accumulator),
+                      zereduce.std(x, ddof=ddof, dtype=accumulator))
+    assert mean.dtype == var.dtype == std.dtype == np.dtype(accumulator)
+    if flat.size == 0:
+        assert math.isnan(mean) and math.isnan(var)
+        return
+    eps = float(np.finfo(accumulator).eps)
+    exact_mean = math.fsum(flat) / flat.size
+    spread = float(np.max(np.abs(flat)))
+    if spread * spread * flat.size > float(np.finfo(accumulator).max):
+        # m2 may overflow the accumulator: documented to make mean and m2 NaN (docs/api.md), never another number.
+        assert math.isnan(mean) or abs(float(mean) - exact_mean) <= 4 * flat.size * eps * spread, (mean, exact_mean)
+        return
+    assert abs(float(mean) - exact_mean) <= 4 * flat.size * eps * spread + float(np.finfo(accumulator).smallest_subnormal), \
+        (mean, exact_mean)
+    if flat.size <= ddof:
+        assert math.isnan(var)
+        return
+    exact_m2 = math.fsum((v - exact_mean) ** 2 for v in flat)
+    exact_var = exact_m2 / (flat.size - ddof)
+    tiny = float(np.finfo(accumulator).smallest_subnormal)  # squares below the accumulator's range underflow
+    bound = 8 * flat.size * eps * (spread * spread) / (flat.size - ddof) + 2 * flat.size * tiny
+    assert abs(float(var) - exact_var) <= bound, (var, exact_var)
+    assert abs(float(std) - math.sqrt(exact_var)) <= math.sqrt(bound) + 1e-150
+
+
+class HostDLPack:
+    """A DLPack producer of host memory that is not a NumPy array (as a CPU tensor of another library is)."""
+
+    def __init__(self, array):
+        self._array = array
+
+    def __dlpack__(self, stream=None):
+        return self._array.__dlpack__()
+
+    def __dlpack_device__(self):
+        return self._array.__dlpack_device__()
+
+
+@PARITY
+@given(x=held_arrays(codes=TAKEN), through=st.sampled_from(["asarray", "DeviceArray", "dlpack"]))
+def test_device_arrays_and_dlpack_producers_hold_the_same_values(x, through):
+    if through == "dlpack":
+        # DLPack has no byte order, and NumPy 1.24 exports no unaligned, read-only or bool array.
+        assume(x.dtype.isnative and x.flags.aligned and x.flags.writeable and x.dtype.kind != "b")
+        held = HostDLPack(x)
+    else:
+        held = zereduce.asarray(x) if through == "asarray" else zereduce.DeviceArray(x)
+        assert np.array_equal(np.asarray(held), native(x), equal_nan=x.dtype.kind == "f")
+    op = "logical_or" if x.dtype.kind == "b" else "maximum"
+    if x.size == 0 and op == "maximum":
+        return
+    expected = NUMPY_REDUCE[op].reduce(native(x).reshape(-1))
+    assert same_value(zereduce.reduce(held, op), expected)
+    if x.dtype.kind != "b":
+        assert zereduce.count_nonzero(held) == np.count_nonzero(x)
+
+
+# ---- refusals: dtypes the library does not take, named ----------------------------------------------------------
+REFUSED = {
+    "complex64": np.array([1 + 2j], np.complex64), "complex128 big-endian": np.array([1j], ">c16"),
+    "datetime64": np.array(["2026-11-26"], "datetime64[D]"), "timedelta64": np.array([5], "timedelta64[s]"),
+    "structured": np.zeros(3, [("x", "<f4"), ("y", "<i4")]), "void": np.zeros(3, "V4"),
+    "str": np.array(["a", "b"]), "bytes": np.array([b"a"]), "object": np.array([1, "a"], dtype=object),
+    "longdouble": np.ones(3, np.longdouble),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+@pytest.mark.parametrize("call", [
+    lambda x: zereduce.sum(x), lambda x: zereduce.reduce_async(x, "maximum").result(), lambda x: zereduce.argmax(x),
+    lambda x: zereduce.count_nonzero(x), lambda x: zereduce.norm(x), lambda x: zereduce.mean(x),
+    lambda x: zereduce.sum_as(x, np.float64), lambda x: zereduce.asarray(x), lambda x: zereduce.DeviceArray(x),
+], ids=["sum", "reduce_async", "argmax", "count_nonzero", "norm", "mean", "sum_as", "asarray", "DeviceArray"])
+def test_dtypes_the_library_does_not_take_are_refused_by_name(name, call):
+    x = REFUSED[name]
+    with pytest.raises(zereduce.InvalidArgumentError) as caught:
+        call(x)
+    assert x.dtype.name in str(caught.value), str(caught.value)
+
+
+def test_a_masked_array_is_refused_rather_than_reduced_with_its_mask_ignored():
+    x = np.ma.masked_array(np.arange(5.0), mask=[0, 1, 0, 0, 0])
+    with pytest.raises(zereduce.InvalidArgumentError, match="masked"):
+        zereduce.sum(x)
+    assert zereduce.sum(x.compressed()) == 9.0
+
+
+# ---- regression tests: the cases behind issue 40 and what the properties found ---------------------------------
+@pytest.mark.parametrize("code", INTEGERS[1:4] + INTEGERS[5:] + FLOATS)
+def test_big_endian_arrays_of_every_dtype_give_numpys_answer_everywhere(code):
+    little = np.arange(1, 11, dtype=code)
+    big = little.astype(little.dtype.newbyteorder(">"))
+    assert big.tobytes() != little.tobytes()
+    assert zereduce.sum(big) == np.add.reduce(little, dtype=little.dtype)
+    assert zereduce.max(big) == 10 and zereduce.min(big) == 1
+    assert zereduce.argmax(big) == 9 and zereduce.argmin(big) == 0
+    assert zereduce.reduce_async(big, "plus", initial=5).result() == np.add.reduce(little, dtype=little.dtype) + 5
+    assert zereduce.count_equal(big, 7) == 1 and zereduce.count_nonzero(big) == 10
+    assert np.isclose(zereduce.mean(big), 5.5) and np.isclose(zereduce.var(big), np.var(little.astype(np.float64)))
+    assert zereduce.reduce(big.reshape(2, 5), "plus", axis=0).tolist() == little.reshape(2, 5).sum(axis=0).tolist()
+    held = zereduce.asarray(big)
+    assert held.dtype == little.dtype and np.asarray(held).tolist() == little.tolist()
+    assert zereduce.sum(held) == zereduce.sum(little)
+    if little.dtype.kind == "f":
+        assert np.isclose(zereduce.norm(big), np.linalg.norm(little.astype(np.float64)), rtol=1e-3)
+
+
+def test_the_issue_40_float32_example():
+    x = np.arange(10, dtype=">f4")
+    assert zereduce.sum(x) == 45.0 and zereduce.max(x) == 9.0 and zereduce.argmax(x) == 9
+    assert zereduce.mean(x) == 4.5 and zereduce.sum(zereduce.asarray(x)) == 45.0
+
+
+def test_unaligned_views_and_memmaps_are_read_right(tmp_path):
+    raw = np.arange(1, 1001, dtype=np.float64).tobytes()
+    unaligned = np.frombuffer(b"\0" + raw, dtype=np.float64, offset=1)
+    assert not unaligned.flags.aligned
+    assert zereduce.sum(unaligned) == 500500.0 and zereduce.argmax(unaligned) == 999
+    path = tmp_path / "values.bin"
+    np.arange(1, 1001, dtype=">i4").tofile(path)
+    mapped = np.memmap(path, dtype=">i4", mode="r")
+    assert zereduce.sum(mapped) == 500500 and zereduce.max(mapped) == 1000
+
+
+def test_the_compiled_module_refuses_what_the_package_would_have_converted():
+    from zereduce import _zereduce
+    with pytest.raises(zereduce.Error, match="byte order"):
+        _zereduce.submit(np.arange(4, dtype=">f4"), "plus", None, None, False, False, None, -1, False)
+    unaligned = np.frombuffer(b"\0" + np.arange(4, dtype=np.int32).tobytes(), dtype=np.int32, offset=1)
+    with pytest.raises(zereduce.Error, match="aligned"):
+        _zereduce.submit(unaligned, "plus", None, None, False, False, None, -1, False)
