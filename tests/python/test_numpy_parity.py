@@ -360,7 +360,7 @@ def test_a_masked_array_is_refused_rather_than_reduced_with_its_mask_ignored():
 def test_big_endian_arrays_of_every_dtype_give_numpys_answer_everywhere(code):
     little = np.arange(1, 11, dtype=code)
     big = little.astype(little.dtype.newbyteorder(">"))
-    assert big.tobytes() != little.tobytes()
+    assert big.tobytes() != little.tobytes()  # the bytes differ: a missed swap gives other numbers
     assert zereduce.sum(big) == np.add.reduce(little, dtype=little.dtype)
     assert zereduce.max(big) == 10 and zereduce.min(big) == 1
     assert zereduce.argmax(big) == 9 and zereduce.argmin(big) == 0
@@ -368,11 +368,17 @@ def test_big_endian_arrays_of_every_dtype_give_numpys_answer_everywhere(code):
     assert zereduce.count_equal(big, 7) == 1 and zereduce.count_nonzero(big) == 10
     assert np.isclose(zereduce.mean(big), 5.5) and np.isclose(zereduce.var(big), np.var(little.astype(np.float64)))
     assert zereduce.reduce(big.reshape(2, 5), "plus", axis=0).tolist() == little.reshape(2, 5).sum(axis=0).tolist()
-    held = zereduce.asarray(big)
-    assert held.dtype == little.dtype and np.asarray(held).tolist() == little.tolist()
-    assert zereduce.sum(held) == zereduce.sum(little)
+    assert zereduce.prod(big[:5]) == 120 and np.isclose(zereduce.std(big), np.std(little.astype(np.float64)))
+    for held in (zereduce.asarray(big), zereduce.DeviceArray(big)):
+        assert held.dtype == little.dtype and np.asarray(held).tolist() == little.tolist()
+        assert zereduce.sum(held) == zereduce.sum(little) and zereduce.argmax(held) == 9
     if little.dtype.kind == "f":
         assert np.isclose(zereduce.norm(big), np.linalg.norm(little.astype(np.float64)), rtol=1e-3)
+        assert zereduce.norm(big, ord=1) == 55 and zereduce.sum_of_squares(big) == 385
+        if little.dtype.itemsize < 8:
+            assert zereduce.sum_as(big, np.float64) == 55
+    else:
+        assert zereduce.sum_as(big, np.int64) == 55 and zereduce.sum_as(big, np.uint64) == 55
 
 
 def test_the_issue_40_float32_example():
