@@ -405,3 +405,22 @@ def test_the_compiled_module_refuses_what_the_package_would_have_converted():
     unaligned = np.frombuffer(b"\0" + np.arange(4, dtype=np.int32).tobytes(), dtype=np.int32, offset=1)
     with pytest.raises(zereduce.Error, match="aligned"):
         _zereduce.submit(unaligned, "plus", None, None, False, False, None, -1, False)
+
+
+def test_what_the_properties_found_at_the_edges_of_the_ranges():
+    # Each of these first failed a property (the property's bound was too tight, not the library wrong); kept
+    # as plain tests so that the edges stay covered whatever examples Hypothesis draws.
+    with pytest.raises(ValueError):  # NumPy's error for an empty min/max, whatever the dtype
+        zereduce.max(np.array([], dtype=bool))
+    assert zereduce.sum_of_squares(np.full((24, 24, 2), 8, dtype=np.float16)) == np.inf  # 1152 squares of 8: 73728
+    assert zereduce.sum_of_squares(np.array(1e-05, dtype=np.float16)) == 0  # 1e-10 is below float16's subnormals
+    tiny = np.array([7.5735786e-22], dtype=np.float32)  # its square is a float32 subnormal
+    assert abs(float(zereduce.norm(tiny)) - float(np.sqrt(np.dot(tiny, tiny)))) <= 2e-25
+    assert zereduce.var(np.array([6.0480956e-27, 0], dtype=np.float32), dtype=np.float32) == 0  # 9e-54 underflows
+    huge = np.full(20, 8.98846567e307)  # the exact sum (1.8e309) is beyond float64: inf in every order
+    assert zereduce.sum(huge) == np.inf and zereduce.sum(-huge) == -np.inf
+    # float32 moments of int64 extremes: m2 (about 1e40) overflows float32, which the documentation says makes
+    # mean and m2 NaN; a number other than the mean is never the answer.
+    spread_out = np.concatenate([np.zeros(100, np.int64), np.full(1594, 8261835649347223552, np.int64)])
+    mean = zereduce.mean(spread_out, dtype=np.float32)
+    assert math.isnan(mean) or abs(float(mean) / float(np.mean(spread_out.astype(np.float64))) - 1) < 1e-5
