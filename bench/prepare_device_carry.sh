@@ -2,11 +2,12 @@
 # Builds zr_reduce_bench, ze_reduce and ze_reduce_conformance here (their own build directory, Release) and
 # copies them, libzereduce and the Debian
 # libraries it needs that the GPU machine lacks into .devcarry/, which the device tool carries (.devcarry/ is
-# git-ignored through .git/info/exclude). Usage: bash bench/prepare_device_carry.sh [build-dir]
+# git-ignored through .git/info/exclude). Usage: bash bench/prepare_device_carry.sh [build-dir, e.g. build/release]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/bench}
-[ -f "$build/build.ninja" ] || cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DZR_WERROR=ON -DZR_BUILD_TESTS=OFF
+# A build tree that exists already (Ninja, or the release preset's Unix Makefiles) is used as it is.
+[ -f "$build/CMakeCache.txt" ] || cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DZR_WERROR=ON -DZR_BUILD_TESTS=OFF
 cmake --build "$build" --target zr_reduce_bench zr_reproducible_bench zr_arg_bench zr_transform_bench zr_group_digest zr_tune_sweep zr_blocking_wait_probe ze_reduce ze_reduce_conformance
 rm -rf .devcarry && mkdir -p .devcarry/lib
 cp "$build/bench/zr_reduce_bench" "$build/bench/zr_reproducible_bench" "$build/bench/zr_arg_bench" "$build/bench/zr_transform_bench" "$build/bench/zr_group_digest" "$build/bench/zr_tune_sweep" "$build/bench/zr_blocking_wait_probe" .devcarry/

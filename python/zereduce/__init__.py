@@ -119,6 +119,12 @@ def _host_array(x):
     if isinstance(x, _np.ma.MaskedArray):
         raise InvalidArgumentError("a masked array: zereduce would reduce the masked elements too; give "
                                    "x.compressed() (the unmasked elements) or x.filled(value)")
+    if not isinstance(x, _np.ndarray) and hasattr(x, "__sycl_usm_array_interface__"):
+        # dpctl/dpnp arrays: their memory belongs to a SYCL context that zereduce does not share yet, and a
+        # conversion through NumPy would be a silent copy through the host.
+        raise InvalidArgumentError(f"a SYCL USM array ({type(x).__name__}): zereduce does not read SYCL USM memory "
+                                   "in place yet; copy it to the host explicitly (dpctl.tensor.asnumpy(x) or "
+                                   "dpnp.asnumpy(x)) and reduce that")
     if not isinstance(x, _np.ndarray) and hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):
         kind, _ = x.__dlpack_device__()
         if int(kind) != _DLPACK_CPU:

@@ -348,6 +348,48 @@ def test_dtypes_the_library_does_not_take_are_refused_by_name(name, call):
     assert x.dtype.name in str(caught.value), str(caught.value)
 
 
+class SyclUsmArray:
+    """What dpctl.tensor.usm_ndarray and dpnp arrays show: a SYCL USM allocation (and a DLPack export on the
+    oneAPI device type, 14), which NumPy could only reach through a copy."""
+
+    def __init__(self, values):
+        self._values = values
+        self.__sycl_usm_array_interface__ = {"data": (values.ctypes.data, True), "shape": values.shape,
+                                             "strides": None, "typestr": values.dtype.str, "version": 1,
+                                             "syclobj": None}
+
+    def __array__(self, dtype=None):
+        return self._values
+
+    def __dlpack_device__(self):
+        return (14, 0)
+
+    def __dlpack__(self, stream=None):
+        raise BufferError("not exported in this test")
+
+
+@pytest.mark.parametrize("call", [lambda x: zereduce.sum(x), lambda x: zereduce.argmax(x), lambda x: zereduce.mean(x),
+                                  lambda x: zereduce.asarray(x)], ids=["sum", "argmax", "mean", "asarray"])
+def test_sycl_usm_arrays_are_refused_rather_than_copied_through_the_host(call):
+    with pytest.raises(zereduce.InvalidArgumentError, match="SYCL USM"):
+        call(SyclUsmArray(np.arange(8, dtype=np.float32)))
+
+
+class OneApiDLPack:
+    """A DLPack producer on the oneAPI device type (14) without the SYCL interface."""
+
+    def __dlpack_device__(self):
+        return (14, 0)
+
+    def __dlpack__(self, stream=None):
+        raise BufferError("not exported in this test")
+
+
+def test_dlpack_producers_of_other_devices_are_refused():
+    with pytest.raises(zereduce.InvalidArgumentError, match="device type 14"):
+        zereduce.sum(OneApiDLPack())
+
+
 def test_a_masked_array_is_refused_rather_than_reduced_with_its_mask_ignored():
     x = np.ma.masked_array(np.arange(5.0), mask=[0, 1, 0, 0, 0])
     with pytest.raises(zereduce.InvalidArgumentError, match="masked"):
