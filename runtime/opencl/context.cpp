@@ -4,7 +4,9 @@
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include "opencl/context.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "opencl/error.hpp"
 #include "opencl/pinned_host_buffer.hpp"
@@ -14,22 +16,42 @@
 
 namespace zr::opencl {
 
-Context::Context(Device device, ContextOptions options)
+Context::Context(Device device, ContextOptions options) : Context(std::move(device), nullptr, std::move(options)) {}
+
+Context::Context(Device device, cl_context adopted, ContextOptions options)
     : device_(std::move(device)),
       capabilities_(query_capabilities(device_)),
       spin_for_(device_.type == core::DeviceType::gpu ? std::chrono::microseconds(5000)
                                                       : std::chrono::microseconds(200)) {
   if (device_.type == core::DeviceType::cpu) blocking_helper_ = std::make_unique<BlockingWaitHelper>();
-  cl_int code = CL_SUCCESS;
-  const cl_context_properties properties[] = {CL_CONTEXT_PLATFORM,
-                                              reinterpret_cast<cl_context_properties>(device_.platform), 0};
-  context_ = ContextHandle(clCreateContext(properties, 1, &device_.id, nullptr, nullptr, &code));
-  check(code, "clCreateContext", device_.name);
+  if (adopted) {
+    check(clRetainContext(adopted), "clRetainContext", device_.name, "the application's context");
+    context_ = ContextHandle(adopted);
+    require_device_of_context();
+  } else {
+    cl_int code = CL_SUCCESS;
+    const cl_context_properties properties[] = {CL_CONTEXT_PLATFORM,
+                                                reinterpret_cast<cl_context_properties>(device_.platform), 0};
+    context_ = ContextHandle(clCreateContext(properties, 1, &device_.id, nullptr, nullptr, &code));
+    check(code, "clCreateContext", device_.name);
+  }
   queue_ = make_queue(CL_QUEUE_PROFILING_ENABLE);
   untimed_queue_ = make_queue(0);
   const auto ingestion = options.ingestion ? options.ingestion : ingestion_from_env();
   programs_ = std::make_unique<ProgramCache>(context_.get(), device_, capabilities_, ingestion);
   logger().debug("opencl: context on {}", device_.description());
+}
+
+void Context::require_device_of_context() const {
+  std::size_t bytes = 0;
+  check(clGetContextInfo(context_.get(), CL_CONTEXT_DEVICES, 0, nullptr, &bytes), "clGetContextInfo(CL_CONTEXT_DEVICES)",
+        device_.name);
+  std::vector<cl_device_id> devices(bytes / sizeof(cl_device_id));
+  check(clGetContextInfo(context_.get(), CL_CONTEXT_DEVICES, bytes, devices.data(), nullptr),
+        "clGetContextInfo(CL_CONTEXT_DEVICES)", device_.name);
+  if (std::find(devices.begin(), devices.end(), device_.id) == devices.end())
+    throw InvalidArgumentError("opencl: device '" + device_.name + "' is not one of the " + std::to_string(devices.size()) +
+                               " device(s) of the application's context");
 }
 
 QueueHandle Context::make_queue(cl_command_queue_properties properties) const {

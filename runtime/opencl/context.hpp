@@ -49,6 +49,10 @@ class Context {
   // in-order queues: one with profiling (copies, and runs that want device timestamps) and one without
   // (a profiled kernel costs several microseconds more on some drivers: NVIDIA's about 8 us).
   explicit Context(Device device, ContextOptions options = {});
+  // The same in an application's context (opencl_interop): retained, released when this goes, never destroyed
+  // here; `device` must be one of its devices (zr::InvalidArgumentError otherwise). The queues are this
+  // Context's own, for its copies and fills; appended reductions go to the application's queues.
+  Context(Device device, cl_context adopted, ContextOptions options = {});
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
@@ -112,6 +116,7 @@ class Context {
   // Enqueues one copy between `buffer` and host memory at `host`, waits for it (bounded).
   void copy_and_wait(cl_mem buffer, bool to_device, void* host, std::uint64_t bytes, std::uint64_t offset) const;
   QueueHandle make_queue(cl_command_queue_properties properties) const;
+  void require_device_of_context() const;
   cl_event marker(cl_command_queue queue) const;
   [[noreturn]] void mark_lost_and_throw(std::exception_ptr error) const;
   [[noreturn]] void fail_wait(const EventWait& waited, std::chrono::nanoseconds limit, const std::string& what) const;

@@ -111,22 +111,26 @@ std::vector<Device> list_devices() {
     check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, device_count, ids.data(), nullptr), "clGetDeviceIDs", "",
           "platform '" + platform_name + "'");
     for (cl_device_id id : ids) {
-      Device device;
-      device.platform = platform;
-      device.id = id;
-      device.platform_name = platform_name;
-      device.platform_vendor = platform_string(platform, CL_PLATFORM_VENDOR, "CL_PLATFORM_VENDOR");
-      device.platform_version = platform_string(platform, CL_PLATFORM_VERSION, "CL_PLATFORM_VERSION");
-      device.name = device_string(id, CL_DEVICE_NAME, "CL_DEVICE_NAME", "");
-      device.vendor = device_string(id, CL_DEVICE_VENDOR, "CL_DEVICE_VENDOR", device.name);
-      device.version = device_string(id, CL_DEVICE_VERSION, "CL_DEVICE_VERSION", device.name);
-      device.driver_version = device_string(id, CL_DRIVER_VERSION, "CL_DRIVER_VERSION", device.name);
-      device.type = device_type(device_value<cl_device_type>(id, CL_DEVICE_TYPE, "CL_DEVICE_TYPE", device.name));
-      logger().debug("opencl: found {} device {}", core::name(device.type), device.description());
-      devices.push_back(std::move(device));
+      devices.push_back(describe_device(id));
+      logger().debug("opencl: found {} device {}", core::name(devices.back().type), devices.back().description());
     }
   }
   return devices;
+}
+
+Device describe_device(cl_device_id id) {
+  Device device;
+  device.id = id;
+  device.platform = device_value<cl_platform_id>(id, CL_DEVICE_PLATFORM, "CL_DEVICE_PLATFORM", "");
+  device.platform_name = platform_string(device.platform, CL_PLATFORM_NAME, "CL_PLATFORM_NAME");
+  device.platform_vendor = platform_string(device.platform, CL_PLATFORM_VENDOR, "CL_PLATFORM_VENDOR");
+  device.platform_version = platform_string(device.platform, CL_PLATFORM_VERSION, "CL_PLATFORM_VERSION");
+  device.name = device_string(id, CL_DEVICE_NAME, "CL_DEVICE_NAME", "");
+  device.vendor = device_string(id, CL_DEVICE_VENDOR, "CL_DEVICE_VENDOR", device.name);
+  device.version = device_string(id, CL_DEVICE_VERSION, "CL_DEVICE_VERSION", device.name);
+  device.driver_version = device_string(id, CL_DRIVER_VERSION, "CL_DRIVER_VERSION", device.name);
+  device.type = device_type(device_value<cl_device_type>(id, CL_DEVICE_TYPE, "CL_DEVICE_TYPE", device.name));
+  return device;
 }
 
 bool DeviceInfo::has_extension(std::string_view extension) const {

@@ -30,6 +30,9 @@ struct Device {
 // (CL_DEVICE_NOT_FOUND is not an error); no platform at all (CL_PLATFORM_NOT_FOUND_KHR) gives an empty list.
 std::vector<Device> list_devices();
 
+// One device as list_devices describes it, from its id alone (an application's device: opencl_interop).
+Device describe_device(cl_device_id id);
+
 // The raw answers of the device queries that capabilities are made from. Optional queries a device does not
 // answer are left at their defaults.
 struct DeviceInfo {

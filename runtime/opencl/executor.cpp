@@ -85,6 +85,17 @@ Submission Executor::enqueue(const core::Plan& plan, cl_mem input, cl_mem result
 
 Submission Executor::enqueue(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results,
                              Timestamps timestamps) {
+  const AppendTarget own{timestamps == Timestamps::on ? context_.queue() : context_.untimed_queue(), {}, false};
+  return enqueue_on(plan, input, results, timestamps, own);
+}
+
+Submission Executor::append(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results,
+                            const AppendTarget& target) {
+  return enqueue_on(plan, input, results, Timestamps::off, target);
+}
+
+Submission Executor::enqueue_on(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results,
+                                Timestamps timestamps, const AppendTarget& target) {
   const std::string& device = context_.device().name;
   const std::size_t expected_results = std::max<std::size_t>(plan.results.size(), 1);
   if (results.size() != expected_results)
@@ -100,7 +111,7 @@ Submission Executor::enqueue(const core::Plan& plan, cl_mem input, std::span<con
   std::lock_guard lock(context_.launch_mutex());
   const std::vector<Buffer>& scratch = scratch_for(plan);
   Submission submission;
-  submission.queue = timestamps == Timestamps::on ? context_.queue() : context_.untimed_queue();
+  submission.queue = target.queue;
   submission.strategy = plan.strategy;
   submission.passes.reserve(plan.passes.size());
   context_.set_in_flight(plan);
@@ -150,8 +161,16 @@ Submission Executor::enqueue(const core::Plan& plan, cl_mem input, std::span<con
     const std::size_t local_size = pass.local_size;
     cl_event event = nullptr;
     const bool last = &pass == &plan.passes.back();
-    check(clEnqueueNDRangeKernel(submission.queue, kernel, 1, nullptr, &global_size, &local_size, 0, nullptr,
-                                 timestamps == Timestamps::on || last ? &event : nullptr),
+    // The first pass waits for the target's events; on an out-of-order queue every later one for its predecessor.
+    std::span<const cl_event> after = target.wait_list;
+    cl_event previous = nullptr;
+    if (&pass != &plan.passes.front()) {
+      previous = submission.passes.back().event ? submission.passes.back().event.get() : submission.done.get();
+      after = target.out_of_order ? std::span<const cl_event>(&previous, 1) : std::span<const cl_event>();
+    }
+    check(clEnqueueNDRangeKernel(submission.queue, kernel, 1, nullptr, &global_size, &local_size,
+                                 static_cast<cl_uint>(after.size()), after.empty() ? nullptr : after.data(),
+                                 timestamps == Timestamps::on || last || target.out_of_order ? &event : nullptr),
           "clEnqueueNDRangeKernel", device, [&] {
             return pass.entry_point + " (" + pass.label + ") global " + std::to_string(global_size) + " local " +
                    std::to_string(local_size);

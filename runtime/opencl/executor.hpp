@@ -44,6 +44,14 @@ struct Submission {
   cl_event last_event() const { return passes.empty() ? nullptr : passes.back().event.get(); }
 };
 
+// Where an application's reduction goes (opencl_interop): its queue, after its events. On an out-of-order queue
+// each pass waits for the one before it.
+struct AppendTarget {
+  cl_command_queue queue = nullptr;
+  std::span<const cl_event> wait_list;
+  bool out_of_order = false;
+};
+
 class Executor {
  public:
   explicit Executor(Context& context);
@@ -59,6 +67,9 @@ class Executor {
   // The same for plans with several results (plan.results, in order).
   Submission enqueue(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results,
                      Timestamps timestamps = Timestamps::on);
+  // Enqueues every pass on the application's queue (untimed; nothing waits on the host): the submission's
+  // `done` is the last pass's event.
+  Submission append(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results, const AppendTarget& target);
   // Waits for the passes (bounded: Context::wait) and reads their timestamps; throws zr::BackendError if a
   // pass failed, zr::DeviceLostError if the device faulted, zr::TimeoutError if the passes did not finish in
   // time.
@@ -85,6 +96,8 @@ class Executor {
   std::byte* result_landing(std::size_t index, std::uint64_t bytes);
 
  private:
+  Submission enqueue_on(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results, Timestamps timestamps,
+                        const AppendTarget& target);
   core::RunProfile wait_untimed(const Submission& submission) const;
   // ZE_REDUCE_FAULT_INJECTION's device_lost and hang, through the same paths as real ones.
   void inject_faults(const Submission& submission) const;

@@ -1,0 +1,86 @@
+#pragma once
+// OpenCL interoperability: ze-reduce's reductions inside an application's own OpenCL objects. A
+// zr::opencl_interop::reducer is made from the application's cl_context and one of its devices; it appends
+// reductions of the application's buffers (cl_mem, at any aligned offset) to the application's command queues,
+// in their order, with an event wait list and a returned cl_event, and never waits on the host for them.
+//
+// Lifetime: the reducer retains the context (and releases it when destroyed): it never destroys what it did not
+// create. Its kernels are built in that context once, on the first reduction of each kind. The buffers and
+// queues stay the application's; a reduction's buffers must live until its event completes, and the reducer
+// must outlive the reductions it appended (its destructor waits for the last one).
+// Ordering: a reduction runs after the commands of `wait_list` and, on an in-order queue, after everything
+// enqueued there before it; later commands that depend on its result must come after it on an in-order queue
+// or wait for its event. The reductions of one reducer run one after another, whatever queues they go to (they
+// share its scratch buffers): on an out-of-order queue or across queues, each waits for the one before.
+// Results follow SYCL's rule: the value already at the result is combined with the reduction unless the
+// properties hold initialize_to_identity. docs/interop.md has a complete program.
+#include <CL/cl.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "zereduce/export.hpp"
+#include "zereduce/known_identity.hpp"
+#include "zereduce/properties.hpp"
+#include "zereduce/reduction.hpp"
+#include "zereduce/types.hpp"
+
+namespace zr::opencl_interop {
+
+namespace detail {
+class reducer_impl;
+
+// One reduction to append: what the typed call knows, in the library's terms.
+struct append_request {
+  element_type type = element_type::f32;
+  op_kind op = op_kind::plus;
+  std::array<std::byte, 8> identity{};
+  property_list properties;
+};
+}  // namespace detail
+
+class ZR_API reducer {
+ public:
+  // `device` must be one of `context`'s devices. Throws zr::InvalidArgumentError otherwise, zr::BackendError
+  // when the driver refuses a query, zr::UnsupportedError for a device that reports impossible properties.
+  reducer(cl_context context, cl_device_id device);
+  reducer(reducer&&) noexcept;
+  reducer& operator=(reducer&&) noexcept;
+  ~reducer();
+
+  cl_context context() const;
+  cl_device_id device() const;
+
+  // Appends to `queue` (of this context and device, in-order or out-of-order) the reduction with `op` of the n
+  // elements of T that start `input_offset` bytes into `input`, into the T that lies `result_offset` bytes into
+  // `result` (both buffers of this context, or sub-buffers of them). The input is read in place: its offset
+  // (within its root buffer) must be 0 or a multiple of the device's base address alignment
+  // (CL_DEVICE_MEM_BASE_ADDR_ALIGN, 128 bytes on PoCL), as a sub-buffer's; the result may lie at any multiple
+  // of sizeof(T) (one the device cannot address in place is staged through a 1-element copy, on the same queue).
+  // It runs after `wait_list` and returns the event of its last command: the caller releases it
+  // (clReleaseEvent). Properties: initialize_to_identity, deterministic, reproducible, use_strategy.
+  template <typename T, typename BinaryOperation>
+  cl_event append_reduce(cl_command_queue queue, cl_mem input, std::uint64_t input_offset, std::uint64_t n,
+                         cl_mem result, std::uint64_t result_offset, BinaryOperation, const property_list& properties = {},
+                         std::span<const cl_event> wait_list = {}) {
+    constexpr op_kind op = zr::detail::checked_op<T, BinaryOperation>();
+    detail::append_request request;
+    request.type = zr::detail::element_type_of<T>();
+    request.op = op;
+    request.identity = zr::detail::bytes_of(known_identity_v<zr::detail::typed_op_t<BinaryOperation, T>, T>);
+    request.properties = properties;
+    return append(queue, input, input_offset, n, result, result_offset, request, wait_list);
+  }
+
+ private:
+  cl_event append(cl_command_queue queue, cl_mem input, std::uint64_t input_offset, std::uint64_t n, cl_mem result,
+                  std::uint64_t result_offset, const detail::append_request& request,
+                  std::span<const cl_event> wait_list);
+
+  std::unique_ptr<detail::reducer_impl> impl_;
+};
+
+}  // namespace zr::opencl_interop

@@ -1,0 +1,261 @@
+// zr::opencl_interop::reducer (include/zereduce/opencl.hpp): the OpenCL executor driven on an application's
+// context, queues and buffers. Everything about sizes and passes comes from the core's plan, as for the
+// library's own queues; what is here is the checking of the application's handles and their translation.
+#include "opencl/cl.hpp"  // before zereduce/opencl.hpp: the OpenCL version the library targets
+#include "zereduce/opencl.hpp"
+
+#include <algorithm>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/plan_cache.hpp"
+#include "opencl/context.hpp"
+#include "opencl/error.hpp"
+#include "opencl/executor.hpp"
+#include "strategy.hpp"
+#include "tuning.hpp"
+#include "zereduce/errors.hpp"
+
+namespace zr::opencl_interop {
+
+namespace detail {
+
+namespace {
+
+template <typename T>
+T mem_info(cl_mem mem, cl_mem_info param, const char* what, const std::string& device) {
+  T value{};
+  opencl::check(clGetMemObjectInfo(mem, param, sizeof(T), &value, nullptr), std::string("clGetMemObjectInfo(") + what + ")",
+                device);
+  return value;
+}
+
+template <typename T>
+T queue_info(cl_command_queue queue, cl_command_queue_info param, const char* what, const std::string& device) {
+  T value{};
+  opencl::check(clGetCommandQueueInfo(queue, param, sizeof(T), &value, nullptr),
+                std::string("clGetCommandQueueInfo(") + what + ")", device);
+  return value;
+}
+
+// Refuses a buffer of another context and a range past its end (the message says which buffer).
+void check_range(cl_mem buffer, std::uint64_t offset, std::uint64_t bytes, cl_context context, const std::string& which,
+                 const std::string& device) {
+  if (!buffer) throw InvalidArgumentError("opencl_interop: the " + which + " buffer is null");
+  if (mem_info<cl_context>(buffer, CL_MEM_CONTEXT, "CL_MEM_CONTEXT", device) != context)
+    throw InvalidArgumentError("opencl_interop: the " + which + " buffer belongs to another cl_context than the "
+                               "reducer's (make a reducer of that context)");
+  const auto size = mem_info<std::size_t>(buffer, CL_MEM_SIZE, "CL_MEM_SIZE", device);
+  if (offset > size || bytes > size - offset)
+    throw InvalidArgumentError("opencl_interop: the " + which + " range of " + std::to_string(bytes) + " bytes at offset " +
+                               std::to_string(offset) + " runs past the end of its buffer of " + std::to_string(size) +
+                               " bytes");
+}
+
+// Where a range of an application's buffer starts within its root buffer (a sub-buffer's own offset added).
+struct RootRange {
+  cl_mem root;
+  std::uint64_t offset;
+};
+RootRange root_of(cl_mem buffer, std::uint64_t offset, const std::string& device) {
+  if (cl_mem root = mem_info<cl_mem>(buffer, CL_MEM_ASSOCIATED_MEMOBJECT, "CL_MEM_ASSOCIATED_MEMOBJECT", device))
+    return {root, offset + mem_info<std::size_t>(buffer, CL_MEM_OFFSET, "CL_MEM_OFFSET", device)};
+  return {buffer, offset};
+}
+
+// A checked range of an application's buffer as a buffer that starts there: the buffer itself at offset 0,
+// else a sub-buffer of its root (OpenCL makes no sub-buffers of sub-buffers), which needs the root offset to be
+// a multiple of the device's base address alignment.
+class BufferRange {
+ public:
+  BufferRange(cl_mem buffer, std::uint64_t offset, std::uint64_t bytes, std::uint64_t base_alignment,
+              const std::string& which, const std::string& device) {
+    if (offset == 0) {
+      mem_ = buffer;
+      return;
+    }
+    const RootRange range = root_of(buffer, offset, device);
+    if (range.offset % base_alignment != 0)
+      throw InvalidArgumentError("opencl_interop: the " + which + " offset " + std::to_string(offset) + " (byte " +
+                                 std::to_string(range.offset) + " of its buffer) is not a multiple of the device's "
+                                 "base address alignment, " + std::to_string(base_alignment) +
+                                 " bytes (CL_DEVICE_MEM_BASE_ADDR_ALIGN), which reading it in place needs");
+    const cl_buffer_region region{static_cast<std::size_t>(range.offset), static_cast<std::size_t>(std::max<std::uint64_t>(bytes, 1))};
+    cl_int code = CL_SUCCESS;
+    // The application's flags stay in force (flags 0 inherits them).
+    owned_ = opencl::MemHandle(clCreateSubBuffer(range.root, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &code));
+    opencl::check(code, "clCreateSubBuffer", device, [&] { return "the " + which + " range at byte " + std::to_string(range.offset); });
+    mem_ = owned_.get();
+  }
+  // Released when this goes: OpenCL keeps a sub-buffer until the commands that use it are done.
+  cl_mem get() const { return mem_; }
+
+ private:
+  opencl::MemHandle owned_;
+  cl_mem mem_ = nullptr;
+};
+
+}  // namespace
+
+class reducer_impl {
+ public:
+  reducer_impl(cl_context context, cl_device_id device)
+      : context_(check_device(device), context),
+        executor_(context_),
+        base_alignment_(query_base_alignment(device, context_.device().name)) {}
+
+  ~reducer_impl() {
+    // The last reduction still uses the scratch buffers and kernels that go with this.
+    if (last_ && !context_.lost()) {
+      try {
+        context_.wait(last_.get(), "the last appended reduction");
+      } catch (const Error&) {
+        // A destructor cannot report it; the event's own status tells the application.
+      }
+    }
+  }
+
+  const opencl::Context& context() const { return context_; }
+
+  cl_event append(cl_command_queue queue, cl_mem input, std::uint64_t input_offset, std::uint64_t n, cl_mem result,
+                  std::uint64_t result_offset, const append_request& request, std::span<const cl_event> wait_list) {
+    const std::string& device = context_.device().name;
+    const auto type = static_cast<core::DataType>(request.type);
+    const std::uint64_t element = core::size_of(type);
+    if (!queue) throw InvalidArgumentError("opencl_interop: the queue is null");
+    if (queue_info<cl_context>(queue, CL_QUEUE_CONTEXT, "CL_QUEUE_CONTEXT", device) != context_.handle())
+      throw InvalidArgumentError("opencl_interop: the queue belongs to another cl_context than the reducer's");
+    if (queue_info<cl_device_id>(queue, CL_QUEUE_DEVICE, "CL_QUEUE_DEVICE", device) != context_.device().id)
+      throw InvalidArgumentError("opencl_interop: the queue is of another device than the reducer's ('" + device + "')");
+    const bool out_of_order =
+        (queue_info<cl_command_queue_properties>(queue, CL_QUEUE_PROPERTIES, "CL_QUEUE_PROPERTIES", device) &
+         CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+    if (n > UINT64_MAX / element)
+      throw InvalidArgumentError("opencl_interop: n = " + std::to_string(n) + " elements of " + std::string(core::name(type)) +
+                                 " is more bytes than a 64-bit size can hold");
+    if (input_offset % element != 0 || result_offset % element != 0)
+      throw InvalidArgumentError("opencl_interop: the " + std::string(input_offset % element ? "input" : "result") +
+                                 " offset is not a multiple of the " + std::to_string(element) + "-byte " +
+                                 std::string(core::name(type)) + " elements");
+
+    core::ReductionRequest reduction;
+    reduction.op = static_cast<core::Op>(request.op);
+    reduction.type = type;
+    reduction.n = n;
+    reduction.identity = core::Scalar{type, {}};
+    std::copy_n(request.identity.begin(), element, reduction.identity.bytes.begin());
+    reduction.include_initial = !request.properties.initialize_to_identity();
+    reduction.deterministic = request.properties.deterministic();
+    reduction.reproducible = request.properties.reproducible();
+    if (auto asked = request.properties.requested_strategy()) reduction.strategy = static_cast<core::Strategy>(*asked);
+
+    check_range(result, result_offset, element, context_.handle(), "result", device);
+    if (n) check_range(input, input_offset, n * element, context_.handle(), "input", device);
+
+    std::lock_guard lock(mutex_);
+    // After the application's events and after this reducer's previous reduction (they share scratch buffers).
+    std::vector<cl_event> after(wait_list.begin(), wait_list.end());
+    if (last_) after.push_back(last_.get());
+    opencl::EventHandle done;
+    if (n == 0) {
+      done = empty_input(queue, result, result_offset, reduction, after);
+    } else {
+      const BufferRange input_range(input, input_offset, n * element, base_alignment_, "input", device);
+      const auto planned = plans_.get(reduction, [&] {
+        const auto& caps = context_.capabilities();
+        return api::planned_run(core::make_plan(caps, reduction, core::choose_strategy(caps, reduction), core::tuning_for(caps)));
+      });
+      // A result the kernels cannot address in place (an offset no sub-buffer can start at) is staged: copied
+      // into a buffer of this reducer and back, on the same queue, ordered by events.
+      const bool staged = root_of(result, result_offset, device).offset % base_alignment_ != 0;
+      const std::optional<BufferRange> result_range =
+          staged ? std::nullopt : std::optional<BufferRange>(std::in_place, result, result_offset, element, base_alignment_, "result", device);
+      const cl_mem staging = staged ? executor_.result_staging(0, element) : nullptr;
+      opencl::EventHandle staged_in;
+      if (staged && reduction.include_initial) {
+        staged_in = copy(queue, result, result_offset, staging, 0, element, after);
+        after.assign(1, staged_in.get());
+      }
+      const cl_mem results[] = {staged ? staging : result_range->get()};
+      done = executor_.append(planned->plan, input_range.get(), results, opencl::AppendTarget{queue, after, out_of_order}).done;
+      if (staged) {
+        const cl_event ran = done.get();
+        done = copy(queue, staging, 0, result, result_offset, element, std::span<const cl_event>(&ran, 1));
+      }
+    }
+    if (!done) throw Error("opencl_interop: the reduction's plan enqueued no command (a bug: please report it)");
+    last_ = done;
+    opencl::check(clRetainEvent(done.get()), "clRetainEvent", device);
+    return done.get();
+  }
+
+ private:
+  static opencl::Device check_device(cl_device_id device) {
+    if (!device) throw InvalidArgumentError("opencl_interop: the device is null");
+    return opencl::describe_device(device);
+  }
+
+  static std::uint64_t query_base_alignment(cl_device_id device, const std::string& name) {
+    cl_uint bits = 0;
+    opencl::check(clGetDeviceInfo(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, nullptr),
+                  "clGetDeviceInfo(CL_DEVICE_MEM_BASE_ADDR_ALIGN)", name);
+    return std::max<std::uint64_t>(bits / 8, 1);
+  }
+
+  opencl::EventHandle copy(cl_command_queue queue, cl_mem from, std::uint64_t from_offset, cl_mem to, std::uint64_t to_offset,
+                           std::uint64_t bytes, std::span<const cl_event> after) {
+    cl_event event = nullptr;
+    opencl::check(clEnqueueCopyBuffer(queue, from, to, from_offset, to_offset, bytes, static_cast<cl_uint>(after.size()),
+                                      after.empty() ? nullptr : after.data(), &event),
+                  "clEnqueueCopyBuffer", context_.device().name, "the staged result");
+    return opencl::EventHandle(event);
+  }
+
+  // No elements: the result keeps its value (a marker orders the returned event), or becomes the identity.
+  opencl::EventHandle empty_input(cl_command_queue queue, cl_mem result, std::uint64_t result_offset,
+                                  const core::ReductionRequest& reduction, const std::vector<cl_event>& after) {
+    const std::string& device = context_.device().name;
+    cl_event event = nullptr;
+    const auto count = static_cast<cl_uint>(after.size());
+    if (reduction.include_initial) {
+      opencl::check(clEnqueueMarkerWithWaitList(queue, count, after.empty() ? nullptr : after.data(), &event),
+                    "clEnqueueMarkerWithWaitList", device);
+    } else {
+      const std::size_t bytes = core::size_of(reduction.type);
+      opencl::check(clEnqueueFillBuffer(queue, result, reduction.identity.data(), bytes, result_offset, bytes, count,
+                                        after.empty() ? nullptr : after.data(), &event),
+                    "clEnqueueFillBuffer", device, "the identity into the result");
+    }
+    return opencl::EventHandle(event);
+  }
+
+  opencl::Context context_;
+  opencl::Executor executor_;
+  std::uint64_t base_alignment_;
+  api::PlanCache plans_;
+  std::mutex mutex_;
+  opencl::EventHandle last_;  // the previous reduction's last command
+};
+
+}  // namespace detail
+
+reducer::reducer(cl_context context, cl_device_id device) {
+  if (!context) throw InvalidArgumentError("opencl_interop: the context is null");
+  impl_ = std::make_unique<detail::reducer_impl>(context, device);
+}
+reducer::reducer(reducer&&) noexcept = default;
+reducer& reducer::operator=(reducer&&) noexcept = default;
+reducer::~reducer() = default;
+
+cl_context reducer::context() const { return impl_->context().handle(); }
+cl_device_id reducer::device() const { return impl_->context().device().id; }
+
+cl_event reducer::append(cl_command_queue queue, cl_mem input, std::uint64_t input_offset, std::uint64_t n, cl_mem result,
+                         std::uint64_t result_offset, const detail::append_request& request,
+                         std::span<const cl_event> wait_list) {
+  return impl_->append(queue, input, input_offset, n, result, result_offset, request, wait_list);
+}
+
+}  // namespace zr::opencl_interop

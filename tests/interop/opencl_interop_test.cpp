@@ -1,0 +1,339 @@
+// An application's own OpenCL objects (issue 41): its context, its queues (in-order and out-of-order), its
+// buffers and its kernels, built from its own OpenCL C source. ze-reduce's reduction is appended between the
+// application's kernels: the one before writes the data, the one after reads the result, and nothing waits on
+// the host in between. Every result is compared with a host fold of the same data. Runs on every OpenCL device
+// that executes kernels (PoCL in CI; Intel's CPU runtime and NVIDIA's GPU where present); Intel's no-hardware
+// GPU platform is left out (its kernels do not run).
+#define CL_TARGET_OPENCL_VERSION 120
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "zereduce/errors.hpp"
+#include "zereduce/functional.hpp"
+#include "zereduce/opencl.hpp"
+
+namespace {
+
+void ok(cl_int code, const char* call) { ASSERT_EQ(code, CL_SUCCESS) << call; }
+
+const char* kAppSource = R"CL(
+kernel void fill(global int* x, uint n, int seed) {
+  uint i = get_global_id(0);
+  if (i < n) x[i] = (int)((i * 2654435761u + (uint)seed) >> 9) % 2001 - 1000;
+}
+kernel void fill_float(global float* x, uint n) {
+  uint i = get_global_id(0);
+  if (i < n) x[i] = (float)((int)(i % 13u) - 6) * 0.25f;
+}
+kernel void twice(global int* r, uint at) { r[at] = 2 * r[at]; }
+)CL";
+
+std::vector<int> host_fill(std::size_t n, int seed) {
+  std::vector<int> x(n);
+  for (std::size_t i = 0; i < n; ++i)
+    x[i] = static_cast<int>(((static_cast<std::uint32_t>(i) * 2654435761u + static_cast<std::uint32_t>(seed)) >> 9) % 2001) - 1000;
+  return x;
+}
+
+std::string device_name(cl_device_id device) {
+  char name[256] = {};
+  clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof name, name, nullptr);
+  return name;
+}
+
+// The devices an application could use here: every device of every platform but Intel's no-hardware GPU one.
+std::vector<cl_device_id> application_devices() {
+  cl_uint platform_count = 0;
+  if (clGetPlatformIDs(0, nullptr, &platform_count) != CL_SUCCESS || platform_count == 0) return {};
+  std::vector<cl_platform_id> platforms(platform_count);
+  clGetPlatformIDs(platform_count, platforms.data(), nullptr);
+  std::vector<cl_device_id> devices;
+  for (cl_platform_id platform : platforms) {
+    char name[256] = {};
+    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name, name, nullptr);
+    if (std::string(name).find("HD Graphics") != std::string::npos) continue;
+    cl_uint count = 0;
+    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &count) != CL_SUCCESS || count == 0) continue;
+    std::vector<cl_device_id> ids(count);
+    clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, count, ids.data(), nullptr);
+    devices.insert(devices.end(), ids.begin(), ids.end());
+  }
+  return devices;
+}
+
+// What an application holds: a context, an in-order queue, an out-of-order one where the device has them, and
+// its program.
+struct Application {
+  explicit Application(cl_device_id id) : device(id) {
+    cl_int code = CL_SUCCESS;
+    context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &code);
+    ok(code, "clCreateContext");
+    queue = clCreateCommandQueue(context, device, 0, &code);
+    ok(code, "clCreateCommandQueue");
+    cl_command_queue_properties supported = 0;
+    clGetDeviceInfo(device, CL_DEVICE_QUEUE_PROPERTIES, sizeof supported, &supported, nullptr);
+    if (supported & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+      out_of_order = clCreateCommandQueue(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &code);
+    program = clCreateProgramWithSource(context, 1, &kAppSource, nullptr, &code);
+    ok(code, "clCreateProgramWithSource");
+    ok(clBuildProgram(program, 1, &device, "", nullptr, nullptr), "clBuildProgram");
+    fill = clCreateKernel(program, "fill", &code);
+    fill_float = clCreateKernel(program, "fill_float", &code);
+    twice = clCreateKernel(program, "twice", &code);
+    ok(code, "clCreateKernel");
+  }
+  ~Application() {
+    for (cl_kernel k : {fill, fill_float, twice}) clReleaseKernel(k);
+    clReleaseProgram(program);
+    if (out_of_order) clReleaseCommandQueue(out_of_order);
+    clReleaseCommandQueue(queue);
+    clReleaseContext(context);
+  }
+  cl_mem buffer(std::size_t bytes) {
+    cl_int code = CL_SUCCESS;
+    cl_mem mem = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, nullptr, &code);
+    EXPECT_EQ(code, CL_SUCCESS);
+    return mem;
+  }
+  // Enqueues fill(x, n, seed) on `on`; returns its event.
+  cl_event enqueue_fill(cl_command_queue on, cl_mem x, cl_uint n, cl_int seed) {
+    clSetKernelArg(fill, 0, sizeof x, &x);
+    clSetKernelArg(fill, 1, sizeof n, &n);
+    clSetKernelArg(fill, 2, sizeof seed, &seed);
+    const std::size_t global = (n + 63) / 64 * 64;
+    cl_event done = nullptr;
+    EXPECT_EQ(clEnqueueNDRangeKernel(on, fill, 1, nullptr, &global, nullptr, 0, nullptr, &done), CL_SUCCESS);
+    return done;
+  }
+  cl_event enqueue_twice(cl_command_queue on, cl_mem r, cl_uint at, std::span<const cl_event> after = {}) {
+    clSetKernelArg(twice, 0, sizeof r, &r);
+    clSetKernelArg(twice, 1, sizeof at, &at);
+    const std::size_t one = 1;
+    cl_event done = nullptr;
+    EXPECT_EQ(clEnqueueNDRangeKernel(on, twice, 1, nullptr, &one, &one, static_cast<cl_uint>(after.size()),
+                                     after.empty() ? nullptr : after.data(), &done),
+              CL_SUCCESS);
+    return done;
+  }
+  template <typename T>
+  void write(cl_mem mem, std::size_t offset, T value) {
+    EXPECT_EQ(clEnqueueWriteBuffer(queue, mem, CL_TRUE, offset, sizeof value, &value, 0, nullptr, nullptr), CL_SUCCESS);
+  }
+  template <typename T>
+  T read(cl_mem mem, std::size_t offset) {
+    T value{};
+    EXPECT_EQ(clEnqueueReadBuffer(queue, mem, CL_TRUE, offset, sizeof value, &value, 0, nullptr, nullptr), CL_SUCCESS);
+    return value;
+  }
+
+  cl_device_id device;
+  cl_context context = nullptr;
+  cl_command_queue queue = nullptr;
+  cl_command_queue out_of_order = nullptr;
+  cl_program program = nullptr;
+  cl_kernel fill = nullptr, fill_float = nullptr, twice = nullptr;
+};
+
+cl_uint reference_count(cl_context context) {
+  cl_uint count = 0;
+  clGetContextInfo(context, CL_CONTEXT_REFERENCE_COUNT, sizeof count, &count, nullptr);
+  return count;
+}
+
+std::uint64_t base_alignment(cl_device_id device) {
+  cl_uint bits = 0;
+  clGetDeviceInfo(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, nullptr);
+  return std::max<std::uint64_t>(bits / 8, 1);
+}
+
+template <typename Exception, typename F>
+void expect_error(F&& call, const std::string& fragment) {
+  try {
+    call();
+    ADD_FAILURE() << "no error; expected one mentioning '" << fragment << "'";
+  } catch (const Exception& error) {
+    EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
+  }
+}
+
+class OpenClInterop : public ::testing::TestWithParam<cl_device_id> {};
+
+TEST_P(OpenClInterop, GivenTheApplicationsKernelsAroundIt_WhenAppendedInOrder_ThenTheNextKernelSeesTheReduction) {
+  Application app(GetParam());
+  const cl_uint n = (1u << 20) + 3;
+  cl_mem data = app.buffer(n * sizeof(int));
+  cl_mem results = app.buffer(4 * sizeof(int));
+  zr::opencl_interop::reducer reducer(app.context, app.device);
+  clReleaseEvent(app.enqueue_fill(app.queue, data, n, 7));
+  // sum into results[0] (initialized to the identity), max into results[1], sum folded into 100 at results[2]
+  app.write(results, 2 * sizeof(int), 100);
+  const zr::property_list fresh{zr::property::reduction::initialize_to_identity{}};
+  clReleaseEvent(reducer.append_reduce<int>(app.queue, data, 0, n, results, 0, zr::plus<>(), fresh));
+  clReleaseEvent(reducer.append_reduce<int>(app.queue, data, 0, n, results, sizeof(int), zr::maximum<>(), fresh));
+  clReleaseEvent(reducer.append_reduce<int>(app.queue, data, 0, n, results, 2 * sizeof(int), zr::plus<>()));
+  clReleaseEvent(app.enqueue_twice(app.queue, results, 0));  // the application's kernel after ours
+  const std::vector<int> host = host_fill(n, 7);
+  const long long sum = std::accumulate(host.begin(), host.end(), 0LL);
+  EXPECT_EQ(app.read<int>(results, 0), static_cast<int>(2 * sum)) << device_name(app.device);
+  EXPECT_EQ(app.read<int>(results, sizeof(int)), *std::max_element(host.begin(), host.end()));
+  EXPECT_EQ(app.read<int>(results, 2 * sizeof(int)), static_cast<int>(100 + sum));
+  clReleaseMemObject(data);
+  clReleaseMemObject(results);
+}
+
+TEST_P(OpenClInterop, GivenAnOutOfOrderQueue_WhenAppendedWithWaitLists_ThenTheEventsOrderIt) {
+  Application app(GetParam());
+  if (!app.out_of_order) GTEST_SKIP() << device_name(app.device) << " has no out-of-order queues";
+  const cl_uint n = 100003;
+  cl_mem data = app.buffer(n * sizeof(int));
+  cl_mem result = app.buffer(sizeof(int));
+  zr::opencl_interop::reducer reducer(app.context, app.device);
+  const cl_event filled = app.enqueue_fill(app.out_of_order, data, n, 3);
+  const cl_event reduced = reducer.append_reduce<int>(app.out_of_order, data, 0, n, result, 0, zr::plus<>(),
+                                                      {zr::property::reduction::initialize_to_identity{}},
+                                                      std::span<const cl_event>(&filled, 1));
+  const cl_event doubled = app.enqueue_twice(app.out_of_order, result, 0, std::span<const cl_event>(&reduced, 1));
+  ASSERT_EQ(clWaitForEvents(1, &doubled), CL_SUCCESS);
+  const std::vector<int> host = host_fill(n, 3);
+  EXPECT_EQ(app.read<int>(result, 0), static_cast<int>(2 * std::accumulate(host.begin(), host.end(), 0LL)));
+  for (cl_event e : {filled, reduced, doubled}) clReleaseEvent(e);
+  clReleaseMemObject(data);
+  clReleaseMemObject(result);
+}
+
+TEST_P(OpenClInterop, GivenOffsetsAndSubBuffers_WhenAppended_ThenTheRangesAreReadAndWrittenInPlace) {
+  Application app(GetParam());
+  const std::uint64_t align = base_alignment(app.device);
+  const cl_uint n = 50000;
+  const std::uint64_t skip = align / sizeof(int);  // elements before the range
+  cl_mem data = app.buffer((n + 2 * skip) * sizeof(int));
+  cl_mem results = app.buffer(2 * align);
+  clReleaseEvent(app.enqueue_fill(app.queue, data, static_cast<cl_uint>(n + 2 * skip), 11));
+  zr::opencl_interop::reducer reducer(app.context, app.device);
+  const zr::property_list fresh{zr::property::reduction::initialize_to_identity{}};
+  clReleaseEvent(reducer.append_reduce<int>(app.queue, data, align, n, results, align, zr::minimum<>(), fresh));
+  // The same range through the application's own sub-buffer, at an offset into it.
+  const cl_buffer_region region{static_cast<std::size_t>(align), static_cast<std::size_t>((n + skip) * sizeof(int))};
+  cl_int code = CL_SUCCESS;
+  cl_mem sub = clCreateSubBuffer(data, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &code);
+  ASSERT_EQ(code, CL_SUCCESS);
+  clReleaseEvent(reducer.append_reduce<int>(app.queue, sub, 0, n, results, 0, zr::bit_xor<>(), fresh));
+  const std::vector<int> host = host_fill(n + 2 * skip, 11);
+  const auto first = host.begin() + static_cast<std::ptrdiff_t>(skip);
+  EXPECT_EQ(app.read<int>(results, align), *std::min_element(first, first + n));
+  EXPECT_EQ(app.read<int>(results, 0), std::accumulate(first, first + n, 0, std::bit_xor<>()));
+  clReleaseMemObject(sub);
+  clReleaseMemObject(data);
+  clReleaseMemObject(results);
+}
+
+TEST_P(OpenClInterop, GivenFloatsDeterministicAndEmptyInputs_WhenAppended_ThenSemanticsAreTheQueues) {
+  Application app(GetParam());
+  const cl_uint n = 1u << 18;
+  cl_mem data = app.buffer(n * sizeof(float));
+  cl_mem results = app.buffer(4 * sizeof(float));
+  cl_kernel fill = app.fill_float;
+  clSetKernelArg(fill, 0, sizeof data, &data);
+  clSetKernelArg(fill, 1, sizeof n, &n);
+  const std::size_t global = n;
+  ASSERT_EQ(clEnqueueNDRangeKernel(app.queue, fill, 1, nullptr, &global, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+  zr::opencl_interop::reducer reducer(app.context, app.device);
+  const zr::property_list deterministic{zr::property::reduction::initialize_to_identity{},
+                                        zr::property::reduction::deterministic{}};
+  clReleaseEvent(reducer.append_reduce<float>(app.queue, data, 0, n, results, 0, zr::plus<>(), deterministic));
+  clReleaseEvent(reducer.append_reduce<float>(app.queue, data, 0, n, results, sizeof(float), zr::plus<>(), deterministic));
+  // n = 0: the value at the result stays (SYCL's rule), or becomes the identity with initialize_to_identity.
+  app.write(results, 2 * sizeof(float), 5.5f);
+  app.write(results, 3 * sizeof(float), 5.5f);
+  clReleaseEvent(reducer.append_reduce<float>(app.queue, data, 0, 0, results, 2 * sizeof(float), zr::plus<>()));
+  clReleaseEvent(reducer.append_reduce<float>(app.queue, data, 0, 0, results, 3 * sizeof(float), zr::minimum<>(),
+                                              {zr::property::reduction::initialize_to_identity{}}));
+  cl_mem binned = app.buffer(sizeof(float));
+  clReleaseEvent(reducer.append_reduce<float>(app.queue, data, 0, n, binned, 0, zr::plus<>(),
+                                              {zr::property::reduction::initialize_to_identity{},
+                                               zr::property::reduction::reproducible{}}));
+  double exact = 0;  // every value is a multiple of 1/4 below 2^6: the float sum of 2^18 of them is exact
+  for (cl_uint i = 0; i < n; ++i) exact += static_cast<double>(static_cast<int>(i % 13u) - 6) * 0.25;
+  const float first = app.read<float>(results, 0);
+  EXPECT_EQ(first, static_cast<float>(exact));
+  const float second = app.read<float>(results, sizeof(float));
+  EXPECT_EQ(std::memcmp(&first, &second, sizeof first), 0) << "deterministic: the same bits";
+  EXPECT_EQ(app.read<float>(binned, 0), static_cast<float>(exact)) << "reproducible: the binned sum, rounded once";
+  clReleaseMemObject(binned);
+  EXPECT_EQ(app.read<float>(results, 2 * sizeof(float)), 5.5f);
+  EXPECT_EQ(app.read<float>(results, 3 * sizeof(float)), std::numeric_limits<float>::infinity());
+  clReleaseMemObject(data);
+  clReleaseMemObject(results);
+}
+
+TEST_P(OpenClInterop, GivenTheReducerGone_ThenTheApplicationsContextHasItsOwnReferencesBack) {
+  Application app(GetParam());
+  const cl_uint before = reference_count(app.context);
+  {
+    zr::opencl_interop::reducer reducer(app.context, app.device);
+    EXPECT_GT(reference_count(app.context), before);
+    EXPECT_EQ(reducer.context(), app.context);
+    EXPECT_EQ(reducer.device(), app.device);
+    cl_mem data = app.buffer(1000 * sizeof(int));
+    cl_mem result = app.buffer(sizeof(int));
+    clReleaseEvent(app.enqueue_fill(app.queue, data, 1000, 1));
+    clReleaseEvent(reducer.append_reduce<int>(app.queue, data, 0, 1000, result, 0, zr::plus<>()));
+    clReleaseMemObject(data);  // released while the reduction may still run: OpenCL keeps it until then
+    clReleaseMemObject(result);
+  }  // the destructor waits for the last reduction
+  EXPECT_EQ(reference_count(app.context), before);
+}
+
+TEST_P(OpenClInterop, GivenAnotherContextsObjectsOrBadRanges_WhenAppended_ThenTheErrorNamesThem) {
+  Application app(GetParam());
+  Application other(GetParam());
+  zr::opencl_interop::reducer reducer(app.context, app.device);
+  cl_mem data = app.buffer(1024 * sizeof(int));
+  cl_mem result = app.buffer(sizeof(int));
+  cl_mem foreign = other.buffer(1024 * sizeof(int));
+  using zr::InvalidArgumentError;
+  expect_error<InvalidArgumentError>(
+      [&] { reducer.append_reduce<int>(app.queue, foreign, 0, 1024, result, 0, zr::plus<>()); },
+      "input buffer belongs to another cl_context");
+  expect_error<InvalidArgumentError>(
+      [&] { reducer.append_reduce<int>(app.queue, data, 0, 1024, foreign, 0, zr::plus<>()); },
+      "result buffer belongs to another cl_context");
+  expect_error<InvalidArgumentError>(
+      [&] { reducer.append_reduce<int>(other.queue, data, 0, 1024, result, 0, zr::plus<>()); },
+      "queue belongs to another cl_context");
+  expect_error<InvalidArgumentError>(
+      [&] { reducer.append_reduce<int>(app.queue, data, 4, 1024, result, 0, zr::plus<>()); },
+      "runs past the end of its buffer of 4096 bytes");
+  expect_error<InvalidArgumentError>(
+      [&] { reducer.append_reduce<int>(app.queue, data, 2, 10, result, 0, zr::plus<>()); },
+      "offset is not a multiple of the 4-byte i32 elements");
+  if (base_alignment(app.device) > sizeof(int))
+    expect_error<InvalidArgumentError>(
+        [&] { reducer.append_reduce<int>(app.queue, data, sizeof(int), 10, result, 0, zr::plus<>()); },
+        "base address alignment");
+  expect_error<InvalidArgumentError>([&] { zr::opencl_interop::reducer(nullptr, app.device); }, "context is null");
+  for (cl_mem mem : {data, result, foreign}) clReleaseMemObject(mem);
+}
+
+// "<index>_<platform>_<device>": ctest picks a platform's devices with --gtest_filter (interop.opencl_intel_cpu).
+std::string test_name(const ::testing::TestParamInfo<cl_device_id>& info) {
+  cl_platform_id platform = nullptr;
+  clGetDeviceInfo(info.param, CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr);
+  char platform_name[256] = {};
+  clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof platform_name, platform_name, nullptr);
+  std::string name = std::to_string(info.index) + "_" + platform_name + "_" + device_name(info.param);
+  std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryDevice, OpenClInterop, ::testing::ValuesIn(application_devices()), test_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(OpenClInterop);
+
+}  // namespace
