@@ -8,9 +8,11 @@ cd "$(dirname "$0")/.."
 build=${1:-build/bench}
 # A build tree that exists already (Ninja, or the release preset's Unix Makefiles) is used as it is.
 [ -f "$build/CMakeCache.txt" ] || cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DZR_WERROR=ON -DZR_BUILD_TESTS=OFF
-cmake --build "$build" --target zr_reduce_bench zr_reproducible_bench zr_arg_bench zr_transform_bench zr_group_digest zr_tune_sweep zr_blocking_wait_probe ze_reduce ze_reduce_conformance
+cmake --build "$build" --target zr_reduce_bench zr_reproducible_bench zr_arg_bench zr_transform_bench zr_group_digest zr_tune_sweep zr_blocking_wait_probe zr_interop_bench ze_reduce ze_reduce_conformance
 rm -rf .devcarry && mkdir -p .devcarry/lib
-cp "$build/bench/zr_reduce_bench" "$build/bench/zr_reproducible_bench" "$build/bench/zr_arg_bench" "$build/bench/zr_transform_bench" "$build/bench/zr_group_digest" "$build/bench/zr_tune_sweep" "$build/bench/zr_blocking_wait_probe" .devcarry/
+cp "$build/bench/zr_reduce_bench" "$build/bench/zr_reproducible_bench" "$build/bench/zr_arg_bench" "$build/bench/zr_transform_bench" "$build/bench/zr_group_digest" "$build/bench/zr_tune_sweep" "$build/bench/zr_blocking_wait_probe" "$build/bench/zr_interop_bench" .devcarry/
+# The interop tests (a raw OpenCL application) where the tree builds tests.
+[ -x "$build/tests/interop/zr_opencl_interop_tests" ] && cp "$build/tests/interop/zr_opencl_interop_tests" .devcarry/
 cp "$build/tools/ze_reduce/ze_reduce" "$build/tools/ze_reduce_conformance/ze_reduce_conformance" .devcarry/
 git rev-parse HEAD > .devcarry/commit.txt
 git diff --quiet HEAD -- runtime spirv_kernels include tools || echo "(with uncommitted changes)" >> .devcarry/commit.txt
