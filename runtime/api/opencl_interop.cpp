@@ -159,6 +159,7 @@ class reducer_impl {
     std::vector<cl_event> after(wait_list.begin(), wait_list.end());
     if (last_) after.push_back(last_.get());
     opencl::EventHandle done;
+    bool staged_result = false;
     if (n == 0) {
       done = empty_input(queue, result, result_offset, reduction, after);
     } else {
@@ -169,23 +170,26 @@ class reducer_impl {
       });
       // A result the kernels cannot address in place (an offset no sub-buffer can start at) is staged: copied
       // into a buffer of this reducer and back, on the same queue, ordered by events.
-      const bool staged = root_of(result, result_offset, device).offset % base_alignment_ != 0;
+      staged_result = root_of(result, result_offset, device).offset % base_alignment_ != 0;
       const std::optional<BufferRange> result_range =
-          staged ? std::nullopt : std::optional<BufferRange>(std::in_place, result, result_offset, element, base_alignment_, "result", device);
-      const cl_mem staging = staged ? executor_.result_staging(0, element) : nullptr;
+          staged_result ? std::nullopt : std::optional<BufferRange>(std::in_place, result, result_offset, element, base_alignment_, "result", device);
+      const cl_mem staging = staged_result ? executor_.result_staging(0, element) : nullptr;
       opencl::EventHandle staged_in;
-      if (staged && reduction.include_initial) {
+      if (staged_result && reduction.include_initial) {
         staged_in = copy(queue, result, result_offset, staging, 0, element, after);
         after.assign(1, staged_in.get());
       }
-      const cl_mem results[] = {staged ? staging : result_range->get()};
+      const cl_mem results[] = {staged_result ? staging : result_range->get()};
       done = executor_.append(planned->plan, input_range.get(), results, opencl::AppendTarget{queue, after, out_of_order}).done;
-      if (staged) {
+      if (staged_result) {
         const cl_event ran = done.get();
         done = copy(queue, staging, 0, result, result_offset, element, std::span<const cl_event>(&ran, 1));
       }
     }
     if (!done) throw Error("opencl_interop: the reduction's plan enqueued no command (a bug: please report it)");
+    // The executor flushed its passes; commands enqueued after them here are flushed too, so that a later append
+    // to another queue can wait for this one's event without the application flushing first.
+    if (n == 0 || staged_result) opencl::check(clFlush(queue), "clFlush", device);
     last_ = done;
     opencl::check(clRetainEvent(done.get()), "clRetainEvent", device);
     return done.get();

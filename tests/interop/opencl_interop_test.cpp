@@ -208,6 +208,36 @@ TEST_P(OpenClInterop, GivenAnOutOfOrderQueue_WhenAppendedWithWaitLists_ThenTheEv
   clReleaseMemObject(result);
 }
 
+TEST_P(OpenClInterop, GivenTwoQueues_WhenOneReducerAppendsToBoth_ThenItsReductionsRunOneAfterTheOther) {
+  Application app(GetParam());
+  cl_int code = CL_SUCCESS;
+  cl_command_queue second = clCreateCommandQueue(app.context, app.device, 0, &code);
+  ASSERT_EQ(code, CL_SUCCESS);
+  const cl_uint n = 200003;
+  cl_mem data = app.buffer(n * sizeof(int));
+  cl_mem results = app.buffer(8 * sizeof(int));
+  clReleaseEvent(app.enqueue_fill(app.queue, data, n, 5));
+  ASSERT_EQ(clFinish(app.queue), CL_SUCCESS);
+  zr::opencl_interop::reducer reducer(app.context, app.device);
+  const zr::property_list fresh{zr::property::reduction::initialize_to_identity{}};
+  // Results at element offsets no sub-buffer starts at: both are staged through the reducer's one staging
+  // buffer, so the second queue's reduction must wait for the first queue's copy back.
+  for (int round = 0; round < 4; ++round) {
+    const std::size_t at = (1 + round) * sizeof(int);
+    clReleaseEvent(round % 2 ? reducer.append_reduce<int>(second, data, 0, n, results, at, zr::maximum<>(), fresh)
+                             : reducer.append_reduce<int>(app.queue, data, 0, n, results, at, zr::plus<>(), fresh));
+  }
+  ASSERT_EQ(clFinish(second), CL_SUCCESS);  // the last append waits for all before it, on both queues
+  const std::vector<int> host = host_fill(n, 5);
+  const int sum = static_cast<int>(std::accumulate(host.begin(), host.end(), 0LL));
+  const int max = *std::max_element(host.begin(), host.end());
+  for (int round = 0; round < 4; ++round)
+    EXPECT_EQ(app.read<int>(results, (1 + round) * sizeof(int)), round % 2 ? max : sum) << "round " << round;
+  clReleaseMemObject(data);
+  clReleaseMemObject(results);
+  clReleaseCommandQueue(second);
+}
+
 TEST_P(OpenClInterop, GivenOffsetsAndSubBuffers_WhenAppended_ThenTheRangesAreReadAndWrittenInPlace) {
   Application app(GetParam());
   const std::uint64_t align = base_alignment(app.device);
