@@ -16,30 +16,18 @@
 // properties hold initialize_to_identity. docs/interop.md has a complete program.
 #include <CL/cl.h>
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
 
 #include "zereduce/export.hpp"
-#include "zereduce/known_identity.hpp"
-#include "zereduce/properties.hpp"
-#include "zereduce/reduction.hpp"
-#include "zereduce/types.hpp"
+#include "zereduce/interop_request.hpp"
 
 namespace zr::opencl_interop {
 
 namespace detail {
 class reducer_impl;
-
-// One reduction to append: what the typed call knows, in the library's terms.
-struct append_request {
-  element_type type = element_type::f32;
-  op_kind op = op_kind::plus;
-  std::array<std::byte, 8> identity{};
-  property_list properties;
-};
 }  // namespace detail
 
 class ZR_API reducer {
@@ -66,18 +54,13 @@ class ZR_API reducer {
   cl_event append_reduce(cl_command_queue queue, cl_mem input, std::uint64_t input_offset, std::uint64_t n,
                          cl_mem result, std::uint64_t result_offset, BinaryOperation, const property_list& properties = {},
                          std::span<const cl_event> wait_list = {}) {
-    constexpr op_kind op = zr::detail::checked_op<T, BinaryOperation>();
-    detail::append_request request;
-    request.type = zr::detail::element_type_of<T>();
-    request.op = op;
-    request.identity = zr::detail::bytes_of(known_identity_v<zr::detail::typed_op_t<BinaryOperation, T>, T>);
-    request.properties = properties;
+    const auto request = zr::detail::make_interop_request<T, BinaryOperation>(properties);
     return append(queue, input, input_offset, n, result, result_offset, request, wait_list);
   }
 
  private:
   cl_event append(cl_command_queue queue, cl_mem input, std::uint64_t input_offset, std::uint64_t n, cl_mem result,
-                  std::uint64_t result_offset, const detail::append_request& request,
+                  std::uint64_t result_offset, const zr::detail::interop_request& request,
                   std::span<const cl_event> wait_list);
 
   std::unique_ptr<detail::reducer_impl> impl_;

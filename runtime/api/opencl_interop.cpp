@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "api/interop_request.hpp"
 #include "api/plan_cache.hpp"
 #include "opencl/context.hpp"
 #include "opencl/error.hpp"
@@ -120,7 +121,7 @@ class reducer_impl {
   const opencl::Context& context() const { return context_; }
 
   cl_event append(cl_command_queue queue, cl_mem input, std::uint64_t input_offset, std::uint64_t n, cl_mem result,
-                  std::uint64_t result_offset, const append_request& request, std::span<const cl_event> wait_list) {
+                  std::uint64_t result_offset, const zr::detail::interop_request& request, std::span<const cl_event> wait_list) {
     const std::string& device = context_.device().name;
     const auto type = static_cast<core::DataType>(request.type);
     const std::uint64_t element = core::size_of(type);
@@ -132,24 +133,12 @@ class reducer_impl {
     const bool out_of_order =
         (queue_info<cl_command_queue_properties>(queue, CL_QUEUE_PROPERTIES, "CL_QUEUE_PROPERTIES", device) &
          CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
-    if (n > UINT64_MAX / element)
-      throw InvalidArgumentError("opencl_interop: n = " + std::to_string(n) + " elements of " + std::string(core::name(type)) +
-                                 " is more bytes than a 64-bit size can hold");
     if (input_offset % element != 0 || result_offset % element != 0)
       throw InvalidArgumentError("opencl_interop: the " + std::string(input_offset % element ? "input" : "result") +
                                  " offset is not a multiple of the " + std::to_string(element) + "-byte " +
                                  std::string(core::name(type)) + " elements");
 
-    core::ReductionRequest reduction;
-    reduction.op = static_cast<core::Op>(request.op);
-    reduction.type = type;
-    reduction.n = n;
-    reduction.identity = core::Scalar{type, {}};
-    std::copy_n(request.identity.begin(), element, reduction.identity.bytes.begin());
-    reduction.include_initial = !request.properties.initialize_to_identity();
-    reduction.deterministic = request.properties.deterministic();
-    reduction.reproducible = request.properties.reproducible();
-    if (auto asked = request.properties.requested_strategy()) reduction.strategy = static_cast<core::Strategy>(*asked);
+    const core::ReductionRequest reduction = api::core_request(request, n, "opencl_interop");
 
     check_range(result, result_offset, element, context_.handle(), "result", device);
     if (n) check_range(input, input_offset, n * element, context_.handle(), "input", device);
@@ -257,7 +246,7 @@ cl_context reducer::context() const { return impl_->context().handle(); }
 cl_device_id reducer::device() const { return impl_->context().device().id; }
 
 cl_event reducer::append(cl_command_queue queue, cl_mem input, std::uint64_t input_offset, std::uint64_t n, cl_mem result,
-                         std::uint64_t result_offset, const detail::append_request& request,
+                         std::uint64_t result_offset, const zr::detail::interop_request& request,
                          std::span<const cl_event> wait_list) {
   return impl_->append(queue, input, input_offset, n, result, result_offset, request, wait_list);
 }

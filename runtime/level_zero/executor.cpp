@@ -8,6 +8,7 @@
 
 #include "log.hpp"
 #include "level_zero/fenced_queue.hpp"
+#include "level_zero/pass_recording.hpp"
 #include "zereduce/errors.hpp"
 
 namespace zr::level_zero {
@@ -280,46 +281,12 @@ void Executor::record(Prepared& prepared, const core::Plan& plan, const void* in
     barrier_needed = true;
   }
 
-  {
-    // Kernels are shared per device: their arguments are set and captured by the append under one lock.
-    std::lock_guard lock(device_->recording_mutex());
-    for (std::size_t p = 0; p < plan.passes.size(); ++p) {
-      const auto& pass = plan.passes[p];
-      if (barrier_needed) ZR_ZE_CHECK(name, zeCommandListAppendBarrier, list, nullptr, 0, nullptr);
-      barrier_needed = true;
-      const KernelEntry& entry = device_->modules().kernel(*pass.module, pass.entry_point);
-      if (entry.info.num_args != pass.args.size())
-        throw Error("plan pass '" + pass.label + "' gives " + std::to_string(pass.args.size()) + " arguments but kernel " +
-                    pass.entry_point + " takes " + std::to_string(entry.info.num_args));
-      const ze_kernel_handle_t kernel = entry.handle.get();
-      ZR_ZE_CHECK(name, zeKernelSetGroupSize, kernel, static_cast<std::uint32_t>(pass.local_size), 1, 1);
-      for (std::uint32_t a = 0; a < pass.args.size(); ++a) {
-        const auto& arg = pass.args[a];
-        if (const auto* buffer = std::get_if<core::BufferArg>(&arg)) {
-          const void* pointer = nullptr;
-          switch (buffer->which) {
-            case core::BufferArg::Which::input: pointer = input; break;
-            case core::BufferArg::Which::result:
-              if (buffer->index >= result_pointers.size())
-                throw Error("plan pass '" + pass.label + "' names result " + std::to_string(buffer->index) + " of " +
-                            std::to_string(result_pointers.size()));
-              pointer = result_pointers[buffer->index];
-              break;
-            case core::BufferArg::Which::scratch: pointer = prepared.scratch[buffer->index].get(); break;
-            case core::BufferArg::Which::none: break;  // a null pointer
-          }
-          ZR_ZE_CHECK(name, zeKernelSetArgumentValue, kernel, a, sizeof(pointer), &pointer);
-        } else if (const auto* local = std::get_if<core::LocalMemoryArg>(&arg)) {
-          ZR_ZE_CHECK(name, zeKernelSetArgumentValue, kernel, a, local->bytes, nullptr);
-        } else {
-          const auto& value = std::get<core::Scalar>(arg);
-          ZR_ZE_CHECK(name, zeKernelSetArgumentValue, kernel, a, value.size(), value.data());
-        }
-      }
-      const ze_group_count_t groups{static_cast<std::uint32_t>(pass.group_count()), 1, 1};
-      ZR_ZE_CHECK(name, zeCommandListAppendLaunchKernel, list, kernel, &groups, prepared.events[p].get(), 0, nullptr);
-    }
-  }
+  std::vector<void*> scratch_pointers;
+  for (const auto& buffer : prepared.scratch) scratch_pointers.push_back(buffer.get());
+  std::vector<ze_event_handle_t> pass_events;
+  for (std::size_t p = 0; p < plan.passes.size(); ++p) pass_events.push_back(prepared.events[p].get());
+  append_passes(*device_, list, plan, PassBuffers{input, result_pointers, scratch_pointers}, pass_events, barrier_needed);
+  barrier_needed = barrier_needed || !plan.passes.empty();
 
   bool copied_back = false;
   for (std::size_t i = 0; i < results.size(); ++i) {

@@ -69,7 +69,21 @@ struct DestroyEvent {
 };
 }  // namespace detail
 
-using Context = Handle<ze_context_handle_t, detail::DestroyContext>;
+// A context ze-reduce created (destroyed with this), or one an application lent (adopted: never destroyed here;
+// the application keeps it alive while anything of ze-reduce's uses it).
+class Context {
+ public:
+  enum class Ownership { owned, adopted };
+  explicit Context(ze_context_handle_t handle, Ownership ownership = Ownership::owned)
+      : owned_(ownership == Ownership::owned ? handle : nullptr), handle_(handle) {}
+  ze_context_handle_t get() const { return handle_; }
+  bool adopted() const { return !owned_; }
+
+ private:
+  Handle<ze_context_handle_t, detail::DestroyContext> owned_;
+  ze_context_handle_t handle_;
+};
+
 using Module = Handle<ze_module_handle_t, detail::DestroyModule>;
 using ModuleBuildLog = Handle<ze_module_build_log_handle_t, detail::DestroyModuleBuildLog>;
 using Kernel = Handle<ze_kernel_handle_t, detail::DestroyKernel>;
