@@ -29,9 +29,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 
 #include "zereduce/device.hpp"
+#include "zereduce/event.hpp"
 #include "zereduce/export.hpp"
 #include "zereduce/interop_request.hpp"
 
@@ -41,6 +43,16 @@ namespace zr::level_zero_interop {
 // sub-devices). Throws zr::InvalidArgumentError for a null handle, a device of another driver or an unusable
 // context; zr::BackendError when a query fails.
 ZR_API zr::device make_device(ze_driver_handle_t driver, ze_context_handle_t context, ze_device_handle_t device);
+
+// The Level Zero handles of a ze-reduce device (one of zr::get_devices(), or make_device's), for an application
+// that starts from ze-reduce's device list: nullopt for a device of another backend. The context is the
+// library's own (for make_device's devices, the application's).
+struct native_handles {
+  ze_driver_handle_t driver = nullptr;
+  ze_context_handle_t context = nullptr;
+  ze_device_handle_t device = nullptr;
+};
+ZR_API std::optional<native_handles> native_handles_of(const zr::device& device);
 
 namespace detail {
 class reducer_impl;
@@ -82,6 +94,13 @@ class ZR_API reducer {
            signal_event, wait_events, true);
   }
 
+  // What the reduction of n elements of T with `op` and `properties` runs: its strategy, passes and combine
+  // depth (the m of the documented floating-point bound), as a zr::queue's profile reports them.
+  template <typename T, typename BinaryOperation>
+  plan_summary describe(std::uint64_t n, BinaryOperation, const property_list& properties = {}) const {
+    return describe_of(n, zr::detail::make_interop_request<T, BinaryOperation>(properties));
+  }
+
   // The scratch bytes the reduction of n elements of T with `op` and `properties` needs (0: none).
   template <typename T, typename BinaryOperation>
   std::uint64_t scratch_bytes(std::uint64_t n, BinaryOperation, const property_list& properties = {}) const {
@@ -93,6 +112,7 @@ class ZR_API reducer {
               const zr::detail::interop_request& request, std::span<std::byte> scratch, ze_event_handle_t signal_event,
               std::span<const ze_event_handle_t> wait_events, bool scratch_given = false);
   std::uint64_t scratch_bytes_of(std::uint64_t n, const zr::detail::interop_request& request) const;
+  plan_summary describe_of(std::uint64_t n, const zr::detail::interop_request& request) const;
 
   std::unique_ptr<detail::reducer_impl> impl_;
 };

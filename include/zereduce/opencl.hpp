@@ -19,12 +19,19 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 
+#include "zereduce/device.hpp"
+#include "zereduce/event.hpp"
 #include "zereduce/export.hpp"
 #include "zereduce/interop_request.hpp"
 
 namespace zr::opencl_interop {
+
+// The OpenCL device of a ze-reduce device (one of zr::get_devices()), for an application that starts from
+// ze-reduce's device list and makes its own context on it: nullopt for a device of another backend.
+ZR_API std::optional<cl_device_id> native_device_of(const zr::device& device);
 
 namespace detail {
 class reducer_impl;
@@ -58,7 +65,15 @@ class ZR_API reducer {
     return append(queue, input, input_offset, n, result, result_offset, request, wait_list);
   }
 
+  // What the reduction of n elements of T with `op` and `properties` runs: its strategy, passes and combine
+  // depth (the m of the documented floating-point bound), as a zr::queue's profile reports them.
+  template <typename T, typename BinaryOperation>
+  plan_summary describe(std::uint64_t n, BinaryOperation, const property_list& properties = {}) const {
+    return describe_of(n, zr::detail::make_interop_request<T, BinaryOperation>(properties));
+  }
+
  private:
+  plan_summary describe_of(std::uint64_t n, const zr::detail::interop_request& request) const;
   cl_event append(cl_command_queue queue, cl_mem input, std::uint64_t input_offset, std::uint64_t n, cl_mem result,
                   std::uint64_t result_offset, const zr::detail::interop_request& request,
                   std::span<const cl_event> wait_list);

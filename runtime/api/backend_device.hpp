@@ -24,6 +24,14 @@ struct Allocation {
   std::uint64_t bytes = 0;
 };
 
+// The driver's own handles of a device, for the interop headers: Level Zero's driver, context and device
+// (ze_*_handle_t), or OpenCL's platform and device (cl_platform_id, cl_device_id; no context).
+struct NativeHandles {
+  void* driver = nullptr;
+  void* context = nullptr;
+  void* device = nullptr;
+};
+
 class BackendDevice {
  public:
   virtual ~BackendDevice() = default;
@@ -35,6 +43,7 @@ class BackendDevice {
   // The device's place in its driver's hierarchy where the backend has one: Level Zero's "driver.device", or
   // "driver.device.sub-device" for a sub-device (a tile).
   virtual std::optional<std::string> hierarchy_path() const { return std::nullopt; }
+  virtual NativeHandles native_handles() const = 0;
   // Throws when the device reported properties no working device has (the message names them).
   virtual const core::Capabilities& capabilities() const = 0;
 

@@ -8,6 +8,13 @@
 
 namespace zr::api {
 
+plan_summary empty_input_summary() {
+  plan_summary summary;
+  summary.reason = "no elements: no kernel runs; the result keeps its value, or becomes the identity";
+  summary.description = "no passes";
+  return summary;
+}
+
 core::ReductionRequest core_request(const zr::detail::interop_request& request, std::uint64_t n, const char* who) {
   const auto type = static_cast<core::DataType>(request.type);
   const std::uint64_t element = core::size_of(type);

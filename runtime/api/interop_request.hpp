@@ -4,12 +4,16 @@
 #include <cstdint>
 
 #include "plan.hpp"
+#include "zereduce/event.hpp"
 #include "zereduce/interop_request.hpp"
 
 namespace zr::api {
 
 // Throws zr::InvalidArgumentError when n elements of the type are more bytes than 64 bits count; `who` starts
 // the message ("opencl_interop").
+// What describe() says of a reduction of no elements: nothing runs.
+plan_summary empty_input_summary();
+
 core::ReductionRequest core_request(const zr::detail::interop_request& request, std::uint64_t n, const char* who);
 
 }  // namespace zr::api

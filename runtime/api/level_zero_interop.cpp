@@ -72,6 +72,11 @@ class reducer_impl {
     appender_.append(planned->plan, input, result, target, scratch_given && needed ? scratch : std::span<std::byte>{});
   }
 
+  plan_summary describe(std::uint64_t n, const zr::detail::interop_request& request) {
+    if (n == 0) return api::empty_input_summary();
+    return plan(api::core_request(request, n, "level_zero_interop"))->summary;
+  }
+
   std::uint64_t scratch_bytes(std::uint64_t n, const zr::detail::interop_request& request) {
     if (n == 0) return 0;
     return level_zero::Appender::scratch_bytes(plan(api::core_request(request, n, "level_zero_interop"))->plan);
@@ -100,6 +105,17 @@ void reducer::append(ze_command_list_handle_t list, const void* input, std::uint
                      const zr::detail::interop_request& request, std::span<std::byte> scratch,
                      ze_event_handle_t signal_event, std::span<const ze_event_handle_t> wait_events, bool scratch_given) {
   impl_->append(list, input, n, result, request, scratch, signal_event, wait_events, scratch_given);
+}
+
+plan_summary reducer::describe_of(std::uint64_t n, const zr::detail::interop_request& request) const {
+  return impl_->describe(n, request);
+}
+
+std::optional<native_handles> native_handles_of(const zr::device& device) {
+  if (device.get_backend() != zr::backend::level_zero) return std::nullopt;
+  const api::NativeHandles handles = device.impl()->backend().native_handles();
+  return native_handles{static_cast<ze_driver_handle_t>(handles.driver), static_cast<ze_context_handle_t>(handles.context),
+                        static_cast<ze_device_handle_t>(handles.device)};
 }
 
 std::uint64_t reducer::scratch_bytes_of(std::uint64_t n, const zr::detail::interop_request& request) const {

@@ -38,6 +38,7 @@ class OpenClBackend final : public BackendDevice {
   const std::string& driver_version() const override { return device_.driver_version; }
   std::string description() const override { return device_.description(); }
   const core::Capabilities& capabilities() const override { return state().context.capabilities(); }
+  NativeHandles native_handles() const override { return {device_.platform, nullptr, device_.id}; }
 
   void* allocate(memory_kind kind, std::uint64_t bytes) override {
     return state().allocations.allocate(allocation_kind(kind), bytes);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "api/device_impl.hpp"
 #include "api/interop_request.hpp"
 #include "api/plan_cache.hpp"
 #include "opencl/context.hpp"
@@ -153,10 +154,7 @@ class reducer_impl {
       done = empty_input(queue, result, result_offset, reduction, after);
     } else {
       const BufferRange input_range(input, input_offset, n * element, base_alignment_, "input", device);
-      const auto planned = plans_.get(reduction, [&] {
-        const auto& caps = context_.capabilities();
-        return api::planned_run(core::make_plan(caps, reduction, core::choose_strategy(caps, reduction), core::tuning_for(caps)));
-      });
+      const auto planned = plan(reduction);
       // A result the kernels cannot address in place (an offset no sub-buffer can start at) is staged: copied
       // into a buffer of this reducer and back, on the same queue, ordered by events.
       staged_result = root_of(result, result_offset, device).offset % base_alignment_ != 0;
@@ -182,6 +180,18 @@ class reducer_impl {
     last_ = done;
     opencl::check(clRetainEvent(done.get()), "clRetainEvent", device);
     return done.get();
+  }
+
+  std::shared_ptr<const api::PlannedRun> plan(const core::ReductionRequest& reduction) {
+    return plans_.get(reduction, [&] {
+      const auto& caps = context_.capabilities();
+      return api::planned_run(core::make_plan(caps, reduction, core::choose_strategy(caps, reduction), core::tuning_for(caps)));
+    });
+  }
+
+  plan_summary describe(std::uint64_t n, const zr::detail::interop_request& request) {
+    if (n == 0) return api::empty_input_summary();
+    return plan(api::core_request(request, n, "opencl_interop"))->summary;
   }
 
  private:
@@ -244,6 +254,15 @@ reducer::~reducer() = default;
 
 cl_context reducer::context() const { return impl_->context().handle(); }
 cl_device_id reducer::device() const { return impl_->context().device().id; }
+
+plan_summary reducer::describe_of(std::uint64_t n, const zr::detail::interop_request& request) const {
+  return impl_->describe(n, request);
+}
+
+std::optional<cl_device_id> native_device_of(const zr::device& device) {
+  if (device.get_backend() != zr::backend::opencl) return std::nullopt;
+  return static_cast<cl_device_id>(device.impl()->backend().native_handles().device);
+}
 
 cl_event reducer::append(cl_command_queue queue, cl_mem input, std::uint64_t input_offset, std::uint64_t n, cl_mem result,
                          std::uint64_t result_offset, const zr::detail::interop_request& request,

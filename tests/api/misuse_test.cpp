@@ -1,6 +1,8 @@
 // Misuse gets a clear error of the right type before any work, never a wrong answer.
 #include <gtest/gtest.h>
 
+#include "support/expect_error.hpp"
+
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -11,17 +13,7 @@
 namespace zr::test {
 namespace {
 
-template <typename Exception, typename F>
-void expect_error(F&& call, const std::string& fragment) {
-  try {
-    call();
-    ADD_FAILURE() << "no error; expected one mentioning '" << fragment << "'";
-  } catch (const Exception& error) {
-    EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
-  } catch (const std::exception& error) {
-    ADD_FAILURE() << "wrong exception type: " << error.what();
-  }
-}
+using zr_test::expect_error;
 
 TEST(Misuse, GivenNullInputWhenReducingThenInvalidArgumentNamesIt) {
   ZR_REQUIRE_QUEUE(q);

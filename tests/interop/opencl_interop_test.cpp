@@ -7,6 +7,8 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <gtest/gtest.h>
 
+#include "support/expect_error.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -153,15 +155,7 @@ std::uint64_t base_alignment(cl_device_id device) {
   return std::max<std::uint64_t>(bits / 8, 1);
 }
 
-template <typename Exception, typename F>
-void expect_error(F&& call, const std::string& fragment) {
-  try {
-    call();
-    ADD_FAILURE() << "no error; expected one mentioning '" << fragment << "'";
-  } catch (const Exception& error) {
-    EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
-  }
-}
+using zr_test::expect_error;
 
 class OpenClInterop : public ::testing::TestWithParam<cl_device_id> {};
 

@@ -57,6 +57,14 @@ std::string skip(CaseRecord& record, std::string reason) {
   return record.skip_reason;
 }
 
+// One reduction of a plain case: through the library's queue, or with --interop through the application's own
+// objects (the input's host bytes copied into the application's memory).
+DeviceRun reduce_case(RunContext& context, DeviceUnderTest& dut, const ConformanceCase& c, const void* input,
+                      std::span<const std::byte> host, const core::Scalar& initial) {
+  if (context.interop) return dut.application().reduce(c, host.first(std::min<std::size_t>(host.size(), c.n * core::size_of(static_cast<core::DataType>(c.type)))), initial);
+  return reduce_once(dut.get_queue(), c, input, initial);
+}
+
 // MemAvailable of /proc/meminfo (free memory plus what the kernel can reclaim, such as the page cache), else
 // the free pages sysconf reports.
 std::uint64_t available_host_bytes() {
@@ -85,7 +93,7 @@ std::string why_too_large(const DeviceUnderTest& dut, std::uint64_t bytes) {
   return {};
 }
 
-void expect_refusal(CaseRecord& record, DeviceUnderTest& dut) {
+void expect_refusal(CaseRecord& record, DeviceUnderTest& dut, RunContext& context) {
   ConformanceCase c = record.c;
   c.from_host_span = true;  // refused before any work: nothing needs to reach the device
   const std::vector<std::byte> input(c.n * 8);
@@ -97,7 +105,7 @@ void expect_refusal(CaseRecord& record, DeviceUnderTest& dut) {
                                  : std::string("the device does not list this strategy for it");
   try {
     if (user) reduce_user_once(dut.get_queue(), c, input.data());
-    else reduce_once(dut.get_queue(), c, input.data(), initial_value(c.type, c.op, c.seed));
+    else reduce_case(context, dut, c, input.data(), input, initial_value(c.type, c.op, c.seed));
   } catch (const UnsupportedError& error) {
     GTEST_SKIP() << skip(record, record.c.expectation == Expectation::pair_refused ? listed : error.what());
   } catch (const Error& error) {
@@ -111,9 +119,10 @@ void expect_completion(CaseRecord& record, DeviceUnderTest& dut, RunContext& con
   const ConformanceCase& c = record.c;
   try {
     const Dataset& data = context.datasets.get(dut, c);
-    const zr::strategy ran = c.op == op_kind::user
-                                 ? reduce_user_once(dut.get_queue(), c, data.device_input()).strategy
-                                 : reduce_once(dut.get_queue(), c, data.device_input(), initial_value(c.type, c.op, c.seed)).strategy;
+    const zr::strategy ran =
+        c.op == op_kind::user
+            ? reduce_user_once(dut.get_queue(), c, data.device_input()).strategy
+            : reduce_case(context, dut, c, data.device_input(), data.host, initial_value(c.type, c.op, c.seed)).strategy;
     if (ran != c.strategy)
       fail(record, dut, "ran strategy " + std::string(to_string(ran)) + " instead of the one asked for");
   } catch (const Error& error) {
@@ -166,7 +175,7 @@ void expect_reference(CaseRecord& record, DeviceUnderTest& dut, RunContext& cont
       c.op == op_kind::count_equal ? counted_value(c, data->host) : initial_value(c.type, c.op, c.seed);
   DeviceRun first;
   try {
-    first = reduce_once(dut.get_queue(), c, input, initial);
+    first = reduce_case(context, dut, c, input, data->host, initial);
   } catch (const UnsupportedError& error) {
     GTEST_SKIP() << skip(record, "the device lists this strategy for the pair but refused it at this size: " +
                                      std::string(error.what()));
@@ -210,7 +219,7 @@ void expect_reference(CaseRecord& record, DeviceUnderTest& dut, RunContext& cont
   if (!c.properties.deterministic || !checked_within_bound(c.type, c.op)) return;
   for (int run = 2; run <= kDeterministicRuns; ++run) {
     try {
-      const DeviceRun again = reduce_once(dut.get_queue(), c, input, initial);
+      const DeviceRun again = reduce_case(context, dut, c, input, data->host, initial);
       if (!again.result.bitwise_equal(first.result)) {
         fail(record, dut, "deterministic, yet run " + std::to_string(run) + " gave " + again.result.to_string() +
                               " where run 1 gave " + first.result.to_string());
@@ -231,9 +240,13 @@ void run_case(RunContext& context, CaseRecord& record) {
     record.not_run = true;
     GTEST_SKIP() << skip(record, "not run: the device was lost at " + loss->test + " (that case's failure says how)");
   }
+  if (context.interop) {
+    if (const std::string why = ApplicationPath::why_not(record.c); !why.empty())
+      GTEST_SKIP() << skip(record, "--interop: " + why + " has no interop call");
+  }
   switch (record.c.expectation) {
     case Expectation::pair_refused:
-    case Expectation::strategy_refused: expect_refusal(record, dut); break;
+    case Expectation::strategy_refused: expect_refusal(record, dut, context); break;
     case Expectation::validity_only: expect_completion(record, dut, context); break;
     case Expectation::matches_reference: expect_reference(record, dut, context); break;
   }

@@ -26,6 +26,7 @@ struct CaseRecord {
 struct RunContext {
   std::vector<DeviceUnderTest>& devices;
   DatasetCache datasets;
+  bool interop = false;  // --interop: reductions through DeviceUnderTest::application()
 };
 
 // Reports failures with ADD_FAILURE and skips with GTEST_SKIP: call it from a test body only. The first lost or

@@ -36,6 +36,11 @@ queue& DeviceUnderTest::get_queue() {
   return *queue_;
 }
 
+ApplicationPath& DeviceUnderTest::application() {
+  if (!application_) application_ = ApplicationPath::make(device_);
+  return *application_;
+}
+
 std::string list_devices() {
   std::string text;
   const auto& devices = get_devices();

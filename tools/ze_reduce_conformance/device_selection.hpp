@@ -1,10 +1,12 @@
 #pragma once
 // The devices the suite certifies: every device ze-reduce lists, or those named with --device.
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "application_path.hpp"
 #include "zereduce/zereduce.hpp"
 
 namespace zr::conformance {
@@ -22,6 +24,8 @@ class DeviceUnderTest {
   bool executes_kernels() const { return executes_kernels_; }
   // One queue per device for the whole run (building kernels is the slow part), made on first use.
   queue& get_queue();
+  // --interop: the device as an application's own objects see it, made on first use.
+  ApplicationPath& application();
 
   // A device that was lost or hung during a case (zr::DeviceLostError, zr::TimeoutError): the library
   // refuses all later work on it, so its remaining cases are reported as not run.
@@ -40,6 +44,7 @@ class DeviceUnderTest {
   std::string tag_;
   bool executes_kernels_;
   std::optional<queue> queue_;
+  std::shared_ptr<ApplicationPath> application_;
   std::optional<Loss> lost_;
 };
 

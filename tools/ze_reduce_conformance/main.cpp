@@ -32,7 +32,7 @@ std::string utc_now() {
 
 void print_plan(const Options& options, const std::vector<DeviceUnderTest>& devices, std::size_t case_count) {
   std::cout << "ze_reduce_conformance " << version() << ", " << (options.mode == SuiteMode::quick ? "quick" : "full")
-            << " mode, seed " << options.seed << ", " << case_count << " cases\n";
+            << " mode" << (options.interop ? " through the application's objects (--interop)" : "") << ", seed " << options.seed << ", " << case_count << " cases\n";
   if (const char* broken = std::getenv("ZE_REDUCE_FAULT_INJECTION"); broken && *broken)
     std::cout << "  ZE_REDUCE_FAULT_INJECTION=" << broken
               << " is set: the library deliberately breaks every result of that strategy (a test-only switch)\n";
@@ -65,7 +65,7 @@ int run(Options& options) {
   int gtest_argc = static_cast<int>(gtest_argv.size());
   testing::InitGoogleTest(&gtest_argc, gtest_argv.data());
 
-  RunContext context{devices, {}};
+  RunContext context{devices, {}, options.interop};
   std::deque<CaseRecord> records;
   for (std::size_t slot = 0; slot < devices.size(); ++slot)
     register_cases(context, generate_cases(devices[slot], slot, options.mode, options.seed), records);

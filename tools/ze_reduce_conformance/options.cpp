@@ -31,6 +31,10 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       ->delimiter(',');
   app.add_option("--report", options.report_path, "write a JSON report (docs/conformance.schema.json) to this file");
   app.add_option("--seed", options.seed, "base seed of every generated input (default 1); failures print theirs");
+  app.add_flag("--interop", options.interop,
+               "run the reductions through an application's own objects (zereduce/opencl.hpp, level_zero.hpp): "
+               "a context, queue and memory of the tool's own on each device; cases without an interop call "
+               "(arg-reductions, transforms, user operators, host spans) are skipped");
   app.add_flag("--list-devices", options.list_devices, "list the devices and exit");
 
   std::vector<std::string> reversed(own.rbegin(), own.rend() - 1);  // CLI11 takes the arguments last first

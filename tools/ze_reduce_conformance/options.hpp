@@ -15,6 +15,7 @@ struct Options {
   std::string report_path;           // empty: no report
   std::uint64_t seed = 1;
   bool list_devices = false;
+  bool interop = false;  // the reductions through an application's own objects (application_path.hpp)
   std::vector<std::string> gtest_arguments;  // argv[0] and every --gtest_* argument, for InitGoogleTest
 };
 

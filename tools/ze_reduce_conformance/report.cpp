@@ -167,6 +167,7 @@ nlohmann::json make_report(const Options& options, const std::vector<DeviceUnder
           {"tool", "ze_reduce_conformance"},
           {"library_version", std::string(version())},
           {"mode", options.mode == SuiteMode::quick ? "quick" : "full"},
+          {"interop", options.interop},
           {"seed", options.seed},
           {"gtest_filter", summary.gtest_filter},
           {"fault_injection", fault_injection()},

@@ -262,12 +262,13 @@ ze_result_t ZE_APICALL command_queue_execute(ze_command_queue_handle_t handle, s
   for (std::uint32_t i = 0; i < count; ++i) {
     auto* list = object_of<CommandList>(lists[i]);
     if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (!list->closed || list->device != q->device) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    if (!list->closed || list->immediate() || list->device != q->device) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     for (const auto& c : list->commands)
       if (const auto* launch = std::get_if<LaunchCommand>(&c.what)) kernels.push_back(launch->kernel->name);
     submission.lists.push_back(list);
   }
   if (q->device->lost) return ZE_RESULT_ERROR_DEVICE_LOST;
+  flush_immediate_lists();  // a list submitted now may wait for their events
   submission.lose_device = fault_fires(FaultKind::device_lost, q->device->index, kernels);
   submission.never_signal = fault_fires(FaultKind::fence_hang, q->device->index, kernels);
   q->submit(std::move(submission));
@@ -294,6 +295,59 @@ ze_result_t ZE_APICALL command_list_create(ze_context_handle_t context, ze_devic
   return ZE_RESULT_SUCCESS;
 }
 
+// ---- immediate command lists ------------------------------------------------------------------------------
+
+namespace {
+std::mutex immediate_mutex;
+std::vector<CommandList*> immediate_lists;
+
+// Hands the list's held commands to its queue as one segment (caller holds immediate_mutex).
+void flush_locked(CommandList& list) {
+  if (list.commands.empty()) return;
+  auto segment = std::make_unique<CommandList>(list.context, list.device);
+  segment->commands = std::move(list.commands);
+  list.commands.clear();
+  segment->closed = true;
+  Submission submission;
+  submission.lists.push_back(segment.get());
+  list.segments.push_back(std::move(segment));
+  list.immediate_queue->submit(std::move(submission));
+}
+}  // namespace
+
+void flush_immediate_lists() {
+  std::lock_guard lock(immediate_mutex);
+  for (CommandList* list : immediate_lists) flush_locked(*list);
+}
+
+CommandList::~CommandList() {
+  if (!immediate_queue) return;
+  {
+    std::lock_guard lock(immediate_mutex);
+    flush_locked(*this);
+    std::erase(immediate_lists, this);
+  }
+  immediate_queue.reset();  // runs what was handed over, then stops
+  segments.clear();
+}
+
+ze_result_t ZE_APICALL command_list_create_immediate(ze_context_handle_t context, ze_device_handle_t device,
+                                                     const ze_command_queue_desc_t* desc, ze_command_list_handle_t* out) {
+  auto* c = object_of<Context>(context);
+  auto* d = object_of<Device>(device);
+  if (!c || !d) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!desc || !out) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (desc->ordinal != 0) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (d->lost) return ZE_RESULT_ERROR_DEVICE_LOST;
+  auto list = std::make_unique<CommandList>(c, d);
+  list->immediate_queue = std::make_unique<CommandQueue>(c, d);
+  if (!list->immediate_queue->queue) return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+  std::lock_guard lock(immediate_mutex);
+  immediate_lists.push_back(list.get());
+  *out = handle_of<ze_command_list_handle_t>(list.release());
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t ZE_APICALL command_list_destroy(ze_command_list_handle_t handle) {
   auto* list = object_of<CommandList>(handle);
   if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -304,6 +358,7 @@ ze_result_t ZE_APICALL command_list_destroy(ze_command_list_handle_t handle) {
 ze_result_t ZE_APICALL command_list_close(ze_command_list_handle_t handle) {
   auto* list = object_of<CommandList>(handle);
   if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (list->immediate()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;  // immediate lists are never closed
   list->closed = true;
   return ZE_RESULT_SUCCESS;
 }
@@ -334,6 +389,13 @@ ze_result_t append(ze_command_list_handle_t handle, Command command, ze_event_ha
     auto* e = object_of<Event>(waits[i]);
     if (!e) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     command.waits.push_back(e);
+  }
+  const bool barrier = std::holds_alternative<BarrierCommand>(command.what);
+  if (list->immediate()) {
+    std::lock_guard lock(immediate_mutex);
+    list->commands.push_back(std::move(command));
+    if (barrier) flush_locked(*list);
+    return ZE_RESULT_SUCCESS;
   }
   list->commands.push_back(std::move(command));
   return ZE_RESULT_SUCCESS;
@@ -377,6 +439,11 @@ ze_result_t ZE_APICALL command_list_append_launch_kernel(ze_command_list_handle_
       logger().error("kernel {} is launched with argument {} never set", k->name, i);
       return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     }
+  }
+  if (auto* l = object_of<CommandList>(list); l && (k->module->device != l->device || k->module->context != l->context)) {
+    logger().error("kernel {} of a module of another {} is appended to a command list", k->name,
+                   k->module->device != l->device ? "device" : "context");
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   }
   LaunchCommand launch{k, k->args, {k->group_size[0], k->group_size[1], k->group_size[2]}, *groups};
   return append(list, Command{std::move(launch), nullptr, {}}, signal, wait_count, waits);
@@ -522,12 +589,14 @@ ze_result_t ZE_APICALL event_host_signal(ze_event_handle_t handle) {
 ze_result_t ZE_APICALL event_host_synchronize(ze_event_handle_t handle, std::uint64_t timeout) {
   auto* event = object_of<Event>(handle);
   if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  flush_immediate_lists();
   return event->wait(timeout) ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
 }
 
 ze_result_t ZE_APICALL event_query_status(ze_event_handle_t handle) {
   auto* event = object_of<Event>(handle);
   if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  flush_immediate_lists();
   std::lock_guard lock(event->mutex);
   return event->signalled ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
 }
@@ -562,6 +631,7 @@ void install(ze_command_queue_dditable_t& t) {
 
 void install(ze_command_list_dditable_t& t) {
   t.pfnCreate = command_list_create;
+  t.pfnCreateImmediate = command_list_create_immediate;
   t.pfnDestroy = command_list_destroy;
   t.pfnClose = command_list_close;
   t.pfnReset = command_list_reset;

@@ -191,14 +191,27 @@ struct Command {
   std::vector<Event*> waits;
 };
 
+struct CommandQueue;
+
 struct CommandList : Object {
   static constexpr Tag kTag = Tag::command_list;
   CommandList(Context* c, Device* d) : Object(kTag), context(c), device(d) {}
+  ~CommandList();
   Context* context;
   Device* device;
   std::vector<Command> commands;
   bool closed = false;
+  // Immediate lists (zeCommandListCreateImmediate) run on a queue of their own. The commands appended since the
+  // last barrier are held back and handed to that queue, as one segment run like a regular list's (in reverse
+  // order), when a barrier is appended or when the host waits on an event or a queue: a missing barrier then
+  // gives a wrong result here as in a regular list.
+  std::vector<std::unique_ptr<CommandList>> segments;  // handed over, kept until the list goes
+  std::unique_ptr<CommandQueue> immediate_queue;       // declared last: destroyed (drained) first
+  bool immediate() const { return immediate_queue != nullptr; }
 };
+
+// Hands every immediate list's held commands to its queue (before the host waits for anything).
+void flush_immediate_lists();
 
 struct Fence;
 
