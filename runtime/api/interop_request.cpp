@@ -8,8 +8,9 @@
 
 namespace zr::api {
 
-plan_summary empty_input_summary() {
+plan_summary empty_input_summary(const core::ReductionRequest& request) {
   plan_summary summary;
+  if (request.strategy) summary.strategy = static_cast<zr::strategy>(*request.strategy);
   summary.reason = "no elements: no kernel runs; the result keeps its value, or becomes the identity";
   summary.description = "no passes";
   return summary;

@@ -73,8 +73,9 @@ class reducer_impl {
   }
 
   plan_summary describe(std::uint64_t n, const zr::detail::interop_request& request) {
-    if (n == 0) return api::empty_input_summary();
-    return plan(api::core_request(request, n, "level_zero_interop"))->summary;
+    const core::ReductionRequest reduction = api::core_request(request, n, "level_zero_interop");
+    if (n == 0) return api::empty_input_summary(reduction);
+    return plan(reduction)->summary;
   }
 
   std::uint64_t scratch_bytes(std::uint64_t n, const zr::detail::interop_request& request) {

@@ -190,8 +190,9 @@ class reducer_impl {
   }
 
   plan_summary describe(std::uint64_t n, const zr::detail::interop_request& request) {
-    if (n == 0) return api::empty_input_summary();
-    return plan(api::core_request(request, n, "opencl_interop"))->summary;
+    const core::ReductionRequest reduction = api::core_request(request, n, "opencl_interop");
+    if (n == 0) return api::empty_input_summary(reduction);
+    return plan(reduction)->summary;
   }
 
  private:
