@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install dependencies, build everything (release, warnings are errors) and run the whole test suite; then the
-# Python package as pip installs it, with its tests; then the driver-level fault tests and the OpenCL interop
-# tests once more under AddressSanitizer, LeakSanitizer and UBSan (the debug preset, built for those tests only:
+# Python package as pip installs it, with its tests; then the driver-level fault tests and the OpenCL and Level
+# Zero interop tests once more under AddressSanitizer, LeakSanitizer and UBSan (the debug preset, built for those tests only:
 # about 3 minutes on 2 cores; ZR_SKIP_SANITIZED=1 skips it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +16,6 @@ bash scripts/python_package_test.sh
 if [ "${ZR_SKIP_SANITIZED:-0}" != 1 ]; then
   bash scripts/configure_preset.sh debug
   cmake --build --preset debug --target level_zero_cpu_fault_tests level_zero_cpu_rules_tests ze_reduce_test_driver \
-    zr_opencl_interop_tests
+    zr_opencl_interop_tests zr_level_zero_interop_tests
   ctest --preset debug -L sanitized
 fi
