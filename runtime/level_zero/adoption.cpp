@@ -21,13 +21,20 @@ std::vector<ze_driver_handle_t> all_drivers() {
   return drivers;
 }
 
-// A driver's devices (zeDeviceGet) or a device's sub-devices (zeDeviceGetSubDevices).
-template <typename Parent, typename Query>
-std::vector<ze_device_handle_t> devices_of(Parent parent, Query query, const char* call) {
+std::vector<ze_device_handle_t> devices_of(ze_driver_handle_t driver) {
   std::uint32_t count = 0;
-  check(query(parent, &count, nullptr), call, "");
+  ZR_ZE_CHECK("", zeDeviceGet, driver, &count, nullptr);
   std::vector<ze_device_handle_t> handles(count);
-  if (count) check(query(parent, &count, handles.data()), call, "");
+  if (count) ZR_ZE_CHECK("", zeDeviceGet, driver, &count, handles.data());
+  handles.resize(count);
+  return handles;
+}
+
+std::vector<ze_device_handle_t> sub_devices_of(ze_device_handle_t device) {
+  std::uint32_t count = 0;
+  ZR_ZE_CHECK("", zeDeviceGetSubDevices, device, &count, nullptr);
+  std::vector<ze_device_handle_t> handles(count);
+  if (count) ZR_ZE_CHECK("", zeDeviceGetSubDevices, device, &count, handles.data());
   handles.resize(count);
   return handles;
 }
@@ -42,10 +49,10 @@ Place place_of(ze_driver_handle_t driver, ze_device_handle_t device) {
   const auto drivers = all_drivers();
   for (std::uint32_t d = 0; d < drivers.size(); ++d) {
     if (drivers[d] != driver) continue;
-    const auto roots = devices_of(driver, zeDeviceGet, "zeDeviceGet");
+    const auto roots = devices_of(driver);
     for (std::uint32_t i = 0; i < roots.size(); ++i) {
       if (roots[i] == device) return {d, i, std::nullopt};
-      const auto subs = devices_of(roots[i], zeDeviceGetSubDevices, "zeDeviceGetSubDevices");
+      const auto subs = sub_devices_of(roots[i]);
       for (std::uint32_t s = 0; s < subs.size(); ++s)
         if (subs[s] == device) return {d, i, s};
     }
@@ -63,11 +70,11 @@ std::shared_ptr<Device> adopt_device(ze_driver_handle_t driver, ze_context_handl
   if (!context) throw InvalidArgumentError("level_zero_interop: the context is null");
   if (!device) throw InvalidArgumentError("level_zero_interop: the device is null");
   // The application initialised Level Zero to have these handles; zeInit again is harmless.
-  if (const ze_result_t init = zeInit(0); init != ZE_RESULT_SUCCESS)
+  if (const ze_result_t init = ZR_ZE_RESULT(zeInit, 0); init != ZE_RESULT_SUCCESS)
     throw InvalidArgumentError("level_zero_interop: zeInit failed with " + std::string(result_name(init)) +
                                ": these cannot be Level Zero handles of this process");
   const Place place = place_of(driver, device);
-  if (const ze_result_t status = zeContextGetStatus(context); status != ZE_RESULT_SUCCESS)
+  if (const ze_result_t status = ZR_ZE_RESULT(zeContextGetStatus, context); status != ZE_RESULT_SUCCESS)
     throw InvalidArgumentError("level_zero_interop: the context is not usable (zeContextGetStatus: " +
                                std::string(result_name(status)) + ")");
 
