@@ -65,6 +65,19 @@ class ZR_API reducer {
     return append(queue, input, input_offset, n, result, result_offset, request, wait_list);
   }
 
+  // The same over shared virtual memory of this context (clSVMAlloc, coarse- or fine-grained): the n elements of
+  // T at `input` into *result, read and written in place by the kernels (clSetKernelArgSVMPointer). The device
+  // must support SVM (CL_DEVICE_SVM_CAPABILITIES; zr::UnsupportedError otherwise). OpenCL cannot say which
+  // context an SVM pointer belongs to: on CPU devices and devices with fine-grained system SVM any pointer is
+  // taken (their kernels address all host memory); on others the driver must recognise it as SVM
+  // (CL_MEM_USES_SVM_POINTER), else zr::InvalidArgumentError, and some drivers (PoCL) recognise an
+  // allocation's start only. With coarse-grained SVM the application maps the result before the host reads it.
+  template <typename T, typename BinaryOperation>
+  cl_event append_reduce(cl_command_queue queue, const T* input, std::uint64_t n, T* result, BinaryOperation,
+                         const property_list& properties = {}, std::span<const cl_event> wait_list = {}) {
+    return append_svm(queue, input, n, result, zr::detail::make_interop_request<T, BinaryOperation>(properties), wait_list);
+  }
+
   // What the reduction of n elements of T with `op` and `properties` runs: its strategy, passes and combine
   // depth (the m of the documented floating-point bound), as a zr::queue's profile reports them.
   template <typename T, typename BinaryOperation>
@@ -73,6 +86,8 @@ class ZR_API reducer {
   }
 
  private:
+  cl_event append_svm(cl_command_queue queue, const void* input, std::uint64_t n, void* result,
+                      const zr::detail::interop_request& request, std::span<const cl_event> wait_list);
   plan_summary describe_of(std::uint64_t n, const zr::detail::interop_request& request) const;
   cl_event append(cl_command_queue queue, cl_mem input, std::uint64_t input_offset, std::uint64_t n, cl_mem result,
                   std::uint64_t result_offset, const zr::detail::interop_request& request,

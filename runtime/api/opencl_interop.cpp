@@ -106,7 +106,8 @@ class reducer_impl {
   reducer_impl(cl_context context, cl_device_id device)
       : context_(check_device(device), context),
         executor_(context_),
-        base_alignment_(query_base_alignment(device, context_.device().name)) {}
+        base_alignment_(query_base_alignment(device, context_.device().name)),
+        svm_capabilities_(query_svm_capabilities(device)) {}
 
   ~reducer_impl() {
     // The last reduction still uses the scratch buffers and kernels that go with this.
@@ -126,14 +127,7 @@ class reducer_impl {
     const std::string& device = context_.device().name;
     const auto type = static_cast<core::DataType>(request.type);
     const std::uint64_t element = core::size_of(type);
-    if (!queue) throw InvalidArgumentError("opencl_interop: the queue is null");
-    if (queue_info<cl_context>(queue, CL_QUEUE_CONTEXT, "CL_QUEUE_CONTEXT", device) != context_.handle())
-      throw InvalidArgumentError("opencl_interop: the queue belongs to another cl_context than the reducer's");
-    if (queue_info<cl_device_id>(queue, CL_QUEUE_DEVICE, "CL_QUEUE_DEVICE", device) != context_.device().id)
-      throw InvalidArgumentError("opencl_interop: the queue is of another device than the reducer's ('" + device + "')");
-    const bool out_of_order =
-        (queue_info<cl_command_queue_properties>(queue, CL_QUEUE_PROPERTIES, "CL_QUEUE_PROPERTIES", device) &
-         CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+    const bool out_of_order = checked_queue_is_out_of_order(queue);
     if (input_offset % element != 0 || result_offset % element != 0)
       throw InvalidArgumentError("opencl_interop: the " + std::string(input_offset % element ? "input" : "result") +
                                  " offset is not a multiple of the " + std::to_string(element) + "-byte " +
@@ -182,6 +176,48 @@ class reducer_impl {
     return done.get();
   }
 
+  // Shared virtual memory: the kernels take the pointers themselves (clSetKernelArgSVMPointer).
+  cl_event append_svm(cl_command_queue queue, const void* input, std::uint64_t n, void* result,
+                      const zr::detail::interop_request& request, std::span<const cl_event> wait_list) {
+    const std::string& device = context_.device().name;
+    const core::ReductionRequest reduction = api::core_request(request, n, "opencl_interop");
+    const std::uint64_t element = core::size_of(reduction.type);
+    if (!svm_capabilities_)
+      throw UnsupportedError("opencl_interop: device '" + device + "' has no shared virtual memory "
+                             "(CL_DEVICE_SVM_CAPABILITIES is 0): pass cl_mem buffers");
+    const bool out_of_order = checked_queue_is_out_of_order(queue);
+    check_svm(result, element, "result", reduction.type);
+    if (n) check_svm(input, n * element, "input", reduction.type);
+
+    std::lock_guard lock(mutex_);
+    std::vector<cl_event> after(wait_list.begin(), wait_list.end());
+    if (last_) after.push_back(last_.get());
+    opencl::EventHandle done;
+    if (n == 0) {
+      cl_event event = nullptr;
+      const auto count = static_cast<cl_uint>(after.size());
+      if (reduction.include_initial)
+        opencl::check(clEnqueueMarkerWithWaitList(queue, count, after.empty() ? nullptr : after.data(), &event),
+                      "clEnqueueMarkerWithWaitList", device);
+      else
+        opencl::check(clEnqueueSVMMemFill(queue, result, reduction.identity.data(), element, element, count,
+                                          after.empty() ? nullptr : after.data(), &event),
+                      "clEnqueueSVMMemFill", device, "the identity into the result");
+      done = opencl::EventHandle(event);
+      opencl::check(clFlush(queue), "clFlush", device);
+    } else {
+      const auto planned = plan(reduction);
+      const opencl::GlobalMemory results[] = {{nullptr, result}};
+      done = executor_.append(planned->plan, opencl::GlobalMemory{nullptr, input}, results,
+                              opencl::AppendTarget{queue, after, out_of_order})
+                 .done;
+    }
+    if (!done) throw Error("opencl_interop: the reduction's plan enqueued no command (a bug: please report it)");
+    last_ = done;
+    opencl::check(clRetainEvent(done.get()), "clRetainEvent", device);
+    return done.get();
+  }
+
   std::shared_ptr<const api::PlannedRun> plan(const core::ReductionRequest& reduction) {
     return plans_.get(reduction, [&] {
       const auto& caps = context_.capabilities();
@@ -199,6 +235,49 @@ class reducer_impl {
   static opencl::Device check_device(cl_device_id device) {
     if (!device) throw InvalidArgumentError("opencl_interop: the device is null");
     return opencl::describe_device(device);
+  }
+
+  bool checked_queue_is_out_of_order(cl_command_queue queue) const {
+    const std::string& device = context_.device().name;
+    if (!queue) throw InvalidArgumentError("opencl_interop: the queue is null");
+    if (queue_info<cl_context>(queue, CL_QUEUE_CONTEXT, "CL_QUEUE_CONTEXT", device) != context_.handle())
+      throw InvalidArgumentError("opencl_interop: the queue belongs to another cl_context than the reducer's");
+    if (queue_info<cl_device_id>(queue, CL_QUEUE_DEVICE, "CL_QUEUE_DEVICE", device) != context_.device().id)
+      throw InvalidArgumentError("opencl_interop: the queue is of another device than the reducer's ('" + device + "')");
+    return (queue_info<cl_command_queue_properties>(queue, CL_QUEUE_PROPERTIES, "CL_QUEUE_PROPERTIES", device) &
+            CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+  }
+
+  // OpenCL cannot be asked which context an SVM pointer belongs to; it can be asked whether a buffer made over
+  // the pointer uses it as SVM (CL_MEM_USES_SVM_POINTER). Devices whose kernels address all host memory (fine-
+  // grained system SVM, CPU devices) take any pointer; on others the driver must recognise it (PoCL, for one,
+  // recognises an allocation's start only).
+  void check_svm(const void* pointer, std::uint64_t bytes, const char* which, core::DataType type) const {
+    const std::string& device = context_.device().name;
+    if (!pointer) throw InvalidArgumentError(std::string("opencl_interop: the ") + which + " is a null pointer");
+    const std::uint64_t element = core::size_of(type);
+    if (reinterpret_cast<std::uintptr_t>(pointer) % element != 0)
+      throw InvalidArgumentError(std::string("opencl_interop: the ") + which + " is not aligned to its " +
+                                 std::to_string(element) + "-byte " + std::string(core::name(type)) + " elements");
+    if ((svm_capabilities_ & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM) || context_.device().type == core::DeviceType::cpu) return;
+    cl_int code = CL_SUCCESS;
+    const opencl::MemHandle probe(clCreateBuffer(context_.handle(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                                                 static_cast<std::size_t>(bytes), const_cast<void*>(pointer), &code));
+    cl_bool uses_svm = CL_FALSE;
+    if (code == CL_SUCCESS)
+      opencl::check(clGetMemObjectInfo(probe.get(), CL_MEM_USES_SVM_POINTER, sizeof uses_svm, &uses_svm, nullptr),
+                    "clGetMemObjectInfo(CL_MEM_USES_SVM_POINTER)", device);
+    if (!uses_svm)
+      throw InvalidArgumentError(std::string("opencl_interop: the ") + which + " is not shared virtual memory of the "
+                                 "reducer's context as device '" + device + "' recognises it (clSVMAlloc memory of "
+                                 "this context; this driver may need an allocation's start): pass cl_mem buffers");
+  }
+
+  static cl_device_svm_capabilities query_svm_capabilities(cl_device_id device) {
+    cl_device_svm_capabilities capabilities = 0;
+    // OpenCL 1.2 devices do not know the query: they have no SVM.
+    if (clGetDeviceInfo(device, CL_DEVICE_SVM_CAPABILITIES, sizeof capabilities, &capabilities, nullptr) != CL_SUCCESS) return 0;
+    return capabilities;
   }
 
   static std::uint64_t query_base_alignment(cl_device_id device, const std::string& name) {
@@ -238,6 +317,7 @@ class reducer_impl {
   opencl::Context context_;
   opencl::Executor executor_;
   std::uint64_t base_alignment_;
+  cl_device_svm_capabilities svm_capabilities_;
   api::PlanCache plans_;
   std::mutex mutex_;
   opencl::EventHandle last_;  // the previous reduction's last command
@@ -255,6 +335,11 @@ reducer::~reducer() = default;
 
 cl_context reducer::context() const { return impl_->context().handle(); }
 cl_device_id reducer::device() const { return impl_->context().device().id; }
+
+cl_event reducer::append_svm(cl_command_queue queue, const void* input, std::uint64_t n, void* result,
+                             const zr::detail::interop_request& request, std::span<const cl_event> wait_list) {
+  return impl_->append_svm(queue, input, n, result, request, wait_list);
+}
 
 plan_summary reducer::describe_of(std::uint64_t n, const zr::detail::interop_request& request) const {
   return impl_->describe(n, request);

@@ -83,27 +83,40 @@ Submission Executor::enqueue(const core::Plan& plan, cl_mem input, cl_mem result
   return enqueue(plan, input, results);
 }
 
+namespace {
+std::vector<GlobalMemory> buffers(std::span<const cl_mem> mems) {
+  std::vector<GlobalMemory> memory;
+  for (cl_mem mem : mems) memory.push_back({mem, nullptr});
+  return memory;
+}
+}  // namespace
+
 Submission Executor::enqueue(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results,
                              Timestamps timestamps) {
   const AppendTarget own{timestamps == Timestamps::on ? context_.queue() : context_.untimed_queue(), {}, false};
-  return enqueue_on(plan, input, results, timestamps, own);
+  return enqueue_on(plan, {input, nullptr}, buffers(results), timestamps, own);
 }
 
 Submission Executor::append(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results,
                             const AppendTarget& target) {
+  return enqueue_on(plan, {input, nullptr}, buffers(results), Timestamps::off, target);
+}
+
+Submission Executor::append(const core::Plan& plan, GlobalMemory input, std::span<const GlobalMemory> results,
+                            const AppendTarget& target) {
   return enqueue_on(plan, input, results, Timestamps::off, target);
 }
 
-Submission Executor::enqueue_on(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results,
+Submission Executor::enqueue_on(const core::Plan& plan, GlobalMemory input, std::span<const GlobalMemory> results,
                                 Timestamps timestamps, const AppendTarget& target) {
   const std::string& device = context_.device().name;
   const std::size_t expected_results = std::max<std::size_t>(plan.results.size(), 1);
   if (results.size() != expected_results)
     throw InvalidArgumentError("opencl: the plan writes " + std::to_string(expected_results) + " result(s) but " +
                                std::to_string(results.size()) + " buffer(s) were given");
-  for (cl_mem result : results)
-    if (!result) throw InvalidArgumentError("opencl: a result buffer is null");
-  if (!input && plan.request.n != 0) throw InvalidArgumentError("opencl: the input buffer is null");
+  for (const GlobalMemory& result : results)
+    if (result.null()) throw InvalidArgumentError("opencl: a result buffer is null");
+  if (input.null() && plan.request.n != 0) throw InvalidArgumentError("opencl: the input buffer is null");
 
   context_.throw_if_lost();
   // One plan's passes go out together: another thread's passes must not land between them (they would share
@@ -127,14 +140,14 @@ Submission Executor::enqueue_on(const core::Plan& plan, cl_mem input, std::span<
           [&](const auto& arg) {
             using Arg = std::decay_t<decltype(arg)>;
             if constexpr (std::is_same_v<Arg, core::BufferArg>) {
-              cl_mem mem = nullptr;
+              GlobalMemory memory;
               switch (arg.which) {
-                case core::BufferArg::Which::input: mem = input; break;
+                case core::BufferArg::Which::input: memory = input; break;
                 case core::BufferArg::Which::result:
                   if (arg.index >= results.size())
                     throw InvalidArgumentError("opencl: " + where() + " names result " + std::to_string(arg.index) +
                                                " of " + std::to_string(results.size()));
-                  mem = results[arg.index];
+                  memory = results[arg.index];
                   break;
                 case core::BufferArg::Which::none: break;  // a null pointer
                 case core::BufferArg::Which::scratch:
@@ -143,10 +156,15 @@ Submission Executor::enqueue_on(const core::Plan& plan, cl_mem input, std::span<
                                                std::to_string(arg.index) + " of a plan that has " +
                                                std::to_string(scratch.size()));
                   }
-                  mem = scratch[arg.index].get();
+                  memory.buffer = scratch[arg.index].get();
                   break;
               }
-              check(clSetKernelArg(kernel, arg_index, sizeof(cl_mem), &mem), "clSetKernelArg", device, where);
+              if (memory.svm) {
+                check(clSetKernelArgSVMPointer(kernel, arg_index, memory.svm), "clSetKernelArgSVMPointer", device, where);
+              } else {
+                cl_mem mem = memory.buffer;
+                check(clSetKernelArg(kernel, arg_index, sizeof(cl_mem), &mem), "clSetKernelArg", device, where);
+              }
             } else if constexpr (std::is_same_v<Arg, core::LocalMemoryArg>) {
               check(clSetKernelArg(kernel, arg_index, arg.bytes, nullptr), "clSetKernelArg", device,
                     [&] { return where() + " (" + std::to_string(arg.bytes) + " bytes of local memory)"; });

@@ -52,6 +52,14 @@ struct AppendTarget {
   bool out_of_order = false;
 };
 
+// Global memory a kernel argument names: a buffer object, or shared virtual memory of the context (clSVMAlloc;
+// any address inside an allocation, set with clSetKernelArgSVMPointer).
+struct GlobalMemory {
+  cl_mem buffer = nullptr;
+  const void* svm = nullptr;
+  bool null() const { return !buffer && !svm; }
+};
+
 class Executor {
  public:
   explicit Executor(Context& context);
@@ -70,6 +78,9 @@ class Executor {
   // Enqueues every pass on the application's queue (untimed; nothing waits on the host): the submission's
   // `done` is the last pass's event.
   Submission append(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results, const AppendTarget& target);
+  // The same where the input and results may be shared virtual memory.
+  Submission append(const core::Plan& plan, GlobalMemory input, std::span<const GlobalMemory> results,
+                    const AppendTarget& target);
   // Waits for the passes (bounded: Context::wait) and reads their timestamps; throws zr::BackendError if a
   // pass failed, zr::DeviceLostError if the device faulted, zr::TimeoutError if the passes did not finish in
   // time.
@@ -96,8 +107,8 @@ class Executor {
   std::byte* result_landing(std::size_t index, std::uint64_t bytes);
 
  private:
-  Submission enqueue_on(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results, Timestamps timestamps,
-                        const AppendTarget& target);
+  Submission enqueue_on(const core::Plan& plan, GlobalMemory input, std::span<const GlobalMemory> results,
+                        Timestamps timestamps, const AppendTarget& target);
   core::RunProfile wait_untimed(const Submission& submission) const;
   // ZE_REDUCE_FAULT_INJECTION's device_lost and hang, through the same paths as real ones.
   void inject_faults(const Submission& submission) const;

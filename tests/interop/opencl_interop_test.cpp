@@ -4,7 +4,8 @@
 // the host in between. Every result is compared with a host fold of the same data. Runs on every OpenCL device
 // that executes kernels (PoCL in CI; Intel's CPU runtime and NVIDIA's GPU where present); Intel's no-hardware
 // GPU platform is left out (its kernels do not run).
-#define CL_TARGET_OPENCL_VERSION 120
+#define CL_TARGET_OPENCL_VERSION 200  // clSVMAlloc, for shared virtual memory
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS  // clCreateCommandQueue: the call most applications make
 #include <gtest/gtest.h>
 
 #include "support/expect_error.hpp"
@@ -355,6 +356,66 @@ std::string test_name(const ::testing::TestParamInfo<cl_device_id>& info) {
   std::string name = std::to_string(info.index) + "_" + platform_name + "_" + device_name(info.param);
   std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
   return name;
+}
+
+TEST_P(OpenClInterop, GivenSharedVirtualMemory_WhenAppended_ThenItIsReadAndWrittenInPlace) {
+  Application app(GetParam());
+  cl_device_svm_capabilities svm = 0;
+  clGetDeviceInfo(app.device, CL_DEVICE_SVM_CAPABILITIES, sizeof svm, &svm, nullptr);
+  zr::opencl_interop::reducer reducer(app.context, app.device);
+  int host_result = 0;
+  if (svm == 0) {
+    std::vector<int> host(16);
+    expect_error<zr::UnsupportedError>(
+        [&] { reducer.append_reduce<int>(app.queue, host.data(), host.size(), &host_result, zr::plus<>()); },
+        "has no shared virtual memory");
+    GTEST_SKIP() << device_name(app.device) << " has no shared virtual memory: refused by name";
+  }
+  // Kernels of CPU devices address any host memory: there the reduction may start inside an allocation; GPU
+  // drivers may recognise an allocation's start only (the reducer refuses what the driver does not recognise).
+  cl_device_type type = 0;
+  clGetDeviceInfo(app.device, CL_DEVICE_TYPE, sizeof type, &type, nullptr);
+  const cl_uint skip = (type & CL_DEVICE_TYPE_CPU) ? 3 : 0;
+  const cl_uint n = 200003;
+  auto* data = static_cast<int*>(clSVMAlloc(app.context, CL_MEM_READ_WRITE, (n + 8) * sizeof(int), 0));
+  auto* results = static_cast<int*>(clSVMAlloc(app.context, CL_MEM_READ_WRITE, 4 * sizeof(int), 0));
+  ASSERT_TRUE(data && results);
+  // The application's kernel writes the data through the SVM pointer.
+  const cl_int seed = 9;
+  ASSERT_EQ(clSetKernelArgSVMPointer(app.fill, 0, data), CL_SUCCESS);
+  clSetKernelArg(app.fill, 1, sizeof n, &n);
+  clSetKernelArg(app.fill, 2, sizeof seed, &seed);
+  const std::size_t global = (n + 63) / 64 * 64;
+  ASSERT_EQ(clEnqueueNDRangeKernel(app.queue, app.fill, 1, nullptr, &global, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueSVMMap(app.queue, CL_TRUE, CL_MAP_WRITE, results, 4 * sizeof(int), 0, nullptr, nullptr), CL_SUCCESS);
+  results[1] = 1000;
+  ASSERT_EQ(clEnqueueSVMUnmap(app.queue, results, 0, nullptr, nullptr), CL_SUCCESS);
+  auto* maximum = static_cast<int*>(clSVMAlloc(app.context, CL_MEM_READ_WRITE, sizeof(int), 0));
+  ASSERT_EQ(clEnqueueSVMMemFill(app.queue, maximum, &results[1], sizeof(int), sizeof(int), 0, nullptr, nullptr), CL_SUCCESS);
+  clReleaseEvent(reducer.append_reduce<int>(app.queue, data + skip, n - skip, &results[0], zr::plus<>(),
+                                            {zr::property::reduction::initialize_to_identity{}}));
+  clReleaseEvent(reducer.append_reduce<int>(app.queue, data + skip, n - skip, maximum, zr::maximum<>()));
+  ASSERT_EQ(clEnqueueSVMMap(app.queue, CL_TRUE, CL_MAP_READ, results, 4 * sizeof(int), 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueSVMMap(app.queue, CL_TRUE, CL_MAP_READ, maximum, sizeof(int), 0, nullptr, nullptr), CL_SUCCESS);
+  const std::vector<int> host = host_fill(n, seed);
+  EXPECT_EQ(results[0], static_cast<int>(std::accumulate(host.begin() + skip, host.end(), 0LL))) << device_name(app.device);
+  EXPECT_EQ(*maximum, std::max(1000, *std::max_element(host.begin() + skip, host.end())));
+  ASSERT_EQ(clEnqueueSVMUnmap(app.queue, results, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueSVMUnmap(app.queue, maximum, 0, nullptr, nullptr), CL_SUCCESS);
+  // Ordinary host memory is not the context's SVM: a GPU's reducer refuses it by name, never copies it.
+  if (!(type & CL_DEVICE_TYPE_CPU)) {
+    std::vector<int> plain(1024, 1);
+    expect_error<zr::InvalidArgumentError>(
+        [&] { reducer.append_reduce<int>(app.queue, plain.data(), plain.size(), maximum, zr::plus<>()); },
+        "input is not shared virtual memory of the reducer's context");
+  }
+  expect_error<zr::InvalidArgumentError>(
+      [&] { reducer.append_reduce<int>(app.queue, reinterpret_cast<const int*>(reinterpret_cast<const char*>(data) + 1), 8, maximum, zr::plus<>()); },
+      "not aligned");
+  clFinish(app.queue);
+  clSVMFree(app.context, maximum);
+  clSVMFree(app.context, data);
+  clSVMFree(app.context, results);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryDevice, OpenClInterop, ::testing::ValuesIn(application_devices()), test_name);
