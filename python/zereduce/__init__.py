@@ -120,11 +120,7 @@ def _host_array(x):
         raise InvalidArgumentError("a masked array: zereduce would reduce the masked elements too; give "
                                    "x.compressed() (the unmasked elements) or x.filled(value)")
     if not isinstance(x, _np.ndarray) and hasattr(x, "__sycl_usm_array_interface__"):
-        # dpctl/dpnp arrays: their memory belongs to a SYCL context that zereduce does not share yet, and a
-        # conversion through NumPy would be a silent copy through the host.
-        raise InvalidArgumentError(f"a SYCL USM array ({type(x).__name__}): zereduce does not read SYCL USM memory "
-                                   "in place yet; copy it to the host explicitly (dpctl.tensor.asnumpy(x) or "
-                                   "dpnp.asnumpy(x)) and reduce that")
+        x = _sycl_usm_host_view(x)
     if not isinstance(x, _np.ndarray) and hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):
         kind, _ = x.__dlpack_device__()
         if int(kind) != _DLPACK_CPU:
@@ -138,6 +134,48 @@ def _host_array(x):
     if not (array.flags.c_contiguous and array.flags.aligned):
         array = _np.array(array, order="C", copy=True)
     return array
+
+
+class _UsmHostMemory:
+    """NumPy's view of a SYCL USM array's memory (``__array_interface__``), keeping the array alive."""
+
+    def __init__(self, owner, interface):
+        self._owner = owner
+        self.__array_interface__ = interface
+
+
+def _sycl_device_types(syclobj):
+    """The device types ('cpu', 'gpu', ...) of the SYCL queue, context or device an array names."""
+    if hasattr(syclobj, "sycl_device"):  # a queue
+        devices = [syclobj.sycl_device]
+    elif hasattr(syclobj, "get_devices"):  # a context
+        devices = list(syclobj.get_devices())
+    elif hasattr(syclobj, "device_type"):  # a device
+        devices = [syclobj]
+    else:
+        raise InvalidArgumentError(f"a SYCL USM array whose syclobj ({type(syclobj).__name__}) names no queue, "
+                                   "context or device: zereduce cannot tell where its memory is")
+    return {getattr(d.device_type, "name", str(d.device_type)).split(".")[-1] for d in devices}
+
+
+def _sycl_usm_host_view(x):
+    """A SYCL USM array (``__sycl_usm_array_interface__``: dpctl, dpnp) read in place where its memory is host
+    memory, that is on a CPU SYCL device (whose device, shared and host USM all live in this process's memory):
+    a NumPy view of it, after the array's queue has finished its work. Memory of a GPU SYCL device is refused:
+    reading it here would be a copy through the host."""
+    interface = x.__sycl_usm_array_interface__
+    syclobj = interface.get("syclobj")
+    types = _sycl_device_types(syclobj)
+    if types != {"cpu"}:
+        raise InvalidArgumentError(
+            f"a SYCL USM array ({type(x).__name__}) on a {'/'.join(sorted(types))} SYCL device: zereduce reads SYCL "
+            "USM memory in place only where it is host memory (a CPU SYCL device); copy it to the host explicitly "
+            "(dpnp.asnumpy(x), dpctl.tensor.asnumpy(x)) and reduce that")
+    if hasattr(syclobj, "wait"):
+        syclobj.wait()  # the kernels that write it come first
+    view = {"data": tuple(interface["data"]), "shape": tuple(interface["shape"]), "typestr": interface["typestr"],
+            "strides": interface.get("strides"), "version": 3}
+    return _np.asarray(_UsmHostMemory(x, view))
 
 
 def _flat_values(x):

@@ -348,15 +348,31 @@ def test_dtypes_the_library_does_not_take_are_refused_by_name(name, call):
     assert x.dtype.name in str(caught.value), str(caught.value)
 
 
+class FakeSyclQueue:
+    """What a dpctl.SyclQueue shows of itself to zereduce: its device's type, and wait()."""
+
+    class _Device:
+        def __init__(self, kind):
+            self.device_type = type("device_type", (), {"name": kind})()
+
+    def __init__(self, kind):
+        self.sycl_device = self._Device(kind)
+        self.waited = 0
+
+    def wait(self):
+        self.waited += 1
+
+
 class SyclUsmArray:
     """What dpctl.tensor.usm_ndarray and dpnp arrays show: a SYCL USM allocation (and a DLPack export on the
-    oneAPI device type, 14), which NumPy could only reach through a copy."""
+    oneAPI device type, 14) and the queue it belongs to (syclobj). tests/python/test_sycl_usm_dpctl.py does the
+    same with dpctl's real allocations on Intel's OpenCL CPU runtime."""
 
-    def __init__(self, values):
+    def __init__(self, values, syclobj=None):
         self._values = values
         self.__sycl_usm_array_interface__ = {"data": (values.ctypes.data, True), "shape": values.shape,
                                              "strides": None, "typestr": values.dtype.str, "version": 1,
-                                             "syclobj": None}
+                                             "syclobj": syclobj}
 
     def __array__(self, dtype=None):
         return self._values
@@ -368,11 +384,26 @@ class SyclUsmArray:
         raise BufferError("not exported in this test")
 
 
-@pytest.mark.parametrize("call", [lambda x: zereduce.sum(x), lambda x: zereduce.argmax(x), lambda x: zereduce.mean(x),
-                                  lambda x: zereduce.asarray(x)], ids=["sum", "argmax", "mean", "asarray"])
-def test_sycl_usm_arrays_are_refused_rather_than_copied_through_the_host(call):
+CALLS = [lambda x: zereduce.sum(x), lambda x: zereduce.argmax(x), lambda x: zereduce.mean(x),
+         lambda x: zereduce.asarray(x)]
+
+
+@pytest.mark.parametrize("call", CALLS, ids=["sum", "argmax", "mean", "asarray"])
+@pytest.mark.parametrize("syclobj", [None, FakeSyclQueue("gpu")], ids=["no_queue", "gpu_queue"])
+def test_sycl_usm_arrays_of_device_memory_are_refused_rather_than_copied_through_the_host(call, syclobj):
     with pytest.raises(zereduce.InvalidArgumentError, match="SYCL USM"):
-        call(SyclUsmArray(np.arange(8, dtype=np.float32)))
+        call(SyclUsmArray(np.arange(8, dtype=np.float32), syclobj))
+
+
+def test_sycl_usm_arrays_of_a_cpu_device_are_read_in_place_after_their_queue():
+    values = np.arange(1, 1001, dtype=np.float32)
+    queue = FakeSyclQueue("cpu")
+    array = SyclUsmArray(values, queue)
+    view = zereduce._host_array(array)
+    assert view.ctypes.data == values.ctypes.data  # the same memory: no copy
+    assert zereduce.sum(array) == values.sum(dtype=np.float64)
+    assert zereduce.argmax(array) == 999
+    assert queue.waited >= 2  # the array's queue is waited for before each read
 
 
 class OneApiDLPack:
