@@ -167,13 +167,10 @@ class reducer_impl {
         done = copy(queue, staging, 0, result, result_offset, element, std::span<const cl_event>(&ran, 1));
       }
     }
-    if (!done) throw Error("opencl_interop: the reduction's plan enqueued no command (a bug: please report it)");
     // The executor flushed its passes; commands enqueued after them here are flushed too, so that a later append
     // to another queue can wait for this one's event without the application flushing first.
     if (n == 0 || staged_result) opencl::check(clFlush(queue), "clFlush", device);
-    last_ = done;
-    opencl::check(clRetainEvent(done.get()), "clRetainEvent", device);
-    return done.get();
+    return finish(std::move(done));
   }
 
   // Shared virtual memory: the kernels take the pointers themselves (clSetKernelArgSVMPointer).
@@ -212,10 +209,7 @@ class reducer_impl {
                               opencl::AppendTarget{queue, after, out_of_order})
                  .done;
     }
-    if (!done) throw Error("opencl_interop: the reduction's plan enqueued no command (a bug: please report it)");
-    last_ = done;
-    opencl::check(clRetainEvent(done.get()), "clRetainEvent", device);
-    return done.get();
+    return finish(std::move(done));
   }
 
   std::shared_ptr<const api::PlannedRun> plan(const core::ReductionRequest& reduction) {
@@ -235,6 +229,15 @@ class reducer_impl {
   static opencl::Device check_device(cl_device_id device) {
     if (!device) throw InvalidArgumentError("opencl_interop: the device is null");
     return opencl::describe_device(device);
+  }
+
+  // The event of an append's last command: the next append waits for it (they share the scratch buffers); the
+  // caller gets a reference of its own.
+  cl_event finish(opencl::EventHandle done) {
+    if (!done) throw Error("opencl_interop: the reduction's plan enqueued no command (a bug: please report it)");
+    opencl::check(clRetainEvent(done.get()), "clRetainEvent", context_.device().name);
+    last_ = std::move(done);
+    return last_.get();
   }
 
   bool checked_queue_is_out_of_order(cl_command_queue queue) const {
