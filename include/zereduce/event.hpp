@@ -31,6 +31,9 @@ struct plan_summary {
   // reference documents (runtime/core/host_reference.hpp) for a floating sum, so that a caller can check one
   // (a product's bound depends on n alone).
   std::uint64_t combine_depth = 0;
+  // Reduced on the calling thread, no kernel: a small host input on a CPU device (docs/api.md, "Small inputs").
+  // `strategy` then names the device strategy the input's size would otherwise have taken (cpu_chunks).
+  bool host_path = false;
 };
 
 struct profile {

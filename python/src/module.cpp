@@ -8,6 +8,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
@@ -269,6 +270,65 @@ std::unique_ptr<Submission> submit(const py::object& values, const std::string& 
   return job;
 }
 
+// The element type of a dtype when it is one the library reads in place (native byte order), from the
+// descriptor's fields alone (no Python attribute lookups: this is the fast path's first step); nullopt else.
+std::optional<zr::element_type> native_element_type(const py::dtype& dtype) {
+  const char order = dtype.byteorder();
+  if (order != '=' && order != '|' && order != (std::endian::native == std::endian::little ? '<' : '>')) return std::nullopt;
+  const char kind = dtype.kind();
+  const auto size = dtype.itemsize();
+  if (kind == 'b' && size == 1) return zr::element_type::boolean;
+  if (kind == 'i' || kind == 'u') {
+    const bool is_signed = kind == 'i';
+    switch (size) {
+      case 1: return is_signed ? zr::element_type::i8 : zr::element_type::u8;
+      case 2: return is_signed ? zr::element_type::i16 : zr::element_type::u16;
+      case 4: return is_signed ? zr::element_type::i32 : zr::element_type::u32;
+      case 8: return is_signed ? zr::element_type::i64 : zr::element_type::u64;
+      default: return std::nullopt;
+    }
+  }
+  if (kind == 'f' && (size == 2 || size == 4 || size == 8))
+    return size == 2 ? zr::element_type::f16 : size == 4 ? zr::element_type::f32 : zr::element_type::f64;
+  return std::nullopt;
+}
+
+// zereduce.sum(x) and its siblings without keyword arguments, on a NumPy array that is C-contiguous, aligned, of
+// a dtype in the host's byte order and not empty: reduced on the default device at once, the result returned as
+// a 0-d array. None for anything else (the caller takes the general path, which converts or refuses). The GIL
+// is released only for inputs beyond `kHoldGilBytes`: below, the work is a few microseconds on this thread
+// (CPU devices: core/host_path.hpp) and releasing and taking the GIL back would cost a good part of it.
+py::object reduce_now(const py::handle& values, int op_index) {
+  constexpr std::uint64_t kHoldGilBytes = 64 << 10;
+  if (!py::isinstance<py::array>(values)) return py::none();
+  const auto array = py::reinterpret_borrow<py::array>(values);
+  if (!(array.flags() & py::array::c_style) || !(array.flags() & py::detail::npy_api::NPY_ARRAY_ALIGNED_) || array.size() == 0) return py::none();
+  const py::dtype dtype = array.dtype();
+  const auto type = native_element_type(dtype);
+  if (!type || op_index < 0 || op_index > static_cast<int>(zr::op_kind::logical_or)) return py::none();
+  const auto op = static_cast<zr::op_kind>(op_index);
+  const auto n = static_cast<std::uint64_t>(array.size());
+  zr::queue& q = queue_for(-1);
+  py::array out(dtype, std::vector<py::ssize_t>{});
+  void* result = out.mutable_data();
+  const void* input = array.data();
+  zr::tools::visit_pair(*type, op, [&](auto type_tag, auto op_tag) {
+    using T = typename decltype(type_tag)::type;
+    using Op = typename decltype(op_tag)::type;
+    const zr::property_list props{zr::property::reduction::initialize_to_identity{}};
+    auto run = [&] {
+      q.reduce(std::span<const T>(static_cast<const T*>(input), n), zr::reduction(static_cast<T*>(result), Op{}, props)).wait();
+    };
+    if (n * sizeof(T) <= kHoldGilBytes) {
+      run();
+    } else {
+      py::gil_scoped_release released;
+      run();
+    }
+  });
+  return out;
+}
+
 // The properties of a blocking call that may name a strategy.
 zr::property_list strategy_props(const std::optional<std::string>& strategy_name) {
   zr::property_list props;
@@ -446,6 +506,7 @@ PYBIND11_MODULE(_zereduce, m) {
   m.def("moments", &moments, py::arg("values"), py::arg("accumulator"), py::arg("strategy"), py::arg("device"));
   m.def("transform_reduce", &transform_reduce, py::arg("values"), py::arg("op"), py::arg("value"), py::arg("strategy"),
         py::arg("device"));
+  m.def("reduce_now", &reduce_now, py::arg("values"), py::arg("op"));
   m.def("submit", &submit, py::arg("values"), py::arg("op"), py::arg("initial"), py::arg("identity"),
         py::arg("deterministic"), py::arg("reproducible"), py::arg("strategy"), py::arg("device"), py::arg("columns"));
 }

@@ -281,33 +281,68 @@ def reduce(x, op, *, initial=None, identity=None, deterministic=False, reproduci
     return result[()] if axis is None else result
 
 
+def _reduce_now(x, op_index):
+    """The fast path of sum, prod, min, max, all and any without keyword arguments: a plain NumPy array the library
+    reads as it is, reduced at once by the extension (its checks in C++, the GIL kept for small inputs); None
+    when the array needs the general path (conversion, an empty input, a dtype it refuses)."""
+    try:
+        result = _zereduce.reduce_now(x, op_index)
+    except _zereduce.InvalidArgumentError as error:
+        raise InvalidArgumentError(str(error)) from None
+    return None if result is None else result[()]
+
+
 def sum(x, **kwargs):  # noqa: A001 (NumPy's name)
     """``reduce(x, "plus", ...)``."""
+    if not kwargs and type(x) is _np.ndarray:
+        result = _reduce_now(x, 0)
+        if result is not None:
+            return result
     return reduce(x, "plus", **kwargs)
 
 
 def prod(x, **kwargs):
     """``reduce(x, "multiplies", ...)``."""
+    if not kwargs and type(x) is _np.ndarray:
+        result = _reduce_now(x, 1)
+        if result is not None:
+            return result
     return reduce(x, "multiplies", **kwargs)
 
 
 def min(x, **kwargs):  # noqa: A001
     """``reduce(x, "minimum", ...)``; NaN handling is the library's (docs/api.md)."""
+    if not kwargs and type(x) is _np.ndarray:
+        result = _reduce_now(x, 2)
+        if result is not None:
+            return result
     return reduce(x, "minimum", **kwargs)
 
 
 def max(x, **kwargs):  # noqa: A001
     """``reduce(x, "maximum", ...)``."""
+    if not kwargs and type(x) is _np.ndarray:
+        result = _reduce_now(x, 3)
+        if result is not None:
+            return result
     return reduce(x, "maximum", **kwargs)
 
 
 def all(x, **kwargs):  # noqa: A001
     """Whether every element is true (bool arrays)."""
+    if not kwargs and type(x) is _np.ndarray:
+        result = _reduce_now(x, 7)
+        if result is not None:
+            return result
     return reduce(x, "logical_and", **kwargs)
 
 
 def any(x, **kwargs):  # noqa: A001
     """Whether some element is true (bool arrays)."""
+    if not kwargs and type(x) is _np.ndarray:
+        result = _reduce_now(x, 8)
+        if result is not None:
+            return result
     return reduce(x, "logical_or", **kwargs)
 
 

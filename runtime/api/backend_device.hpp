@@ -56,6 +56,9 @@ class BackendDevice {
   // Whether run() takes ordinary host memory (a std::span's data) as its input and kernels read it where it
   // lies: CPU devices, whose memory is the host's. Others get host input copied to a device allocation first.
   virtual bool reads_host_input_in_place() const { return false; }
+  // Rethrows the fault that made the device unusable (a lost device, a missed deadline), if any: work that does
+  // not reach the driver (the host path) still reports it, as every later call on the device does.
+  virtual void throw_if_unusable() const {}
   // Blocking copy between ordinary host memory and this device's allocations, in any direction.
   virtual void copy(void* destination, const void* source, std::uint64_t bytes) = 0;
 

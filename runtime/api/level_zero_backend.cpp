@@ -35,6 +35,7 @@ class LevelZeroBackend final : public BackendDevice {
   }
   std::optional<std::string> hierarchy_path() const override { return device_->description().path(); }
   const core::Capabilities& capabilities() const override { return device_->capabilities(); }
+  void throw_if_unusable() const override { device_->throw_if_unusable(); }
   NativeHandles native_handles() const override { return {device_->driver(), device_->context(), device_->handle()}; }
 
   void* allocate(memory_kind kind, std::uint64_t bytes) override {

@@ -52,6 +52,7 @@ class OpenClBackend final : public BackendDevice {
   }
   bool kernels_access(memory_kind kind) const override { return kind != memory_kind::unknown; }
   bool reads_host_input_in_place() const override { return opencl::reads_host_memory_in_place(device_); }
+  void throw_if_unusable() const override { state().context.throw_if_lost(); }
 
   void copy(void* destination, const void* source, std::uint64_t bytes) override {
     State& s = state();

@@ -13,6 +13,7 @@
 #include "arg_reference.hpp"
 #include "binned_sum.hpp"
 #include "fault_injection.hpp"
+#include "host_path.hpp"
 #include "identity.hpp"
 #include "strategy.hpp"
 #include "tuning.hpp"
@@ -183,8 +184,49 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
                              "' allocates at most " + std::to_string(max_allocation) +
                              " bytes at once), which transform-reductions and user operators do not offer yet: "
                              "reduce it in parts");
+  // Small host input on a CPU device: the calling thread reduces it (core/host_path.hpp), nothing to plan or
+  // build. The request was checked above as for the device, so both paths refuse the same requests.
+  host_path_ = takes_host_path();
+  if (host_path_) return;
   // Planning now is what turns an unavailable strategy or a missing kernel into an error before any work.
   for (const auto& group : groups_) first_plans_.push_back(first_plan_for(group));
+}
+
+bool ReductionJob::takes_host_path() const {
+  if (specs_.size() != 1 || !host_input_ || !device_.reads_host_input_in_place()) return false;
+  const auto& spec = specs_.front();
+  if (spec.columns != 1 || spec.partial) return false;
+  return n_ * core::size_of(type_) <= core::host_path_max_bytes(device_.capabilities()) &&
+         core::host_path_serves(request_of(spec, n_, true));
+}
+
+void ReductionJob::execute_on_host(profile& out) const {
+  device_.throw_if_unusable();
+  const auto& spec = specs_.front();
+  const auto request = request_of(spec, n_, true);
+  const std::size_t element = core::size_of(type_);
+  const auto allocation = device_.find(spec.var);
+  const bool host_variable = !(allocation && device_.kernels_access(allocation->kind));
+  core::Scalar initial{type_, {}};
+  if (request.include_initial) {
+    if (host_variable) std::memcpy(initial.bytes.data(), spec.var, element);
+    else device_.copy(initial.bytes.data(), spec.var, element);
+  }
+  const core::Scalar result = core::host_path_reduce(
+      request, std::span<const std::byte>(static_cast<const std::byte*>(input_), n_ * element), initial);
+  if (host_variable) std::memcpy(spec.var, result.data(), element);
+  else device_.copy(spec.var, result.data(), element);
+  plan_summary summary;
+  summary.host_path = true;
+  summary.strategy = zr::strategy::cpu_chunks;
+  summary.reason = "host path: " + std::to_string(n_ * element) + " bytes on a CPU device, at most " +
+                   std::to_string(core::host_path_max_bytes(device_.capabilities())) +
+                   " take the calling thread (core/host_path.hpp)";
+  summary.description = "on the calling thread: " + std::to_string(core::kHostLanes) +
+                        " interleaved accumulators combined pairwise" +
+                        (core::is_binned_sum(request) ? " (binned sum: the host model of the kernels' bins)" : "");
+  summary.combine_depth = core::host_path_combine_depth(n_);
+  out.plans.push_back(std::move(summary));
 }
 
 std::shared_ptr<const PlannedRun> ReductionJob::first_plan_for(const Group& group) const {
@@ -316,6 +358,7 @@ void ReductionJob::write_binned_result(const detail::reduction_spec& spec, const
 }
 
 void ReductionJob::execute(profile& out) {
+  if (host_path_) return execute_on_host(out);
   const std::size_t element = core::size_of(type_);
   std::vector<core::ResultTarget> targets(specs_.size());
   for (std::size_t i = 0; i < specs_.size(); ++i) {

@@ -45,6 +45,8 @@ class ReductionJob {
   void check_input() const;
   void check_variable(const detail::reduction_spec& spec) const;
   void check_strategies(const Group& group) const;
+  bool takes_host_path() const;
+  void execute_on_host(profile& out) const;
   void flip_lowest_bit(const core::ResultTarget& target);  // ZE_REDUCE_FAULT_INJECTION (tests only)
 
   BackendDevice& device_;
@@ -66,6 +68,7 @@ class ReductionJob {
   // An arg-reduction over more than one chunk: each chunk's {value, index} lands on the host, its index offset
   // by the chunk's first element, and the first of them in the arg order is the result.
   bool arg_in_chunks_ = false;
+  bool host_path_ = false;  // reduced on the calling thread (core/host_path.hpp)
 };
 
 }  // namespace zr::api

@@ -50,7 +50,12 @@ Tuning tuning_for(const Capabilities& caps) {
                     // Measured with ze_reduce (wall median of 1000, 2 interleaved rounds, 2-core EPYC, PoCL
                     // 3.1): at 2^10 the final pass alone took 46-73 us against 62-97 us for cpu_chunks + final;
                     // at 2^14 its 16 scalar lanes lose (f32 max 104-155 us against 78-99).
-                    .final_only_max_elements = 1u << 12};
+                    .final_only_max_elements = 1u << 12,
+                    // Divided by the compute units (host_path.cpp): the device's threads share the work, the
+                    // calling thread does it alone. Measured from Python on the 2-core machine (PoCL 3.1, f32 sum,
+                    // medians of 7; 2026-11-26): the calling thread took 199 us at 4 MiB against 281 us for the
+                    // device, and 378 against 260 at 8 MiB; so 4 MiB on 2 compute units.
+                    .host_path_max_bytes = 8u << 20};
     case DeviceClass::nvidia_gpu:
       // NVIDIA through its OpenCL driver, measured on the H100 (132 SMs) on 2026-11-23 with
       // bench/tune_sweep.cpp (work-group size {128..1024} x groups per SM {2..128} x elements per item

@@ -31,6 +31,9 @@ struct Tuning {
   // min_elements_per_item, and beyond that one group per work_group_size x wave_elements_per_item elements.
   std::uint64_t wave_groups_per_compute_unit = 0;
   std::uint64_t wave_elements_per_item = 0;
+  // CPU devices: inputs of at most this many bytes divided by the compute units are reduced on the calling
+  // thread (host_path.hpp). 0: never.
+  std::uint64_t host_path_max_bytes = 0;
 };
 
 Tuning tuning_for(const Capabilities& caps);

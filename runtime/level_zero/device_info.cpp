@@ -57,6 +57,11 @@ DeviceDescription query_device(ze_driver_handle_t driver, ze_device_handle_t dev
   driver_properties.stype = ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES;
   ZR_ZE_CHECK(where, zeDriverGetProperties, driver, &driver_properties);
   d.driver_version = driver_properties.driverVersion;
+  for (std::uint8_t byte : driver_properties.uuid.id) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    d.driver_uuid += kHex[byte >> 4];
+    d.driver_uuid += kHex[byte & 15];
+  }
   ZR_ZE_CHECK(where, zeDriverGetApiVersion, driver, &d.driver_api_version);
   d.driver_extensions = driver_extensions(driver);
 

@@ -1,6 +1,8 @@
 #include "level_zero/module_cache.hpp"
 
 #include <chrono>
+#include <cstdio>
+#include <vector>
 
 #include "level_zero/device.hpp"
 #include "log.hpp"
@@ -37,7 +39,56 @@ std::string version_text(std::uint32_t version) {
 
 }  // namespace
 
-ModuleCache::ModuleCache(const Device& device) : device_(device) {}
+ModuleCache::ModuleCache(const Device& device) : device_(device), binary_cache_(core::BinaryCache::from_environment()) {}
+
+core::BinaryCacheKey ModuleCache::binary_cache_key(const core::EmbeddedModule& source) const {
+  const auto& d = device_.description();
+  char ids[64];
+  std::snprintf(ids, sizeof ids, "vendor=0x%04x;device=0x%04x;driver=0x%08x;api=0x%08x", d.vendor_id, d.device_id,
+                d.driver_version, static_cast<unsigned>(d.driver_api_version));
+  return {.backend = "level_zero",
+          .builder = "name=" + d.name + ";" + ids + ";driver_uuid=" + d.driver_uuid + ";input=spirv",
+          .build_options = "",
+          .module_name = std::string(source.name),
+          .compiler_input = core::as_bytes_of(source.spirv)};
+}
+
+bool ModuleCache::create_native(const core::EmbeddedModule& source, std::span<const std::uint8_t> binary,
+                                BuiltModule& built) const {
+  ze_module_desc_t desc{};
+  desc.stype = ZE_STRUCTURE_TYPE_MODULE_DESC;
+  desc.format = ZE_MODULE_FORMAT_NATIVE;
+  desc.inputSize = binary.size();
+  desc.pInputModule = binary.data();
+  ze_module_handle_t handle = nullptr;
+  ze_module_build_log_handle_t raw_log = nullptr;
+  const ze_result_t result = ZR_ZE_RESULT(zeModuleCreate, device_.context(), device_.handle(), &desc, &handle, &raw_log);
+  ModuleBuildLog log(raw_log);
+  if (result != ZE_RESULT_SUCCESS) {
+    logger().debug("device '{}' refused a native binary of module {} ({}); building it from SPIR-V", device_.name(),
+                   source.name, result_name(result));
+    return false;
+  }
+  built.handle = Module(handle);
+  built.format = ZE_MODULE_FORMAT_NATIVE;
+  built.build_log = read_build_log(log.get());
+  return true;
+}
+
+void ModuleCache::store_native_binary(const core::BinaryCacheKey& key, const BuiltModule& built) const {
+  if (!binary_cache_.enabled()) return;
+  std::size_t size = 0;
+  ze_result_t result = ZR_ZE_RESULT(zeModuleGetNativeBinary, built.handle.get(), &size, nullptr);
+  std::vector<std::uint8_t> binary(result == ZE_RESULT_SUCCESS ? size : 0);
+  if (!binary.empty()) result = ZR_ZE_RESULT(zeModuleGetNativeBinary, built.handle.get(), &size, binary.data());
+  if (result != ZE_RESULT_SUCCESS || binary.empty()) {
+    logger().debug("device '{}' gave no native binary of module {} ({}): not cached", device_.name(), key.module_name,
+                   result_name(result));
+    return;
+  }
+  binary.resize(size);
+  binary_cache_.store(key, binary);
+}
 
 ModuleCache::~ModuleCache() {
   kernels_.clear();  // kernels before the modules they come from
@@ -80,26 +131,20 @@ const BuiltModule& ModuleCache::build_locked(const core::EmbeddedModule& source)
   if (const auto target = native_target(device_.description())) {
     for (const auto& native : source.native_binaries) {
       if (native.target != *target || native.bytes.empty()) continue;
-      ze_module_desc_t desc{};
-      desc.stype = ZE_STRUCTURE_TYPE_MODULE_DESC;
-      desc.format = ZE_MODULE_FORMAT_NATIVE;
-      desc.inputSize = native.bytes.size();
-      desc.pInputModule = native.bytes.data();
-      ze_module_handle_t handle = nullptr;
-      ze_module_build_log_handle_t raw_log = nullptr;
-      const ze_result_t result =
-          ZR_ZE_RESULT(zeModuleCreate, device_.context(), device_.handle(), &desc, &handle, &raw_log);
-      ModuleBuildLog log(raw_log);
-      if (result == ZE_RESULT_SUCCESS) {
-        built->handle = Module(handle);
-        built->format = ZE_MODULE_FORMAT_NATIVE;
-        built->native_target = std::string(native.target);
-        built->build_log = read_build_log(log.get());
-      } else {
-        logger().debug("device '{}' refused the {} native binary of module {} ({}); building it from SPIR-V",
-                       device_name, native.target, source.name, result_name(result));
-      }
+      if (create_native(source, native.bytes, *built)) built->native_target = std::string(native.target);
       break;
+    }
+  }
+  // Then this device's binary from an earlier process (core/binary_cache.hpp).
+  const core::BinaryCacheKey cache_key = binary_cache_key(source);
+  if (!built->handle && binary_cache_.enabled()) {
+    if (const auto cached = binary_cache_.load(cache_key)) {
+      if (create_native(source, *cached, *built)) {
+        built->native_target = "cached";
+        built->from_binary_cache = true;
+      } else {
+        binary_cache_.discard(cache_key);
+      }
     }
   }
 
@@ -129,11 +174,14 @@ const BuiltModule& ModuleCache::build_locked(const core::EmbeddedModule& source)
     }
     built->handle = Module(handle);
     built->format = ZE_MODULE_FORMAT_IL_SPIRV;
+    store_native_binary(cache_key, *built);
   }
   built->build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   ZR_ZE_CHECK(device_name, zeModuleGetKernelNames, built->handle.get(), &built->kernel_count, nullptr);
   logger().debug("built module {} for '{}' from {} in {:.3f} s ({} kernels)", source.name, device_name,
-                 built->format == ZE_MODULE_FORMAT_NATIVE ? built->native_target + " native binary" : "SPIR-V",
+                 built->from_binary_cache                  ? "the binary cache"
+                 : built->format == ZE_MODULE_FORMAT_NATIVE ? built->native_target + " native binary"
+                                                            : "SPIR-V",
                  built->build_seconds, built->kernel_count);
   if (!built->build_log.empty()) logger().debug("build log of {}: {}", source.name, built->build_log);
   const auto& stored = *built;

@@ -1,6 +1,7 @@
 #pragma once
 // Each embedded module is built once per device, on first use: from the native binary for the device's
-// target when one is embedded (ZR_EMBED_NATIVE_BINARIES) and the driver takes it, from SPIR-V otherwise.
+// target when one is embedded (ZR_EMBED_NATIVE_BINARIES) and the driver takes it, else from the device's binary
+// kept by an earlier process (core/binary_cache.hpp), else from SPIR-V (and its native binary is then kept).
 // Kernels are created once per entry point, and what the driver says about them (zeKernelGetProperties,
 // zeKernelSuggestGroupSize) is kept for the plan and tuning to use.
 #include <level_zero/ze_api.h>
@@ -9,9 +10,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <string_view>
 
+#include "binary_cache.hpp"
 #include "kernel_catalog.hpp"
 #include "level_zero/handles.hpp"
 
@@ -45,7 +48,8 @@ struct BuiltModule {
   const core::EmbeddedModule* source = nullptr;
   Module handle;
   ze_module_format_t format = ZE_MODULE_FORMAT_IL_SPIRV;
-  std::string native_target;  // the target of the native binary used, when format is native
+  std::string native_target;  // the target of the native binary used, when format is native ("cached")
+  bool from_binary_cache = false;  // loaded from the persistent cache (core/binary_cache.hpp)
   std::string build_log;      // as the driver left it (often empty)
   double build_seconds = 0;
   std::uint32_t kernel_count = 0;  // zeModuleGetKernelNames
@@ -74,8 +78,13 @@ class ModuleCache {
 
  private:
   const BuiltModule& build_locked(const core::EmbeddedModule& module);
+  core::BinaryCacheKey binary_cache_key(const core::EmbeddedModule& module) const;
+  // zeModuleCreate from a native binary; false (logged) when the driver refuses it.
+  bool create_native(const core::EmbeddedModule& module, std::span<const std::uint8_t> binary, BuiltModule& built) const;
+  void store_native_binary(const core::BinaryCacheKey& key, const BuiltModule& built) const;
 
   const Device& device_;
+  core::BinaryCache binary_cache_;
   mutable std::mutex mutex_;
   std::map<std::string, std::unique_ptr<BuiltModule>, std::less<>> modules_;
   std::map<std::string, std::unique_ptr<KernelEntry>, std::less<>> kernels_;  // by "module/entry"; before modules at destruction

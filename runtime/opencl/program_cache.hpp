@@ -1,13 +1,16 @@
 #pragma once
 // Builds each embedded kernel module at most once per (context, device) and hands out its kernels.
 // A module is loaded as SPIR-V IL when the device takes it, else as SPIR 1.2 bitcode (PoCL), else from the
-// embedded OpenCL C source (NVIDIA); ZE_REDUCE_OPENCL_INGESTION=spirv|spir|source forces one.
+// embedded OpenCL C source (NVIDIA); ZE_REDUCE_OPENCL_INGESTION=spirv|spir|source forces one. The device's
+// binary of each built program is kept in the persistent binary cache (core/binary_cache.hpp) and loaded from
+// there by later processes.
 #include <map>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "binary_cache.hpp"
 #include "capabilities.hpp"
 #include "kernel_catalog.hpp"
 #include "opencl/device.hpp"
@@ -42,6 +45,8 @@ class ProgramCache {
 
   Ingestion ingestion() const { return ingestion_; }
   std::size_t built_count() const;
+  // Of those, the programs made from a binary an earlier process kept (core/binary_cache.hpp).
+  std::size_t loaded_from_binary_cache_count() const;
 
  private:
   struct Entry {
@@ -49,13 +54,18 @@ class ProgramCache {
     std::map<std::string, KernelHandle, std::less<>> kernels;
   };
   Entry& entry(const core::EmbeddedModule& module);  // with mutex_ held
-  ProgramHandle build(const core::EmbeddedModule& module) const;
+  ProgramHandle build(const core::EmbeddedModule& module) const;  // with mutex_ held
+  core::BinaryCacheKey binary_cache_key(const core::EmbeddedModule& module, Ingestion ingestion,
+                                        const std::string& build_options) const;
+  std::optional<ProgramHandle> load_cached(const core::BinaryCacheKey& key) const;  // with mutex_ held
 
   cl_context context_;
   const Device& device_;
   const core::Capabilities& caps_;
   Ingestion ingestion_;
+  core::BinaryCache binary_cache_;
   mutable std::mutex mutex_;
+  mutable std::size_t loaded_from_binary_cache_ = 0;
   std::map<const core::EmbeddedModule*, Entry> entries_;
 };
 

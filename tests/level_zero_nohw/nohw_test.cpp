@@ -19,6 +19,8 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -301,6 +303,44 @@ TEST_F(NoHardware, GivenANativeBinaryTheDriverRefuses_WhenBuilding_ThenTheModule
   EXPECT_EQ(built.format, ZE_MODULE_FORMAT_IL_SPIRV);
   EXPECT_EQ(built.kernel_count, real.kernels.size());
   // The refusal was expected and handled: it is not a failed call.
+}
+
+// The persistent binary cache (core/binary_cache.hpp) with Intel's own compiler: the native binary it made from
+// SPIR-V (zeModuleGetNativeBinary) is kept, a later module cache (as a later process) creates the module from it
+// with every kernel, and a damaged entry is rebuilt from SPIR-V and replaced.
+TEST_F(NoHardware, GivenAnEmptyBinaryCache_WhenAModuleIsBuiltTwice_ThenTheSecondComesFromIntelsNativeBinary) {
+  const auto dev = device();
+  const std::filesystem::path dir = std::filesystem::current_path() / "binary_cache";
+  std::filesystem::remove_all(dir);
+  setenv("ZE_REDUCE_CACHE_DIR", dir.c_str(), 1);
+  setenv("ZE_REDUCE_CACHE", "on", 1);
+  const zc::EmbeddedModule* module = nullptr;
+  for (const auto& m : zc::embedded_modules())
+    if (m.name == std::string_view("tree_base")) module = &m;
+  ASSERT_NE(module, nullptr);
+  auto build = [&] {
+    auto cache = std::make_unique<zl::ModuleCache>(*dev);
+    const auto& built = cache->module(*module);
+    EXPECT_EQ(built.kernel_count, module->kernels.size());
+    for (const auto& kernel : module->kernels) EXPECT_EQ(cache->kernel(*module, kernel.entry_point).info.spill_mem_size, 0u);
+    return std::pair{built.from_binary_cache, built.format};
+  };
+  EXPECT_EQ(build(), std::pair(false, ZE_MODULE_FORMAT_IL_SPIRV));
+  std::vector<std::filesystem::path> entries;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) entries.push_back(entry.path());
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].filename().string().rfind("level_zero-", 0), 0u);
+  EXPECT_EQ(build(), std::pair(true, ZE_MODULE_FORMAT_NATIVE));
+  {
+    std::fstream file(entries[0], std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(static_cast<std::streamoff>(std::filesystem::file_size(entries[0]) / 2));
+    file.put('\x5a').put('\xa5');
+  }
+  EXPECT_EQ(build(), std::pair(false, ZE_MODULE_FORMAT_IL_SPIRV));
+  EXPECT_EQ(build(), std::pair(true, ZE_MODULE_FORMAT_NATIVE));
+  unsetenv("ZE_REDUCE_CACHE_DIR");
+  setenv("ZE_REDUCE_CACHE", "off", 1);
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(NoHardware, GivenSpirvTheCompilerRejects_WhenBuilding_ThenTheErrorNamesTheModuleAndCarriesTheBuildLog) {

@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <unistd.h>
+
 #include <filesystem>
+#include <fstream>
 
 #include "kernel_catalog.hpp"
 #include "test_support.hpp"
@@ -115,6 +118,77 @@ TEST(OpenclProgramCache, GivenTheDumpVariable_WhenAModuleIsBuilt_ThenItsDeviceBi
   ASSERT_TRUE(std::filesystem::exists(written)) << written;
   EXPECT_GT(std::filesystem::file_size(written), 0u);
   std::filesystem::remove_all(dir);
+}
+
+// The persistent binary cache through the program cache: a fresh context loads what an earlier one kept (as a
+// second process would), the reductions it runs match the host, and a damaged entry is rebuilt and replaced.
+TEST(OpenclProgramCache, GivenAnEmptyBinaryCache_WhenAContextBuildsThenAnotherStarts_ThenTheSecondLoadsTheKeptBinaries) {
+  ZR_REQUIRE_TEST_DEVICE();
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("zr_binary_cache_test_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  ScopedEnv folder("ZE_REDUCE_CACHE_DIR", dir.c_str());
+  ScopedEnv on("ZE_REDUCE_CACHE", "on");  // PoCL too, which is skipped by default (its own cache is faster)
+  // The device's own way in (SPIR on PoCL, SPIR-V on Intel's runtime; on PoCL a cold first export of a program's
+  // binary compiles every kernel, tens of seconds on 2 cores, so one way in is what this test can afford).
+  {
+    const Ingestion ingestion = choose_ingestion(query_capabilities(*test::test_device()), std::nullopt);
+    SCOPED_TRACE(std::string(name(ingestion)));
+    std::filesystem::remove_all(dir);
+    // f64 where the device has it: its modules hold 4 kernels, not 62 (PoCL compiles all of a module's kernels
+    // when it exports the binary: about 50 s for the base modules on 2 cores).
+    const auto caps = query_capabilities(*test::test_device());
+    const core::DataType type = caps.fp64 ? core::DataType::f64 : core::DataType::i32;
+    auto run_tree = [&](Context& context) {
+      Executor executor(context);
+      const auto outcome = test::reduce(executor, core::Op::plus, type, 100003, core::Strategy::tree);
+      std::string why;
+      EXPECT_TRUE(core::agrees(outcome.reference, outcome.result, &why)) << why;
+    };
+    {
+      Context first(*test::test_device(), ContextOptions{ingestion});
+      run_tree(first);
+      EXPECT_EQ(first.programs().loaded_from_binary_cache_count(), 0u);
+    }
+    std::vector<std::filesystem::path> entries;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) entries.push_back(entry.path());
+    ASSERT_FALSE(entries.empty()) << "nothing was kept in " << dir;
+    {
+      Context second(*test::test_device(), ContextOptions{ingestion});
+      run_tree(second);
+      EXPECT_EQ(second.programs().loaded_from_binary_cache_count(), second.programs().built_count());
+      EXPECT_GT(second.programs().built_count(), 0u);
+    }
+    // Damage every entry: the next context builds from its input again (no launch here: PoCL compiles kernels at
+    // their first launch, seconds each on 2 cores) and keeps whole entries once more.
+    for (const auto& path : entries) {
+      std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+      file.seekp(static_cast<std::streamoff>(std::filesystem::file_size(path) / 2));
+      file.put('\x5a').put('\xa5');
+    }
+    const auto tree = core::find_kernel("tree", core::Op::plus, type);
+    ASSERT_TRUE(tree.has_value());
+    for (std::size_t expected_loads : {0u, 1u}) {
+      Context context(*test::test_device(), ContextOptions{ingestion});
+      (void)context.programs().kernel(*tree->module, tree->kernel->entry_point);
+      EXPECT_EQ(context.programs().loaded_from_binary_cache_count(), expected_loads);
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(OpenclProgramCache, GivenTheCacheSwitchedOff_WhenContextsBuild_ThenNothingIsKeptOrLoaded) {
+  ZR_REQUIRE_TEST_DEVICE();
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("zr_binary_cache_off_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  ScopedEnv folder("ZE_REDUCE_CACHE_DIR", dir.c_str());
+  ScopedEnv off("ZE_REDUCE_CACHE", "off");
+  for (int i = 0; i < 2; ++i) {
+    Context context(*test::test_device());
+    Executor executor(context);
+    (void)test::reduce(executor, core::Op::plus, core::DataType::i32, 1000, core::Strategy::tree);
+    EXPECT_EQ(context.programs().loaded_from_binary_cache_count(), 0u);
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir));
 }
 
 }  // namespace

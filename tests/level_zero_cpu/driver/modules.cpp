@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <span>
 
 #include "ddi_support.hpp"
@@ -84,6 +85,41 @@ std::string program_log(cl_program program, cl_device_id device) {
   return text;
 }
 
+// What zeModuleGetNativeBinary hands out: the profile and backing device it was built for (a real driver refuses
+// another target's binary), the module's SPIR-V (kernel signatures are read from it again) and the OpenCL
+// program binary. Little-endian u64 sizes before each block.
+constexpr char kNativeMagic[8] = {'Z', 'R', 'T', 'N', 'A', 'T', 'V', '1'};
+
+std::string native_target_of(const Device& d) {
+  const auto& backing = state()->backing;
+  return d.profile.name + "|" + backing.platform_name + "|" + backing.device_name + "|" + backing.driver_version;
+}
+
+void put_block(std::vector<unsigned char>& out, const void* data, std::size_t size) {
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<unsigned char>(static_cast<std::uint64_t>(size) >> (8 * i)));
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  out.insert(out.end(), bytes, bytes + size);
+}
+
+// The blocks of a native binary, or nullopt when it is not one of ours or is cut short.
+std::optional<std::vector<std::span<const unsigned char>>> native_blocks(std::span<const unsigned char> bytes) {
+  if (bytes.size() < sizeof kNativeMagic || std::memcmp(bytes.data(), kNativeMagic, sizeof kNativeMagic) != 0)
+    return std::nullopt;
+  std::vector<std::span<const unsigned char>> blocks;
+  std::size_t at = sizeof kNativeMagic;
+  for (int b = 0; b < 3; ++b) {
+    if (bytes.size() - at < 8) return std::nullopt;
+    std::uint64_t size = 0;
+    for (int i = 0; i < 8; ++i) size |= std::uint64_t{bytes[at + i]} << (8 * i);
+    at += 8;
+    if (size > bytes.size() - at) return std::nullopt;
+    blocks.push_back(bytes.subspan(at, size));
+    at += size;
+  }
+  if (at != bytes.size()) return std::nullopt;
+  return blocks;
+}
+
 ze_result_t ZE_APICALL module_create(ze_context_handle_t context, ze_device_handle_t device, const ze_module_desc_t* desc,
                                      ze_module_handle_t* out, ze_module_build_log_handle_t* log_out) {
   auto* c = object_of<Context>(context);
@@ -97,13 +133,35 @@ ze_result_t ZE_APICALL module_create(ze_context_handle_t context, ze_device_hand
     return result;
   };
   if (d->lost) return ZE_RESULT_ERROR_DEVICE_LOST;
-  if (desc->format == ZE_MODULE_FORMAT_NATIVE)
-    return fail(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY,
-                "error: the ze-reduce test driver runs no native Intel GPU binaries (build from SPIR-V)");
-  if (desc->format != ZE_MODULE_FORMAT_IL_SPIRV) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-  if (desc->inputSize % 4 != 0 || desc->inputSize < 20)
-    return fail(ZE_RESULT_ERROR_INVALID_SIZE, "error: " + std::to_string(desc->inputSize) + " bytes are not a SPIR-V module");
-  const std::span<const std::uint32_t> words(reinterpret_cast<const std::uint32_t*>(desc->pInputModule), desc->inputSize / 4);
+  if (desc->format != ZE_MODULE_FORMAT_IL_SPIRV && desc->format != ZE_MODULE_FORMAT_NATIVE)
+    return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+
+  // A native binary: ours, for this profile and backing device, else refused as a real driver refuses another
+  // target's binary (Intel GPU binaries included: the test driver runs none).
+  std::span<const unsigned char> native_program;
+  std::span<const std::uint32_t> words;
+  std::vector<std::uint32_t> aligned_words;
+  if (desc->format == ZE_MODULE_FORMAT_NATIVE) {
+    const auto blocks = native_blocks({static_cast<const unsigned char*>(desc->pInputModule), desc->inputSize});
+    if (!blocks)
+      return fail(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY,
+                  "error: not a native binary of the ze-reduce test driver (it runs no Intel GPU binaries)");
+    const auto& target = (*blocks)[0];
+    const std::string expected = native_target_of(*d);
+    if (std::string(target.begin(), target.end()) != expected)
+      return fail(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY, "error: the native binary was built for " +
+                                                             std::string(target.begin(), target.end()) + ", not " + expected);
+    const auto& spirv = (*blocks)[1];
+    if (spirv.size() % 4 != 0) return fail(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY, "error: a torn native binary");
+    aligned_words.resize(spirv.size() / 4);
+    std::memcpy(aligned_words.data(), spirv.data(), spirv.size());
+    words = aligned_words;
+    native_program = (*blocks)[2];
+  } else {
+    if (desc->inputSize % 4 != 0 || desc->inputSize < 20)
+      return fail(ZE_RESULT_ERROR_INVALID_SIZE, "error: " + std::to_string(desc->inputSize) + " bytes are not a SPIR-V module");
+    words = {reinterpret_cast<const std::uint32_t*>(desc->pInputModule), desc->inputSize / 4};
+  }
   SpirvModule parsed = read_spirv(words);
   if (!parsed.problem.empty()) return fail(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, "error: " + parsed.problem);
   if (const std::string refusal = profile_refusal(parsed, d->profile); !refusal.empty())
@@ -118,9 +176,13 @@ ze_result_t ZE_APICALL module_create(ze_context_handle_t context, ze_device_hand
   const auto& backing = state()->backing;
   cl_int error = CL_SUCCESS;
   cl_program program = nullptr;
-  std::string build_options = desc->pBuildFlags ? desc->pBuildFlags : "";
+  std::string build_options = desc->pBuildFlags && desc->format == ZE_MODULE_FORMAT_IL_SPIRV ? desc->pBuildFlags : "";
   std::string cache_key;
-  if (backing.takes_il) {
+  if (!native_program.empty()) {
+    const unsigned char* binary = native_program.data();
+    const std::size_t size = native_program.size();
+    program = clCreateProgramWithBinary(backing.context, 1, &backing.device, &size, &binary, nullptr, &error);
+  } else if (backing.takes_il) {
     cache_key = program_cache_key(words, build_options, backing);
     const auto cached = load_program_binary(cache_key);
     if (!cached.empty()) {
@@ -140,8 +202,10 @@ ze_result_t ZE_APICALL module_create(ze_context_handle_t context, ze_device_hand
     program = clCreateProgramWithBinary(backing.context, 1, &backing.device, &size, &binary, nullptr, &error);
     build_options += " -x spir -spir-std=1.2";
   }
-  if (error != CL_SUCCESS)
-    return fail(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, "error: the OpenCL device refused the module (" + std::to_string(error) + ")");
+  if (error != CL_SUCCESS) {
+    return fail(native_program.empty() ? ZE_RESULT_ERROR_MODULE_BUILD_FAILURE : ZE_RESULT_ERROR_INVALID_NATIVE_BINARY,
+                "error: the OpenCL device refused the module (" + std::to_string(error) + ")");
+  }
   error = clBuildProgram(program, 1, &backing.device, build_options.c_str(), nullptr, nullptr);
   const std::string log = program_log(program, backing.device);
   if (error != CL_SUCCESS) {
@@ -151,10 +215,38 @@ ze_result_t ZE_APICALL module_create(ze_context_handle_t context, ze_device_hand
   if (!cache_key.empty()) store_program_binary(cache_key, program);
   auto* m = make_handle_object<Module>(c, d);
   m->program = program;
+  m->spirv.assign(words.begin(), words.end());
   m->kernels = std::move(parsed.kernels);
   m->kernel_order = std::move(parsed.kernel_order);
   if (log_out) *log_out = handle_of<ze_module_build_log_handle_t>(make_handle_object<BuildLog>(log));
   *out = handle_of<ze_module_handle_t>(m);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL module_get_native_binary(ze_module_handle_t handle, std::size_t* size, std::uint8_t* binary) {
+  auto* m = object_of<Module>(handle);
+  if (!m) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!size) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  std::size_t program_size = 0;
+  if (clGetProgramInfo(m->program, CL_PROGRAM_BINARY_SIZES, sizeof program_size, &program_size, nullptr) != CL_SUCCESS ||
+      program_size == 0)
+    return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+  std::vector<unsigned char> program_binary(program_size);
+  unsigned char* pointer = program_binary.data();
+  if (clGetProgramInfo(m->program, CL_PROGRAM_BINARIES, sizeof pointer, &pointer, nullptr) != CL_SUCCESS)
+    return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+  std::vector<unsigned char> whole(kNativeMagic, kNativeMagic + sizeof kNativeMagic);
+  const std::string target = native_target_of(*m->device);
+  put_block(whole, target.data(), target.size());
+  put_block(whole, m->spirv.data(), m->spirv.size() * 4);
+  put_block(whole, program_binary.data(), program_binary.size());
+  if (!binary) {
+    *size = whole.size();
+    return ZE_RESULT_SUCCESS;
+  }
+  if (*size < whole.size()) return ZE_RESULT_ERROR_INVALID_SIZE;
+  std::memcpy(binary, whole.data(), whole.size());
+  *size = whole.size();
   return ZE_RESULT_SUCCESS;
 }
 
@@ -345,6 +437,7 @@ void install(ze_module_dditable_t& t) {
   t.pfnCreate = module_create;
   t.pfnDestroy = module_destroy;
   t.pfnGetKernelNames = module_get_kernel_names;
+  t.pfnGetNativeBinary = module_get_native_binary;
 }
 
 void install(ze_module_build_log_dditable_t& t) {

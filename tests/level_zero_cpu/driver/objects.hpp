@@ -146,6 +146,7 @@ struct Module : Object {
   Context* context;
   Device* device;
   cl_program program = nullptr;
+  std::vector<std::uint32_t> spirv;                // what it was built from (kept in its native binary)
   std::map<std::string, KernelSignature> kernels;  // by entry point name
   std::vector<std::string> kernel_order;           // as the module lists them
 };

@@ -1,0 +1,211 @@
+#include "host_path.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <type_traits>
+
+#include "binned_sum.hpp"
+#include "half.hpp"
+#include "tuning.hpp"
+#include "zereduce/errors.hpp"
+
+namespace zr::core {
+
+namespace {
+
+// The element as its accumulator: f16 widens to float, bool reads any non-zero byte as 1.
+template <typename Element, typename Acc>
+inline Acc load(const std::byte* data, std::uint64_t i) {
+  Element value;
+  std::memcpy(&value, data + i * sizeof(Element), sizeof(Element));
+  if constexpr (std::is_same_v<Element, std::uint16_t> && std::is_same_v<Acc, float>) return half_bits_to_float(value);
+  else return static_cast<Acc>(value);
+}
+
+template <typename T>
+constexpr T canonical_nan() {
+  return std::numeric_limits<T>::quiet_NaN();  // 0x7fc00000 and 0x7ff8000000000000, as the kernels store
+}
+
+template <typename T>
+inline T ieee_minimum(T a, T b) {
+  using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  if (a != a || b != b) return canonical_nan<T>();
+  if (a == b) {  // equal operands are the same bits or zeros of both signs: OR keeps -0.0
+    Bits x, y;
+    std::memcpy(&x, &a, sizeof x);
+    std::memcpy(&y, &b, sizeof y);
+    x |= y;
+    std::memcpy(&a, &x, sizeof x);
+    return a;
+  }
+  return b < a ? b : a;
+}
+
+template <typename T>
+inline T ieee_maximum(T a, T b) {
+  using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  if (a != a || b != b) return canonical_nan<T>();
+  if (a == b) {  // AND keeps +0.0
+    Bits x, y;
+    std::memcpy(&x, &a, sizeof x);
+    std::memcpy(&y, &b, sizeof y);
+    x &= y;
+    std::memcpy(&a, &x, sizeof x);
+    return a;
+  }
+  return a < b ? b : a;
+}
+
+// The combine of (op, accumulator type), as zr_types.h defines it. Integers wrap: plus and multiplies run in
+// an unsigned type at least as wide as unsigned int (no promotion to a signed int that could overflow).
+template <typename Acc>
+struct Combine {
+  Op op;
+  Acc operator()(Acc a, Acc b) const {
+    if constexpr (std::is_floating_point_v<Acc>) {
+      switch (op) {
+        case Op::plus: return a + b;
+        case Op::multiplies: return a * b;
+        case Op::minimum: return ieee_minimum(a, b);
+        case Op::maximum: return ieee_maximum(a, b);
+        default: return a;
+      }
+    } else {
+      using Wide = std::conditional_t<(sizeof(Acc) < sizeof(unsigned)), unsigned, std::make_unsigned_t<Acc>>;
+      switch (op) {
+        case Op::plus: return static_cast<Acc>(static_cast<Wide>(a) + static_cast<Wide>(b));
+        case Op::multiplies: return static_cast<Acc>(static_cast<Wide>(a) * static_cast<Wide>(b));
+        case Op::minimum: return b < a ? b : a;
+        case Op::maximum: return a < b ? b : a;
+        case Op::bit_and: return a & b;
+        case Op::bit_or: return a | b;
+        case Op::bit_xor: return a ^ b;
+        case Op::logical_and: return static_cast<Acc>(a && b);
+        case Op::logical_or: return static_cast<Acc>(a || b);
+        default: return a;
+      }
+    }
+  }
+};
+
+// kHostLanes accumulators over elements i, i + lanes, ...; the lanes then combined pairwise. The op is a
+// template argument so that each loop is compiled for one combine (vectorised where the combine allows).
+template <typename Element, typename Acc, Op kOp>
+Acc reduce_lanes(const std::byte* data, std::uint64_t n, Acc identity) {
+  const Combine<Acc> combine{kOp};
+  Acc lane[kHostLanes];
+  for (auto& value : lane) value = identity;
+  std::uint64_t i = 0;
+  for (; i + kHostLanes <= n; i += kHostLanes)
+    for (std::uint64_t j = 0; j < kHostLanes; ++j) lane[j] = combine(lane[j], load<Element, Acc>(data, i + j));
+  for (std::uint64_t j = 0; i + j < n; ++j) lane[j] = combine(lane[j], load<Element, Acc>(data, i + j));
+  for (std::uint64_t width = kHostLanes / 2; width >= 1; width /= 2)
+    for (std::uint64_t j = 0; j < width; ++j) lane[j] = combine(lane[j], lane[j + width]);
+  return lane[0];
+}
+
+template <typename Element, typename Acc>
+Acc reduce_as(Op op, const std::byte* data, std::uint64_t n, Acc identity) {
+  switch (op) {
+    case Op::plus: return reduce_lanes<Element, Acc, Op::plus>(data, n, identity);
+    case Op::multiplies: return reduce_lanes<Element, Acc, Op::multiplies>(data, n, identity);
+    case Op::minimum: return reduce_lanes<Element, Acc, Op::minimum>(data, n, identity);
+    case Op::maximum: return reduce_lanes<Element, Acc, Op::maximum>(data, n, identity);
+    case Op::bit_and: return reduce_lanes<Element, Acc, Op::bit_and>(data, n, identity);
+    case Op::bit_or: return reduce_lanes<Element, Acc, Op::bit_or>(data, n, identity);
+    case Op::bit_xor: return reduce_lanes<Element, Acc, Op::bit_xor>(data, n, identity);
+    case Op::logical_and: return reduce_lanes<Element, Acc, Op::logical_and>(data, n, identity);
+    case Op::logical_or: return reduce_lanes<Element, Acc, Op::logical_or>(data, n, identity);
+    default: break;
+  }
+  throw Error("host path: " + std::string(name(op)) + " is not one of its ops");
+}
+
+// Reduces, folds the initial value in (when asked) and stores the result as the kernels store it.
+template <typename Element, typename Acc>
+Scalar finish(const ReductionRequest& request, std::span<const std::byte> data, const Scalar& initial) {
+  const Combine<Acc> combine{request.op};
+  const Acc identity = load<Element, Acc>(request.identity.data(), 0);
+  Acc result = reduce_as<Element, Acc>(request.op, data.data(), request.n, identity);
+  if (request.include_initial) result = combine(load<Element, Acc>(initial.data(), 0), result);
+  if constexpr (std::is_floating_point_v<Acc>) {
+    if (result != result) result = canonical_nan<Acc>();
+  }
+  if constexpr (std::is_same_v<Element, std::uint16_t> && std::is_same_v<Acc, float>) {
+    return Scalar::from(request.type, result != result ? std::uint16_t{0x7e00} : float_to_half_bits(result));
+  } else if constexpr (std::is_same_v<Element, std::uint8_t> && std::is_same_v<Acc, std::uint8_t>) {
+    return Scalar::from(request.type, static_cast<std::uint8_t>(request.type == DataType::boolean ? result != 0 : result));
+  } else {
+    return Scalar::from(request.type, static_cast<Element>(result));
+  }
+}
+
+std::uint64_t host_path_bytes_from_environment(std::uint64_t fallback) {
+  const char* text = std::getenv("ZE_REDUCE_HOST_PATH_MAX_BYTES");
+  if (!text || !*text) return fallback;
+  char* end = nullptr;
+  const unsigned long long value = std::strtoull(text, &end, 10);
+  if (*end != '\0' || text[0] == '-')
+    throw InvalidArgumentError(std::string("ZE_REDUCE_HOST_PATH_MAX_BYTES=") + text +
+                               " is not a whole number of bytes (0 turns the host path off)");
+  return value;
+}
+
+}  // namespace
+
+bool host_path_serves(const ReductionRequest& request) {
+  if (request.strategy || request.binned_state_output || request.user_operator) return false;
+  bool basic = false;
+  for (Op op : kAllOps) basic = basic || op == request.op;
+  return basic && (!request.reproducible || !is_floating(request.type) || is_binned_sum(request) ||
+                   request.op != Op::multiplies);
+}
+
+std::uint64_t host_path_max_bytes(const Capabilities& caps) {
+  if (caps.type != DeviceType::cpu) return 0;
+  // Read once: a small reduction's host time is what the host path is for.
+  static const std::optional<std::uint64_t> configured = [] {
+    const std::uint64_t unset = UINT64_MAX;
+    const std::uint64_t value = host_path_bytes_from_environment(unset);
+    return value == unset ? std::nullopt : std::optional<std::uint64_t>(value);
+  }();
+  return configured ? *configured : tuning_for(caps).host_path_max_bytes / std::max<std::uint64_t>(1, caps.compute_units);
+}
+
+Scalar host_path_reduce(const ReductionRequest& request, std::span<const std::byte> data, const Scalar& initial) {
+  if (is_binned_sum(request)) {
+    BinnedState state = binned_add_all(BinnedState{}, data, request.n, request.type);
+    if (request.include_initial)
+      state = binned_add_all(state, std::span<const std::byte>(initial.data(), initial.size()), 1, request.type);
+    return binned_value(state, request.type);
+  }
+  switch (request.type) {
+    case DataType::i8: return finish<std::int8_t, std::int8_t>(request, data, initial);
+    case DataType::i16: return finish<std::int16_t, std::int16_t>(request, data, initial);
+    case DataType::i32: return finish<std::int32_t, std::int32_t>(request, data, initial);
+    case DataType::i64: return finish<std::int64_t, std::int64_t>(request, data, initial);
+    case DataType::u8: return finish<std::uint8_t, std::uint8_t>(request, data, initial);
+    case DataType::u16: return finish<std::uint16_t, std::uint16_t>(request, data, initial);
+    case DataType::u32: return finish<std::uint32_t, std::uint32_t>(request, data, initial);
+    case DataType::u64: return finish<std::uint64_t, std::uint64_t>(request, data, initial);
+    case DataType::f16: return finish<std::uint16_t, float>(request, data, initial);
+    case DataType::f32: return finish<float, float>(request, data, initial);
+    case DataType::f64: return finish<double, double>(request, data, initial);
+    case DataType::boolean: return finish<std::uint8_t, std::uint8_t>(request, data, initial);
+  }
+  throw Error("host path: unknown element type");
+}
+
+std::uint64_t host_path_combine_depth(std::uint64_t n) {
+  std::uint64_t lanes_depth = 0;
+  for (std::uint64_t width = 1; width < kHostLanes; width *= 2) ++lanes_depth;
+  return (n + kHostLanes - 1) / kHostLanes + lanes_depth + 1;  // + 1: the initial value
+}
+
+}  // namespace zr::core

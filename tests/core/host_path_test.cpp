@@ -1,0 +1,165 @@
+// The host path (runtime/core/host_path.hpp) against the independent host reference: every (op, type) the nine
+// SYCL ops allow, sizes around its lane count, special floating values (NaN, both zeros, infinities), integer
+// wrap, the initial value, and reproducible sums bit for bit against the binned host model.
+#include "host_path.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "half.hpp"
+#include "host_reference.hpp"
+#include "identity.hpp"
+
+namespace zc = zr::core;
+
+namespace {
+
+// n elements of `type` from a seed: full-range integers, floats in [-4, 4), bool bytes of any value; with
+// `specials`, every seventh element a NaN, a zero of either sign or an infinity (floating types).
+std::vector<std::byte> make_data(zc::DataType type, std::uint64_t n, std::uint64_t seed, bool specials) {
+  std::mt19937_64 random(seed);
+  std::uniform_real_distribution<double> unit(-4.0, 4.0);
+  const std::size_t size = zc::size_of(type);
+  std::vector<std::byte> data(n * size);
+  const double special_values[] = {std::numeric_limits<double>::quiet_NaN(), 0.0, -0.0,
+                                   std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+  for (std::uint64_t i = 0; i < n; ++i) {
+    std::byte* out = data.data() + i * size;
+    double value = unit(random);
+    if (specials && i % 7 == 3) value = special_values[random() % 5];
+    const std::uint64_t bits = random();
+    switch (type) {
+      case zc::DataType::f16: {
+        const std::uint16_t h = zc::float_to_half_bits(static_cast<float>(value));
+        std::memcpy(out, &h, 2);
+        break;
+      }
+      case zc::DataType::f32: {
+        const float f = static_cast<float>(value);
+        std::memcpy(out, &f, 4);
+        break;
+      }
+      case zc::DataType::f64: std::memcpy(out, &value, 8); break;
+      case zc::DataType::boolean: {
+        const auto b = static_cast<std::uint8_t>(i % 5 == 0 ? 0 : bits % 255 + 1);
+        std::memcpy(out, &b, 1);
+        break;
+      }
+      default: std::memcpy(out, &bits, size); break;
+    }
+  }
+  return data;
+}
+
+zc::ReductionRequest request_for(zc::Op op, zc::DataType type, std::uint64_t n, bool include_initial) {
+  zc::ReductionRequest request;
+  request.op = op;
+  request.type = type;
+  request.n = n;
+  request.identity = zc::known_identity(op, type);
+  request.include_initial = include_initial;
+  return request;
+}
+
+}  // namespace
+
+TEST(HostPath, GivenEveryOpAndType_WhenReducedOnTheHost_ThenTheResultAgreesWithTheHostReference) {
+  int checked = 0;
+  for (zc::Op op : zc::kAllOps) {
+    for (zc::DataType type : zc::kAllDataTypes) {
+      if (!zc::is_supported(op, type)) continue;
+      for (std::uint64_t n : {0ull, 1ull, 15ull, 16ull, 17ull, 33ull, 1000ull, 4099ull}) {
+        for (bool specials : {false, true}) {
+          if (specials && !zc::is_floating(type)) continue;
+          for (bool include_initial : {false, true}) {
+            const auto data = make_data(type, n, n * 31 + static_cast<int>(op) * 7 + static_cast<int>(type), specials);
+            const auto initial_bytes = make_data(type, 1, n + 5, false);
+            zc::Scalar initial{type, {}};
+            std::memcpy(initial.bytes.data(), initial_bytes.data(), initial_bytes.size());
+            const auto request = request_for(op, type, n, include_initial);
+            ASSERT_TRUE(zc::host_path_serves(request));
+            const zc::Scalar result = zc::host_path_reduce(request, data, initial);
+            const auto reference = zc::host_reference(op, type, data, n, request.identity,
+                                                      include_initial ? std::optional<zc::Scalar>(initial) : std::nullopt,
+                                                      zc::host_path_combine_depth(n));
+            std::string why;
+            EXPECT_TRUE(zc::agrees(reference, result, &why))
+                << zc::name(op) << ' ' << zc::name(type) << " n=" << n << (specials ? " with specials" : "")
+                << (include_initial ? " with initial" : "") << ": " << why;
+            // The same input gives the same bits (the deterministic property).
+            EXPECT_TRUE(zc::host_path_reduce(request, data, initial).bitwise_equal(result));
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 500);
+}
+
+TEST(HostPath, GivenZerosOfBothSignsAndNaN_WhenTakingMinimumAndMaximum_ThenTheKernelsRulesHold) {
+  const float values[] = {0.0f, -0.0f, 1.0f};
+  const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(values), sizeof values);
+  const zc::Scalar none{zc::DataType::f32, {}};
+  auto reduce = [&](zc::Op op, std::span<const std::byte> data, std::uint64_t n) {
+    return zc::host_path_reduce(request_for(op, zc::DataType::f32, n, false), data, none).as<std::uint32_t>();
+  };
+  EXPECT_EQ(reduce(zc::Op::minimum, bytes.first(8), 2), 0x80000000u);  // -0.0 is below +0.0
+  EXPECT_EQ(reduce(zc::Op::maximum, bytes.first(8), 2), 0x00000000u);
+  const float with_nan[] = {1.0f, std::numeric_limits<float>::signaling_NaN(), -3.0f};
+  const std::span<const std::byte> nan_bytes(reinterpret_cast<const std::byte*>(with_nan), sizeof with_nan);
+  EXPECT_EQ(reduce(zc::Op::minimum, nan_bytes, 3), 0x7fc00000u);  // the canonical quiet NaN
+  EXPECT_EQ(reduce(zc::Op::plus, nan_bytes, 3), 0x7fc00000u);
+}
+
+TEST(HostPath, GivenReproducibleSums_WhenReducedOnTheHost_ThenTheBitsAreTheBinnedModels) {
+  for (zc::DataType type : {zc::DataType::f16, zc::DataType::f32, zc::DataType::f64}) {
+    for (std::uint64_t n : {0ull, 1ull, 17ull, 5000ull}) {
+      const auto data = make_data(type, n, n + 3, false);
+      const auto initial_bytes = make_data(type, 1, 99, false);
+      zc::Scalar initial{type, {}};
+      std::memcpy(initial.bytes.data(), initial_bytes.data(), initial_bytes.size());
+      auto request = request_for(zc::Op::plus, type, n, true);
+      request.reproducible = request.deterministic = true;
+      ASSERT_TRUE(zc::host_path_serves(request));
+      const auto reference = zc::reproducible_sum_reference(type, data, n, initial);
+      EXPECT_TRUE(zc::host_path_reduce(request, data, initial).bitwise_equal(reference.value))
+          << zc::name(type) << " n=" << n;
+    }
+  }
+}
+
+TEST(HostPath, GivenRequestsItDoesNotServe_WhenAsked_ThenItSaysNo) {
+  auto explicit_strategy = request_for(zc::Op::plus, zc::DataType::f32, 10, true);
+  explicit_strategy.strategy = zc::Strategy::tree;
+  auto reproducible_product = request_for(zc::Op::multiplies, zc::DataType::f32, 10, true);
+  reproducible_product.reproducible = true;
+  auto partial_state = request_for(zc::Op::plus, zc::DataType::f32, 10, false);
+  partial_state.reproducible = true;
+  partial_state.binned_state_output = true;
+  auto arg = request_for(zc::Op::plus, zc::DataType::f32, 10, true);
+  arg.op = zc::Op::argmax;
+  auto transform = request_for(zc::Op::plus, zc::DataType::f32, 10, true);
+  transform.op = zc::Op::norm_l2;
+  for (const auto* request : {&explicit_strategy, &reproducible_product, &partial_state, &arg, &transform})
+    EXPECT_FALSE(zc::host_path_serves(*request)) << zc::name(request->op);
+}
+
+TEST(HostPath, GivenDevicesOfEachKind_WhenAskingTheCrossover_ThenOnlyCpuDevicesHaveOne) {
+  zc::Capabilities cpu;
+  cpu.type = zc::DeviceType::cpu;
+  cpu.compute_units = 2;
+  zc::Capabilities gpu;
+  gpu.type = zc::DeviceType::gpu;
+  if (std::getenv("ZE_REDUCE_HOST_PATH_MAX_BYTES")) GTEST_SKIP() << "ZE_REDUCE_HOST_PATH_MAX_BYTES is set";
+  EXPECT_GT(zc::host_path_max_bytes(cpu), 0u);
+  EXPECT_EQ(zc::host_path_max_bytes(gpu), 0u);
+  zc::Capabilities many_cores = cpu;
+  many_cores.compute_units = 16;
+  EXPECT_LT(zc::host_path_max_bytes(many_cores), zc::host_path_max_bytes(cpu));
+}
