@@ -74,6 +74,10 @@ class ZR_API device {
   // for a source that is no operator.
   std::optional<std::string> why_unsupported(const user_operator_source& op) const;
   std::vector<strategy> strategies(const user_operator_source& op) const;
+  // Host input of at most this many bytes is reduced on the calling thread, without a kernel (CPU devices:
+  // their fixed cost per submission is most of a small reduction's time; docs/api.md, "Small inputs"): the nine
+  // SYCL ops and reproducible sums, one scalar reduction per call, no strategy asked for. 0 on GPUs.
+  std::uint64_t host_path_max_bytes() const;
   // Whether kernels really run, from the execution probe: false on Intel's driver without hardware, which
   // accepts and "completes" work without executing it, and on a device that did not finish the probe in time.
   bool executes_kernels() const;

@@ -8,10 +8,12 @@
 #include "api/level_zero_backend.hpp"
 #include "api/opencl_backend.hpp"
 #include "api/probe.hpp"
+#include "host_path.hpp"
 #include "level_zero/device.hpp"
 #include "log.hpp"
 #include "opencl/device.hpp"
 #include "opencl/selection.hpp"
+#include "host_path.hpp"
 #include "strategy.hpp"
 #include "zereduce/errors.hpp"
 
@@ -148,6 +150,10 @@ std::optional<std::string> device::why_unsupported(const user_operator_source& o
 
 std::vector<strategy> device::strategies(element_type type, op_kind op, bool deterministic, bool reproducible) const {
   return allowed_strategies(impl_->backend().capabilities(), request_for(type, op, deterministic, reproducible));
+}
+
+std::uint64_t device::host_path_max_bytes() const {
+  return impl_->backend().reads_host_input_in_place() ? core::host_path_max_bytes(impl_->backend().capabilities()) : 0;
 }
 
 std::vector<strategy> device::strategies(const user_operator_source& op) const {

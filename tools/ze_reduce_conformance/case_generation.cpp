@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "common/type_dispatch.hpp"
+#include "data_types.hpp"
 #include "user_operator_cases.hpp"
 
 namespace zr::conformance {
@@ -200,6 +201,36 @@ void add_host_span_checks(std::vector<ConformanceCase>& out, const DeviceUnderTe
   }
 }
 
+// The host path (CPU devices: host input of at most host_path_max_bytes() is reduced on the calling thread): the
+// nine ops from a host span without a strategy, at a small size and on each side of the crossover, from the
+// identity, with the initial value, deterministic, and reproducible sums; each must agree with the reference
+// and take the host path exactly below the crossover.
+void add_host_path_checks(std::vector<ConformanceCase>& out, const DeviceUnderTest& dut, std::size_t slot,
+                          element_type type, std::uint64_t base_seed) {
+  const std::uint64_t max_bytes = dut.get().host_path_max_bytes();
+  if (max_bytes == 0 || !dut.executes_kernels()) return;
+  const std::uint64_t at_most = max_bytes / core::size_of(static_cast<core::DataType>(type));
+  for (op_kind op : kOps) {
+    if (is_arg_op(op) || is_transform_op(op) || is_moments_op(op) || !pair_defined(type, op) ||
+        dut.get().why_unsupported(type, op))
+      continue;
+    std::vector<CaseProperties> sets = {{true, false, false}, {false, true, false}};
+    if (binned(type, op)) sets.push_back({false, true, true});
+    for (const CaseProperties& props : sets)
+      for (std::uint64_t n : {std::uint64_t{17}, at_most, at_most + 1}) {
+        ConformanceCase c = case_of(slot, type, op, dut.get().strategies(type, op).front());
+        c.properties = props;
+        c.n = n;
+        c.input = InputKind::random;
+        c.seed = seed_for(base_seed, type, n, c.input);
+        c.from_host_span = true;
+        c.library_choice = true;
+        c.expect_host_path = n <= at_most;
+        out.push_back(c);
+      }
+  }
+}
+
 // The input above 2^31 elements: u8 plus, the device's first strategy, from a host span.
 void add_large_input(std::vector<ConformanceCase>& out, const DeviceUnderTest& dut, std::size_t slot,
                      std::uint64_t base_seed) {
@@ -267,6 +298,7 @@ std::vector<ConformanceCase> generate_cases(const DeviceUnderTest& dut, std::siz
     if (!dut.executes_kernels()) continue;
     add_result_checks(cases, dut, slot, type, mode, base_seed);
     add_host_span_checks(cases, dut, slot, type, mode, base_seed);
+    add_host_path_checks(cases, dut, slot, type, base_seed);
     if (mode == SuiteMode::full && type == element_type::u8) add_large_input(cases, dut, slot, base_seed);
   }
   return cases;

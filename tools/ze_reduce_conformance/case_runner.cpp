@@ -183,8 +183,14 @@ void expect_reference(CaseRecord& record, DeviceUnderTest& dut, RunContext& cont
     fail(record, dut, "the library threw: ", error);
     return;
   }
-  if (first.strategy != c.strategy)
+  if (c.library_choice) {
+    if (first.host_path != c.expect_host_path)
+      fail(record, dut, std::string(first.host_path ? "took" : "did not take") + " the host path with " +
+                            std::to_string(c.n) + " elements (the device's crossover is " +
+                            std::to_string(dut.get().host_path_max_bytes()) + " bytes)");
+  } else if (first.strategy != c.strategy) {
     fail(record, dut, "ran strategy " + std::string(to_string(first.strategy)) + " instead of the one asked for");
+  }
   if (is_arg_op(c.op)) {
     if (auto why = arg_disagreement(c, data->host, first.result, first.index)) fail(record, dut, *why);
     return;  // the order of combining cannot change an arg-reduction: nothing to repeat

@@ -56,6 +56,10 @@ struct ConformanceCase {
   // Reduce from a host span (the library copies it to the device in chunks that fit one allocation) rather
   // than from a device allocation the suite makes: only for the input larger than 2^31 elements.
   bool from_host_span = false;
+  // No use_strategy: the library chooses, as for a user who asks for none. With it, `strategy` only names the
+  // case, and the run must take the host path (CPU devices, small host input) exactly when expect_host_path.
+  bool library_choice = false;
+  bool expect_host_path = false;
   // op_kind::user: which sample operator (user_operator_cases.hpp); empty for every other op.
   std::string_view user_operator;
 };

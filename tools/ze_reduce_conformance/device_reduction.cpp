@@ -13,7 +13,8 @@ using tools::visit_pair;
 namespace {
 
 property_list properties_of(const ConformanceCase& c) {
-  property_list props{property::reduction::use_strategy{c.strategy}};
+  property_list props;
+  if (!c.library_choice) props = props.with(property::reduction::use_strategy{c.strategy});
   if (c.properties.initialize_to_identity) props = props.with(property::reduction::initialize_to_identity{});
   if (c.properties.deterministic) props = props.with(property::reduction::deterministic{});
   if (c.properties.reproducible) props = props.with(property::reduction::reproducible{});
@@ -66,6 +67,7 @@ DeviceRun run_of(const event& done) {
   if (!p.plans.empty()) {
     run.combine_depth = p.plans.front().combine_depth;
     run.strategy = p.plans.front().strategy;
+    run.host_path = p.plans.front().host_path;
   }
   return run;
 }

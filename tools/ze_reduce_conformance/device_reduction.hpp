@@ -15,6 +15,7 @@ struct DeviceRun {
   // The most combines one input value went through (event profile), the m of the host reference's bound.
   std::uint64_t combine_depth = 0;
   zr::strategy strategy = zr::strategy::tree;  // what the library says it ran
+  bool host_path = false;                      // ... on the calling thread, without a kernel
   std::uint64_t index = 0;                    // argmin/argmax: the index of the result's value
   core::Moments moments;                      // mean_var_f32/f64: count, mean and m2 (result is unused)
 };

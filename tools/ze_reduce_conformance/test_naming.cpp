@@ -32,7 +32,9 @@ std::string given(const ConformanceCase& c) {
 }
 
 std::string when(const ConformanceCase& c) {
-  std::string text = "When" + camel(op_label(c)) + "By" + camel(to_string(c.strategy));
+  std::string text = "When" + camel(op_label(c)) + "By" +
+                     (c.library_choice ? std::string(c.expect_host_path ? "HostPath" : "LibraryChoice")
+                                       : camel(to_string(c.strategy)));
   if (c.expectation == Expectation::matches_reference)
     text += c.properties.initialize_to_identity ? "FromIdentity" : "WithInitialValue";
   if (c.properties.reproducible) text += "Reproducible";
