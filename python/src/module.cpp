@@ -296,10 +296,12 @@ std::optional<zr::element_type> native_element_type(const py::dtype& dtype) {
 // zereduce.sum(x) and its siblings without keyword arguments, on a NumPy array that is C-contiguous, aligned, of
 // a dtype in the host's byte order and not empty: reduced on the default device at once, the result returned as
 // a 0-d array. None for anything else (the caller takes the general path, which converts or refuses). The GIL
-// is released only for inputs beyond `kHoldGilBytes`: below, the work is a few microseconds on this thread
-// (CPU devices: core/host_path.hpp) and releasing and taking the GIL back would cost a good part of it.
+// is kept only where the calling thread reduces the input itself without waiting for any device (the host path
+// of a CPU device, core/host_path.hpp, up to kHoldGilBytes): a few microseconds, of which releasing and taking the
+// GIL back would be a good part. Every other reduction waits for a device without the GIL.
 py::object reduce_now(const py::handle& values, int op_index) {
   constexpr std::uint64_t kHoldGilBytes = 64 << 10;
+  static const std::uint64_t host_path_bytes = std::min<std::uint64_t>(kHoldGilBytes, queue_for(-1).get_device().host_path_max_bytes());
   if (!py::isinstance<py::array>(values)) return py::none();
   const auto array = py::reinterpret_borrow<py::array>(values);
   if (!(array.flags() & py::array::c_style) || !(array.flags() & py::detail::npy_api::NPY_ARRAY_ALIGNED_) || array.size() == 0) return py::none();
@@ -319,7 +321,7 @@ py::object reduce_now(const py::handle& values, int op_index) {
     auto run = [&] {
       q.reduce(std::span<const T>(static_cast<const T*>(input), n), zr::reduction(static_cast<T*>(result), Op{}, props)).wait();
     };
-    if (n * sizeof(T) <= kHoldGilBytes) {
+    if (n * sizeof(T) <= host_path_bytes) {
       run();
     } else {
       py::gil_scoped_release released;

@@ -198,7 +198,8 @@ TEST(DeviceGroup, GivenNoData_WhenReduced_ThenTheInitialValueOrTheIdentity) {
 TEST(DeviceGroup, GivenAProfile_WhenReduced_ThenEveryMembersPassesAreListedByMember) {
   ZR_REQUIRE_DEVICES();
   device_group group(members(2), {1, 1});
-  const auto ints = exact_values<std::int32_t>(1 << 21, 2);  // above the inline limit: the members' workers run it
+  // Above the inline limit (the members' workers run it) and each member's host path (CPU devices).
+  const auto ints = exact_values<std::int32_t>(1 << 23, 2);
   std::int32_t sum = 0;
   const event done = group.reduce(std::span<const std::int32_t>(ints), reduction(&sum, plus<>()));
   const profile& p = done.get_profile();

@@ -497,3 +497,28 @@ def test_what_the_properties_found_at_the_edges_of_the_ranges():
     spread_out = np.concatenate([np.zeros(100, np.int64), np.full(1594, 8261835649347223552, np.int64)])
     mean = zereduce.mean(spread_out, dtype=np.float32)
     assert math.isnan(mean) or abs(float(mean) / float(np.mean(spread_out.astype(np.float64))) - 1) < 1e-5
+
+
+# ---- the fast path of sum/prod/min/max/all/any without keyword arguments (issue 42) ------------------------------
+@pytest.mark.parametrize("code", INTEGERS + FLOATS)
+def test_the_fast_path_gives_what_the_general_path_gives_value_and_type(code):
+    x = (np.arange(1, 41) % 7 + 1).astype(code)
+    for name, op in (("sum", "plus"), ("prod", "multiplies"), ("min", "minimum"), ("max", "maximum")):
+        fast = getattr(zereduce, name)(x)                       # no keyword: the extension's reduce_now
+        general = zereduce.reduce(x, op, deterministic=True)    # a keyword: the general path
+        assert type(fast) is type(general) and np.dtype(type(fast)) == x.dtype, (name, type(fast), type(general))
+        assert fast == general or (np.isnan(fast) and np.isnan(general)), (name, fast, general)
+    # Views the library cannot read in place take the general path (a copy), not a wrong answer.
+    strided = x[::3]
+    assert zereduce.sum(strided) == zereduce.reduce(np.ascontiguousarray(strided), "plus")
+    assert zereduce.max(x.astype(x.dtype.newbyteorder(">"))) == zereduce.max(x)
+
+
+def test_the_fast_path_leaves_empty_and_refused_inputs_to_the_general_path():
+    with pytest.raises(ValueError, match="zero-size"):
+        zereduce.min(np.array([], dtype=np.float32))
+    assert zereduce.sum(np.array([], dtype=np.float32)) == 0.0
+    flags = np.array([True, False, True])
+    assert zereduce.any(flags) and not zereduce.all(flags)
+    with pytest.raises(zereduce.InvalidArgumentError):
+        zereduce.sum(np.array([1 + 2j, 3j]))  # complex: no such dtype in the library

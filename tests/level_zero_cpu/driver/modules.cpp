@@ -166,7 +166,8 @@ ze_result_t ZE_APICALL module_create(ze_context_handle_t context, ze_device_hand
   if (!parsed.problem.empty()) return fail(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, "error: " + parsed.problem);
   if (const std::string refusal = profile_refusal(parsed, d->profile); !refusal.empty())
     return fail(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, refusal);
-  if (fault_fires(FaultKind::module_build, d->index, parsed.kernel_order)) {
+  // A build failure is the compiler's: a native binary is not compiled again, so only SPIR-V builds fail.
+  if (desc->format == ZE_MODULE_FORMAT_IL_SPIRV && fault_fires(FaultKind::module_build, d->index, parsed.kernel_order)) {
     std::string names;
     for (const auto& k : parsed.kernel_order) names += (names.empty() ? "" : ", ") + k;
     return fail(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,

@@ -1,0 +1,30 @@
+#!/usr/bin/env python3
+"""The small-input blocking-latency table of the H100 run (issue 42, item 5): ours into a host variable and into
+device memory, the raw-OpenCL floor (empty kernel + blocking 4-byte read, measured beside each row) and CUB plus a
+4-byte copy, all from one bench/run_h100.sh run (MIN_LOG2=10 MAX_LOG2=16).
+
+usage: python3 bench/latency_table.py <run dir with ours.json and cub.jsonl>  (markdown on stdout)
+"""
+import json
+import sys
+
+run = sys.argv[1]
+ours = json.load(open(f"{run}/ours.json"))
+cub = {}
+for line in open(f"{run}/cub.jsonl"):
+    row = json.loads(line)
+    if row.get("kind") == "latency":
+        cub[(row["type"], row["op"], row["log2"])] = row["wall_s"]
+print("| type | op | n | ours, host variable | ours, device memory | raw floor | CUB + copy | ours / floor | ours / CUB |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+worst_floor, worst_cub = 0.0, 0.0
+for row in ours["latency"]:
+    key = (row["type"], row["op"], row["log2"])
+    floor = row["cl_empty_kernel_read4_s"]
+    peer = cub.get(key)
+    to_floor = row["wall_s"] / floor
+    to_cub = row["wall_s"] / peer if peer else float("nan")
+    worst_floor, worst_cub = max(worst_floor, to_floor), max(worst_cub, to_cub if peer else 0)
+    print(f"| {key[0]} | {key[1]} | 2^{key[2]} | {row['wall_s'] * 1e6:.1f} us | {row['device_result_wall_s'] * 1e6:.1f} us | "
+          f"{floor * 1e6:.1f} us | {peer * 1e6 if peer else float('nan'):.1f} us | {to_floor:.2f} | {to_cub:.2f} |")
+print(f"\nWorst: {worst_floor:.2f}x the floor (target 1.15x), {worst_cub:.2f}x CUB + copy (target 1.00x).")
