@@ -5,7 +5,7 @@
 //
 //   zr_blocking_latency [--device INDEX] [--log2 10] [--runs 2000]   (one JSON line on stdout)
 //
-// The time is the median over `runs` calls after a warm-up, on the steady clock.
+// The time is the median over `runs` calls after a warm-up, on the steady clock; beside it, a plain C++ loop's.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -48,8 +48,23 @@ int main(int argc, char** argv) {
       seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     std::sort(seconds.begin(), seconds.end());
-    std::printf("{\"device\": \"%s\", \"log2\": %d, \"runs\": %d, \"median_s\": %.9g, \"sum\": %.9g}\n",
-                q.get_device().name().c_str(), log2, runs, seconds[seconds.size() / 2], first);
+    // The plain C++ loop over the same data (one accumulator in order: what a C++ programmer writes first), for
+    // the table of issue 42: the library against no library at all.
+    std::vector<double> loop_seconds;
+    volatile float sink = 0;
+    for (int r = 0; r < runs; ++r) {
+      const auto start = std::chrono::steady_clock::now();
+      float sum = 0;
+      for (float v : values) sum += v;
+      sink = sum;
+      loop_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    (void)sink;
+    std::sort(loop_seconds.begin(), loop_seconds.end());
+    std::printf("{\"device\": \"%s\", \"log2\": %d, \"runs\": %d, \"median_s\": %.9g, \"plain_loop_s\": %.9g, "
+                "\"sum\": %.9g}\n",
+                q.get_device().name().c_str(), log2, runs, seconds[seconds.size() / 2],
+                loop_seconds[loop_seconds.size() / 2], first);
   } catch (const zr::Error& error) {
     std::fprintf(stderr, "zr_blocking_latency: %s\n", error.what());
     return 1;

@@ -36,16 +36,19 @@ def median_seconds(call, min_time):
     return times[len(times) // 2]
 
 
-def cpp_latency(program, device, log2):
-    command = [program, "--log2", str(log2)] + ([] if device is None else ["--device", str(device)])
-    return json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)["median_s"]
+def cpp_latency(program, device, log2, field="median_s"):
+    runs = max(5, min(2000, (1 << 24) >> log2))
+    command = [program, "--log2", str(log2), "--runs", str(runs)] + ([] if device is None else ["--device", str(device)])
+    return json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)[field]
 
 
 def peers(device):
     """name -> prepare(x) -> a blocking call. The plain names take the NumPy array as it is, on every call (a CPU
     device reads it in place; dpnp copies it to its device each time); the `_resident` ones reduce a copy made
     beforehand in the library's device memory (zereduce.asarray, dpnp.asarray)."""
-    found = {"zereduce": lambda x: lambda: zereduce.sum(x, device=device), "numpy": lambda x: lambda: np.sum(x)}
+    # The default device without keywords: the call a NumPy user writes (the fast path, docs/python.md).
+    found = {"zereduce": (lambda x: lambda: zereduce.sum(x)) if device is None else
+             (lambda x: lambda: zereduce.sum(x, device=device)), "numpy": lambda x: lambda: np.sum(x)}
     found["zereduce_resident"] = lambda x: (lambda resident: lambda: zereduce.sum(resident))(
         zereduce.asarray(x, device=device))
     try:  # Intel's SYCL array libraries, where installed (bench/install_sycl_peers.sh)
@@ -67,6 +70,9 @@ def main():
     parser.add_argument("--step", type=int, default=2)
     parser.add_argument("--min-time", type=float, default=0.2)
     parser.add_argument("--cpp-latency", default="build/release/bench/zr_blocking_latency")
+    parser.add_argument("--ops", default="", help="also these, against NumPy's: min,max,argmax")
+    parser.add_argument("--every-cpp", action="store_true",
+                        help="the C++ API's latency and a plain C++ loop at every n (zr_blocking_latency)")
     args = parser.parse_args()
 
     device = args.device
@@ -88,6 +94,15 @@ def main():
             row[peer + "_s"] = median_seconds(call, args.min_time)
             del call
         row["zereduce_vs_numpy"] = row["numpy_s"] / row["zereduce_s"]
+        for op in args.ops.split(",") if args.ops else []:
+            ours_call = {"min": lambda: zereduce.min(x), "max": lambda: zereduce.max(x), "argmax": lambda: zereduce.argmax(x)}[op]
+            numpy_call = {"min": lambda: np.min(x), "max": lambda: np.max(x), "argmax": lambda: np.argmax(x)}[op]
+            assert ours_call() == numpy_call(), (op, ours_call(), numpy_call())
+            row[f"zereduce_{op}_s"] = median_seconds(ours_call, args.min_time)
+            row[f"numpy_{op}_s"] = median_seconds(numpy_call, args.min_time)
+        if args.every_cpp and os.path.exists(args.cpp_latency):
+            row["cpp_api_every_s"] = cpp_latency(args.cpp_latency, device, log2)
+            row["plain_loop_s"] = cpp_latency(args.cpp_latency, device, log2, "plain_loop_s")
         if log2 == args.min_log2 and os.path.exists(args.cpp_latency):
             cpp = [cpp_latency(args.cpp_latency, device, log2)]
             row["zereduce_beside_cpp_s"] = median_seconds(runners["zereduce"](x), args.min_time)
@@ -113,6 +128,20 @@ def main():
         cells = " | ".join(f"{row[p + '_s'] * 1e6:.1f}" for p in runners)
         quotients = " | ".join(f"{row[peer + '_s'] / row[ours + '_s']:.2f}" for peer, ours in ratios)
         lines.append(f"| 2^{row['log2']} | {cells} | {quotients} |")
+    extra = [op for op in (args.ops.split(",") if args.ops else [])]
+    if extra or args.every_cpp:
+        lines += ["", "Ours against NumPy's for each op, and the C++ API and a plain C++ loop (one accumulator, in order) "
+                  "over the same float32 data (`zr_blocking_latency`); time in us, ratio > 1: zereduce is faster.", "",
+                  "| n | " + " | ".join(f"{op}: zereduce / numpy (ratio)" for op in extra) +
+                  (" | C++ API | plain C++ loop | plain loop / C++ API" if args.every_cpp else "") + " |",
+                  "|---|" + "---|" * (len(extra) + (3 if args.every_cpp else 0))]
+        for row in rows:
+            cells = [f"{row[f'zereduce_{op}_s'] * 1e6:.1f} / {row[f'numpy_{op}_s'] * 1e6:.1f} "
+                     f"({row[f'numpy_{op}_s'] / row[f'zereduce_{op}_s']:.2f})" for op in extra]
+            if args.every_cpp and "cpp_api_every_s" in row:
+                cells += [f"{row['cpp_api_every_s'] * 1e6:.1f}", f"{row['plain_loop_s'] * 1e6:.1f}",
+                          f"{row['plain_loop_s'] / row['cpp_api_every_s']:.2f}"]
+            lines.append(f"| 2^{row['log2']} | " + " | ".join(cells) + " |")
     for row in rows:
         if "cpp_api_s" in row:
             lines += ["", f"Calling overhead at n = 2^{row['log2']}: `zereduce.sum` {row['zereduce_beside_cpp_s'] * 1e6:.1f} us, "

@@ -117,6 +117,51 @@ TEST(HostPath, GivenZerosOfBothSignsAndNaN_WhenTakingMinimumAndMaximum_ThenTheKe
   EXPECT_EQ(reduce(zc::Op::plus, nan_bytes, 3), 0x7fc00000u);
 }
 
+// The vectorised minimum/maximum (whole vectors, then the tail): zeros of both signs and NaN anywhere, infinities
+// without NaN, at sizes past one step of 8 vectors.
+template <typename T, typename Bits>
+void check_extremes_of_long_inputs() {
+  const zc::DataType type = sizeof(T) == 4 ? zc::DataType::f32 : zc::DataType::f64;
+  auto reduce = [&](zc::Op op, const std::vector<T>& values) {
+    const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(values.data()), values.size() * sizeof(T));
+    return zc::host_path_reduce(request_for(op, type, values.size(), false), bytes, zc::Scalar{type, {}}).template as<Bits>();
+  };
+  auto bits_of = [](T value) {
+    Bits bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    return bits;
+  };
+  const T inf = std::numeric_limits<T>::infinity();
+  for (std::size_t n : {std::size_t{100}, std::size_t{1000}, std::size_t{1003}}) {
+    for (std::size_t at : {std::size_t{0}, n / 2, n - 1}) {
+      std::vector<T> positive(n, T{3});
+      positive[at] = T{-0.0};
+      positive[(at + 7) % n] = T{0.0};
+      EXPECT_EQ(reduce(zc::Op::minimum, positive), bits_of(T{-0.0})) << n << " " << at;
+      std::vector<T> negative(n, T{-3});
+      negative[at] = T{0.0};
+      negative[(at + 7) % n] = T{-0.0};
+      EXPECT_EQ(reduce(zc::Op::maximum, negative), bits_of(T{0.0})) << n << " " << at;
+      std::fill(negative.begin(), negative.end(), T{-0.0});
+      EXPECT_EQ(reduce(zc::Op::maximum, negative), bits_of(T{-0.0})) << n << " " << at;
+      std::vector<T> with_nan(n, T{1});
+      with_nan[at] = std::numeric_limits<T>::quiet_NaN();
+      EXPECT_EQ(reduce(zc::Op::minimum, with_nan), bits_of(std::numeric_limits<T>::quiet_NaN())) << n << " " << at;
+      EXPECT_EQ(reduce(zc::Op::maximum, with_nan), bits_of(std::numeric_limits<T>::quiet_NaN())) << n << " " << at;
+      std::vector<T> with_inf(n, T{1});
+      with_inf[at] = inf;
+      with_inf[(at + 3) % n] = -inf;
+      EXPECT_EQ(reduce(zc::Op::maximum, with_inf), bits_of(inf)) << n << " " << at;
+      EXPECT_EQ(reduce(zc::Op::minimum, with_inf), bits_of(-inf)) << n << " " << at;
+    }
+  }
+}
+
+TEST(HostPath, GivenLongInputsWithSpecialValuesAnywhere_WhenTakingMinimumAndMaximum_ThenTheKernelsRulesHold) {
+  check_extremes_of_long_inputs<float, std::uint32_t>();
+  check_extremes_of_long_inputs<double, std::uint64_t>();
+}
+
 TEST(HostPath, GivenReproducibleSums_WhenReducedOnTheHost_ThenTheBitsAreTheBinnedModels) {
   for (zc::DataType type : {zc::DataType::f16, zc::DataType::f32, zc::DataType::f64}) {
     for (std::uint64_t n : {0ull, 1ull, 17ull, 5000ull}) {
