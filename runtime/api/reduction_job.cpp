@@ -200,13 +200,9 @@ bool ReductionJob::takes_host_path() const {
          core::host_path_serves(request_of(spec, n_, true));
 }
 
-void ReductionJob::execute_on_host(profile& out) const {
-  device_.throw_if_unusable();
+void ReductionJob::write_host_path_result(const core::ReductionRequest& request, bool host_variable) const {
   const auto& spec = specs_.front();
-  const auto request = request_of(spec, n_, true);
   const std::size_t element = core::size_of(type_);
-  const auto allocation = device_.find(spec.var);
-  const bool host_variable = !(allocation && device_.kernels_access(allocation->kind));
   core::Scalar initial{type_, {}};
   if (request.include_initial) {
     if (host_variable) std::memcpy(initial.bytes.data(), spec.var, element);
@@ -216,15 +212,36 @@ void ReductionJob::execute_on_host(profile& out) const {
       request, std::span<const std::byte>(static_cast<const std::byte*>(input_), n_ * element), initial);
   if (host_variable) std::memcpy(spec.var, result.data(), element);
   else device_.copy(spec.var, result.data(), element);
+}
+
+void ReductionJob::execute_on_host(profile& out) const {
+  device_.throw_if_unusable();
+  const auto& spec = specs_.front();
+  const auto request = request_of(spec, n_, true);
+  const std::size_t element = core::size_of(type_);
+  const auto allocation = device_.find(spec.var);
+  const bool host_variable = !(allocation && device_.kernels_access(allocation->kind));
+  if (core::is_arg_op(request.op)) {
+    std::array<std::byte, core::kArgResultBytes> bytes{};
+    core::arg_to_bytes(core::host_path_arg_reduce(
+                           request, std::span<const std::byte>(static_cast<const std::byte*>(input_), n_ * element)),
+                       bytes.data());
+    if (host_variable) std::memcpy(spec.var, bytes.data(), bytes.size());
+    else device_.copy(spec.var, bytes.data(), bytes.size());
+  } else {
+    write_host_path_result(request, host_variable);
+  }
   plan_summary summary;
   summary.host_path = true;
   summary.strategy = zr::strategy::cpu_chunks;
   summary.reason = "host path: " + std::to_string(n_ * element) + " bytes on a CPU device, at most " +
                    std::to_string(core::host_path_max_bytes(device_.capabilities())) +
                    " take the calling thread (core/host_path.hpp)";
-  summary.description = "on the calling thread: " + std::to_string(core::kHostLanes) +
-                        " interleaved accumulators combined pairwise" +
-                        (core::is_binned_sum(request) ? " (binned sum: the host model of the kernels' bins)" : "");
+  summary.description =
+      core::is_arg_op(request.op)
+          ? std::string("on the calling thread: the extreme value (vectorised), then its first index")
+          : "on the calling thread: " + std::to_string(core::kHostLanes) + " interleaved accumulators combined pairwise" +
+                (core::is_binned_sum(request) ? " (binned sum: the host model of the kernels' bins)" : "");
   summary.combine_depth = core::host_path_combine_depth(n_);
   out.plans.push_back(std::move(summary));
 }

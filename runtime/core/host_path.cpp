@@ -9,6 +9,7 @@
 #include <string>
 #include <type_traits>
 
+#include "arg_reference.hpp"
 #include "binned_sum.hpp"
 #include "half.hpp"
 #include "tuning.hpp"
@@ -205,6 +206,47 @@ Scalar finish(const ReductionRequest& request, std::span<const std::byte> data, 
   }
 }
 
+// argmin/argmax in two looks: the extreme value (the vectorised extremes above; a NaN anywhere is the answer),
+// then the first index holding a value equal to it (-0.0 equals +0.0: the first zero of either sign wins, with
+// its own sign), as the kernels order candidates (arg_reference.hpp).
+template <typename Element, typename Acc>
+ArgCandidate arg_as(Op op, DataType type, const std::byte* data, std::uint64_t n) {
+  const bool minimum = op == Op::argmin;
+  const Acc identity = minimum ? (std::is_floating_point_v<Acc> ? std::numeric_limits<Acc>::infinity()
+                                                                 : std::numeric_limits<Acc>::max())
+                               : (std::is_floating_point_v<Acc> ? -std::numeric_limits<Acc>::infinity()
+                                                                 : std::numeric_limits<Acc>::lowest());
+  const Acc extreme = minimum ? reduce_as<Element, Acc>(Op::minimum, data, n, identity)
+                              : reduce_as<Element, Acc>(Op::maximum, data, n, identity);
+  // The first index whose element satisfies `matches`: blocks of 64 tested at once (a vectorised OR), then the
+  // block that holds it one by one.
+  auto first_index = [&](auto matches) {
+    constexpr std::uint64_t kBlock = 64;
+    std::uint64_t block = 0;
+    for (; block + kBlock <= n; block += kBlock) {
+      int hit = 0;
+      for (std::uint64_t j = 0; j < kBlock; ++j) hit |= matches(load<Element, Acc>(data, block + j));
+      if (hit) break;
+    }
+    while (!matches(load<Element, Acc>(data, block))) ++block;
+    return block;
+  };
+  std::uint64_t index = 0;
+  if constexpr (std::is_floating_point_v<Acc>) {
+    if (extreme != extreme) {  // the first NaN
+      index = first_index([](Acc x) { return x != x; });
+      Element nan;
+      if constexpr (std::is_same_v<Element, std::uint16_t>) nan = 0x7e00;
+      else nan = canonical_nan<Element>();
+      return {Scalar::from(type, nan), index};
+    }
+  }
+  index = first_index([extreme](Acc x) { return x == extreme; });
+  Element value;
+  std::memcpy(&value, data + index * sizeof(Element), sizeof(Element));
+  return {Scalar::from(type, value), index};
+}
+
 std::uint64_t host_path_bytes_from_environment(std::uint64_t fallback) {
   const char* text = std::getenv("ZE_REDUCE_HOST_PATH_MAX_BYTES");
   if (!text || !*text) return fallback;
@@ -220,6 +262,7 @@ std::uint64_t host_path_bytes_from_environment(std::uint64_t fallback) {
 
 bool host_path_serves(const ReductionRequest& request) {
   if (request.strategy || request.binned_state_output || request.user_operator) return false;
+  if (is_arg_op(request.op)) return request.n > 0 && request.type != DataType::boolean;
   bool basic = false;
   for (Op op : kAllOps) basic = basic || op == request.op;
   return basic && (!request.reproducible || !is_floating(request.type) || is_binned_sum(request) ||
@@ -259,6 +302,29 @@ Scalar host_path_reduce(const ReductionRequest& request, std::span<const std::by
     case DataType::boolean: return finish<std::uint8_t, std::uint8_t>(request, data, initial);
   }
   throw Error("host path: unknown element type");
+}
+
+ArgCandidate host_path_arg_reduce(const ReductionRequest& request, std::span<const std::byte> data) {
+  const Op op = request.op;
+  const DataType type = request.type;
+  const std::byte* bytes = data.data();
+  const std::uint64_t n = request.n;
+  if (!is_arg_op(op) || n == 0) throw Error("host path: an arg-reduction needs argmin or argmax and an element");
+  switch (type) {
+    case DataType::i8: return arg_as<std::int8_t, std::int8_t>(op, type, bytes, n);
+    case DataType::i16: return arg_as<std::int16_t, std::int16_t>(op, type, bytes, n);
+    case DataType::i32: return arg_as<std::int32_t, std::int32_t>(op, type, bytes, n);
+    case DataType::i64: return arg_as<std::int64_t, std::int64_t>(op, type, bytes, n);
+    case DataType::u8: return arg_as<std::uint8_t, std::uint8_t>(op, type, bytes, n);
+    case DataType::u16: return arg_as<std::uint16_t, std::uint16_t>(op, type, bytes, n);
+    case DataType::u32: return arg_as<std::uint32_t, std::uint32_t>(op, type, bytes, n);
+    case DataType::u64: return arg_as<std::uint64_t, std::uint64_t>(op, type, bytes, n);
+    case DataType::f16: return arg_as<std::uint16_t, float>(op, type, bytes, n);
+    case DataType::f32: return arg_as<float, float>(op, type, bytes, n);
+    case DataType::f64: return arg_as<double, double>(op, type, bytes, n);
+    case DataType::boolean: break;
+  }
+  throw Error("host path: argmin and argmax take integer or floating-point values");
 }
 
 std::uint64_t host_path_combine_depth(std::uint64_t n) {

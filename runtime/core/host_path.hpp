@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <span>
 
+#include "arg_reference.hpp"
 #include "capabilities.hpp"
 #include "scalar.hpp"
 #include "strategy.hpp"
@@ -20,8 +21,8 @@ namespace zr::core {
 
 inline constexpr std::uint64_t kHostLanes = 16;
 
-// The requests the host path serves: the nine SYCL ops of every type and reproducible floating-point sums.
-// Not arg-reductions, transforms, moments, user operators, binned partial states or an explicit strategy.
+// The requests the host path serves: the nine SYCL ops of every type, reproducible floating-point sums, and
+// argmin/argmax. Not transforms, moments, user operators, binned partial states or an explicit strategy.
 bool host_path_serves(const ReductionRequest& request);
 
 // Inputs of at most this many bytes take the host path on this device (0: never): the tuning table's value for
@@ -32,6 +33,9 @@ std::uint64_t host_path_max_bytes(const Capabilities& caps);
 // The result: the request's identity combined with every element, then with `initial` when include_initial.
 // `data` holds request.n packed elements.
 Scalar host_path_reduce(const ReductionRequest& request, std::span<const std::byte> data, const Scalar& initial);
+
+// argmin/argmax (request.n >= 1): the first occurrence of the extreme value, a NaN first (the canonical NaN).
+ArgCandidate host_path_arg_reduce(const ReductionRequest& request, std::span<const std::byte> data);
 
 // The most combines one element goes through (the m of the host reference's floating bound).
 std::uint64_t host_path_combine_depth(std::uint64_t n);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "half.hpp"
+#include "arg_reference.hpp"
 #include "host_reference.hpp"
 #include "identity.hpp"
 
@@ -179,6 +180,33 @@ TEST(HostPath, GivenReproducibleSums_WhenReducedOnTheHost_ThenTheBitsAreTheBinne
   }
 }
 
+TEST(HostPath, GivenArgReductions_WhenReducedOnTheHost_ThenTheHostReferencesValueAndFirstIndexComeBack) {
+  int checked = 0;
+  for (zc::Op op : zc::kArgOps) {
+    for (zc::DataType type : zc::kAllDataTypes) {
+      if (type == zc::DataType::boolean) continue;
+      for (std::uint64_t n : {1ull, 17ull, 129ull, 1000ull, 4099ull}) {
+        for (bool specials : {false, true}) {
+          if (specials && !zc::is_floating(type)) continue;
+          auto data = make_data(type, n, n * 13 + static_cast<int>(type), specials);
+          if (!zc::is_floating(type) && n > 100) {  // repeated extremes: the first one must win
+            std::memcpy(data.data() + (n / 3) * zc::size_of(type), data.data() + (n / 2) * zc::size_of(type),
+                        zc::size_of(type));
+          }
+          auto request = request_for(op, type, n, false);
+          ASSERT_TRUE(zc::host_path_serves(request));
+          const auto got = zc::host_path_arg_reduce(request, data);
+          const auto expected = zc::arg_reference(op, type, data, n);
+          EXPECT_EQ(got.index, expected.index) << zc::name(op) << ' ' << zc::name(type) << " n=" << n;
+          EXPECT_TRUE(got.value.bitwise_equal(expected.value)) << zc::name(op) << ' ' << zc::name(type) << " n=" << n;
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 100);
+}
+
 TEST(HostPath, GivenRequestsItDoesNotServe_WhenAsked_ThenItSaysNo) {
   auto explicit_strategy = request_for(zc::Op::plus, zc::DataType::f32, 10, true);
   explicit_strategy.strategy = zc::Strategy::tree;
@@ -187,11 +215,11 @@ TEST(HostPath, GivenRequestsItDoesNotServe_WhenAsked_ThenItSaysNo) {
   auto partial_state = request_for(zc::Op::plus, zc::DataType::f32, 10, false);
   partial_state.reproducible = true;
   partial_state.binned_state_output = true;
-  auto arg = request_for(zc::Op::plus, zc::DataType::f32, 10, true);
-  arg.op = zc::Op::argmax;
+  auto empty_arg = request_for(zc::Op::plus, zc::DataType::f32, 0, true);
+  empty_arg.op = zc::Op::argmax;
   auto transform = request_for(zc::Op::plus, zc::DataType::f32, 10, true);
   transform.op = zc::Op::norm_l2;
-  for (const auto* request : {&explicit_strategy, &reproducible_product, &partial_state, &arg, &transform})
+  for (const auto* request : {&explicit_strategy, &reproducible_product, &partial_state, &empty_arg, &transform})
     EXPECT_FALSE(zc::host_path_serves(*request)) << zc::name(request->op);
 }
 

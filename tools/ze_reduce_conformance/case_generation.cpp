@@ -201,20 +201,20 @@ void add_host_span_checks(std::vector<ConformanceCase>& out, const DeviceUnderTe
   }
 }
 
-// The host path (CPU devices: host input of at most host_path_max_bytes() is reduced on the calling thread): the
-// nine ops from a host span without a strategy, at a small size and on each side of the crossover, from the
-// identity, with the initial value, deterministic, and reproducible sums; each must agree with the reference
-// and take the host path exactly below the crossover.
+// The host path (CPU devices: host input of at most host_path_max_bytes() is reduced on the calling thread):
+// the nine ops and argmin/argmax from a host span without a strategy, at a small size and on each side of the
+// crossover, from the identity, with the initial value, deterministic, and reproducible sums; each must agree
+// with the reference and take the host path exactly below the crossover.
 void add_host_path_checks(std::vector<ConformanceCase>& out, const DeviceUnderTest& dut, std::size_t slot,
                           element_type type, std::uint64_t base_seed) {
   const std::uint64_t max_bytes = dut.get().host_path_max_bytes();
   if (max_bytes == 0 || !dut.executes_kernels()) return;
   const std::uint64_t at_most = max_bytes / core::size_of(static_cast<core::DataType>(type));
   for (op_kind op : kOps) {
-    if (is_arg_op(op) || is_transform_op(op) || is_moments_op(op) || !pair_defined(type, op) ||
-        dut.get().why_unsupported(type, op))
+    if (is_transform_op(op) || is_moments_op(op) || !pair_defined(type, op) || dut.get().why_unsupported(type, op))
       continue;
     std::vector<CaseProperties> sets = {{true, false, false}, {false, true, false}};
+    if (is_arg_op(op)) sets = property_sets(type, op);  // they never read the variable
     if (binned(type, op)) sets.push_back({false, true, true});
     for (const CaseProperties& props : sets)
       for (std::uint64_t n : {std::uint64_t{17}, at_most, at_most + 1}) {
