@@ -76,7 +76,7 @@ class ZR_API device {
   std::vector<strategy> strategies(const user_operator_source& op) const;
   // Host input of at most this many bytes is reduced on the calling thread, without a kernel (CPU devices:
   // their fixed cost per submission is most of a small reduction's time; docs/api.md, "Small inputs"): the nine
-  // SYCL ops and reproducible sums, one scalar reduction per call, no strategy asked for. 0 on GPUs.
+  // SYCL ops, reproducible sums and argmin/argmax, one scalar reduction per call, no strategy asked for. 0 on GPUs.
   std::uint64_t host_path_max_bytes() const;
   // Whether kernels really run, from the execution probe: false on Intel's driver without hardware, which
   // accepts and "completes" work without executing it, and on a device that did not finish the probe in time.
