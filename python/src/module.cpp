@@ -294,17 +294,20 @@ std::optional<zr::element_type> native_element_type(const py::dtype& dtype) {
 }
 
 // zereduce.sum(x) and its siblings without keyword arguments, on a NumPy array that is C-contiguous, aligned, of
-// a dtype in the host's byte order and not empty: reduced on the default device at once, the result returned as
-// a 0-d array. None for anything else (the caller takes the general path, which converts or refuses). The GIL
-// is kept only where the calling thread reduces the input itself without waiting for any device (the host path
-// of a CPU device, core/host_path.hpp, up to kHoldGilBytes): a few microseconds, of which releasing and taking the
-// GIL back would be a good part. Every other reduction waits for a device without the GIL.
+// a dtype in the host's byte order, not empty, and small enough for the default device's host path (a CPU device
+// reduces it on this thread: core/host_path.hpp): reduced at once with the GIL held, the result returned as a 0-d
+// array. That is a few microseconds, of which releasing and taking the GIL back would be a good part. None for
+// anything else: the general path converts or refuses, and waits for devices without the GIL and with Ctrl-C
+// able to interrupt the wait while it keeps the work's memory alive.
 py::object reduce_now(const py::handle& values, int op_index) {
   constexpr std::uint64_t kHoldGilBytes = 64 << 10;
-  static const std::uint64_t host_path_bytes = std::min<std::uint64_t>(kHoldGilBytes, queue_for(-1).get_device().host_path_max_bytes());
+  static const std::uint64_t host_path_bytes =
+      std::min<std::uint64_t>(kHoldGilBytes, queue_for(-1).get_device().host_path_max_bytes());
   if (!py::isinstance<py::array>(values)) return py::none();
   const auto array = py::reinterpret_borrow<py::array>(values);
-  if (!(array.flags() & py::array::c_style) || !(array.flags() & py::detail::npy_api::NPY_ARRAY_ALIGNED_) || array.size() == 0) return py::none();
+  if (!(array.flags() & py::array::c_style) || !(array.flags() & py::detail::npy_api::NPY_ARRAY_ALIGNED_) ||
+      array.size() == 0 || static_cast<std::uint64_t>(array.nbytes()) > host_path_bytes)
+    return py::none();
   const py::dtype dtype = array.dtype();
   const auto type = native_element_type(dtype);
   if (!type || op_index < 0 || op_index > static_cast<int>(zr::op_kind::logical_or)) return py::none();
@@ -318,14 +321,13 @@ py::object reduce_now(const py::handle& values, int op_index) {
     using T = typename decltype(type_tag)::type;
     using Op = typename decltype(op_tag)::type;
     const zr::property_list props{zr::property::reduction::initialize_to_identity{}};
-    auto run = [&] {
-      q.reduce(std::span<const T>(static_cast<const T*>(input), n), zr::reduction(static_cast<T*>(result), Op{}, props)).wait();
-    };
-    if (n * sizeof(T) <= host_path_bytes) {
-      run();
-    } else {
+    const zr::event done =
+        q.reduce(std::span<const T>(static_cast<const T*>(input), n), zr::reduction(static_cast<T*>(result), Op{}, props));
+    if (done.is_complete()) {
+      done.wait();  // rethrows its error
+    } else {  // queued behind another thread's work: wait for it without the GIL
       py::gil_scoped_release released;
-      run();
+      done.wait();
     }
   });
   return out;

@@ -283,8 +283,9 @@ def reduce(x, op, *, initial=None, identity=None, deterministic=False, reproduci
 
 def _reduce_now(x, op_index):
     """The fast path of sum, prod, min, max, all and any without keyword arguments: a plain NumPy array the library
-    reads as it is, reduced at once by the extension (its checks in C++, the GIL kept for small inputs); None
-    when the array needs the general path (conversion, an empty input, a dtype it refuses)."""
+    reads as it is and the default device reduces on the calling thread (a CPU device's host path), reduced at
+    once by the extension with its checks in C++; None when the array needs the general path (conversion, an
+    empty input, a dtype it refuses, a device to wait for)."""
     try:
         result = _zereduce.reduce_now(x, op_index)
     except _zereduce.InvalidArgumentError as error:

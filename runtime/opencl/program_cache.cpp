@@ -227,6 +227,7 @@ std::optional<ProgramHandle> ProgramCache::load_cached(const core::BinaryCacheKe
     return std::nullopt;
   }
   ++loaded_from_binary_cache_;
+  dump_binary(program.get(), key.module_name);
   logger().debug("opencl: loaded module {} for '{}' from the binary cache in {:.1f} ms", key.module_name, device_.name,
                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
   return program;
