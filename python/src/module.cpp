@@ -27,12 +27,11 @@ namespace py = pybind11;
 
 namespace {
 
-zr::element_type element_type_of(const py::dtype& dtype) {
-  // The library reads elements in the host's byte order: swapped bytes would be other numbers, not an error.
-  if (!dtype.attr("isnative").cast<bool>())
-    throw zr::InvalidArgumentError("dtype " + dtype.attr("str").cast<std::string>() +
-                                   " is not in the host's byte order: convert it with "
-                                   "x.astype(x.dtype.newbyteorder('='))");
+// The element type of a dtype when it is one the library reads in place (native byte order), from the
+// descriptor's fields alone (no Python attribute lookups: this is the fast path's first step); nullopt else.
+std::optional<zr::element_type> native_element_type(const py::dtype& dtype) {
+  const char order = dtype.byteorder();
+  if (order != '=' && order != '|' && order != (std::endian::native == std::endian::little ? '<' : '>')) return std::nullopt;
   const char kind = dtype.kind();
   const auto size = dtype.itemsize();
   if (kind == 'b' && size == 1) return zr::element_type::boolean;
@@ -43,14 +42,21 @@ zr::element_type element_type_of(const py::dtype& dtype) {
       case 2: return is_signed ? zr::element_type::i16 : zr::element_type::u16;
       case 4: return is_signed ? zr::element_type::i32 : zr::element_type::u32;
       case 8: return is_signed ? zr::element_type::i64 : zr::element_type::u64;
-      default: break;
+      default: return std::nullopt;
     }
   }
-  if (kind == 'f') {
-    if (size == 2) return zr::element_type::f16;
-    if (size == 4) return zr::element_type::f32;
-    if (size == 8) return zr::element_type::f64;
-  }
+  if (kind == 'f' && (size == 2 || size == 4 || size == 8))
+    return size == 2 ? zr::element_type::f16 : size == 4 ? zr::element_type::f32 : zr::element_type::f64;
+  return std::nullopt;
+}
+
+zr::element_type element_type_of(const py::dtype& dtype) {
+  // The library reads elements in the host's byte order: swapped bytes would be other numbers, not an error.
+  if (!dtype.attr("isnative").cast<bool>())
+    throw zr::InvalidArgumentError("dtype " + dtype.attr("str").cast<std::string>() +
+                                   " is not in the host's byte order: convert it with "
+                                   "x.astype(x.dtype.newbyteorder('='))");
+  if (const auto type = native_element_type(dtype)) return *type;
   throw zr::InvalidArgumentError("dtype " + dtype.attr("name").cast<std::string>() +
                                  " is not reduced by ze-reduce (int8..int64, uint8..uint64, float16, float32, "
                                  "float64 and bool are)");
@@ -268,29 +274,6 @@ std::unique_ptr<Submission> submit(const py::object& values, const std::string& 
     job->start(host_input ? q.reduce(std::span<const T>(input, n), reduction) : q.reduce(input, n, reduction));
   });
   return job;
-}
-
-// The element type of a dtype when it is one the library reads in place (native byte order), from the
-// descriptor's fields alone (no Python attribute lookups: this is the fast path's first step); nullopt else.
-std::optional<zr::element_type> native_element_type(const py::dtype& dtype) {
-  const char order = dtype.byteorder();
-  if (order != '=' && order != '|' && order != (std::endian::native == std::endian::little ? '<' : '>')) return std::nullopt;
-  const char kind = dtype.kind();
-  const auto size = dtype.itemsize();
-  if (kind == 'b' && size == 1) return zr::element_type::boolean;
-  if (kind == 'i' || kind == 'u') {
-    const bool is_signed = kind == 'i';
-    switch (size) {
-      case 1: return is_signed ? zr::element_type::i8 : zr::element_type::u8;
-      case 2: return is_signed ? zr::element_type::i16 : zr::element_type::u16;
-      case 4: return is_signed ? zr::element_type::i32 : zr::element_type::u32;
-      case 8: return is_signed ? zr::element_type::i64 : zr::element_type::u64;
-      default: return std::nullopt;
-    }
-  }
-  if (kind == 'f' && (size == 2 || size == 4 || size == 8))
-    return size == 2 ? zr::element_type::f16 : size == 4 ? zr::element_type::f32 : zr::element_type::f64;
-  return std::nullopt;
 }
 
 // zereduce.sum(x) and its siblings without keyword arguments, on a NumPy array that is C-contiguous, aligned, of
