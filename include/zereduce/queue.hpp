@@ -61,6 +61,23 @@ reduction_spec arg_spec(arg_result<T>* result, op_kind op, const property_list& 
   return spec;
 }
 
+// Where a segmented reduction's segments come from: `segments` + 1 offsets of offset_bytes (4 or 8) bytes,
+// signed ones never negative (checked with the rest), or, when offsets is null, `segments` of `length` elements.
+struct segment_source {
+  const void* offsets = nullptr;
+  std::uint32_t offset_bytes = 0;
+  bool signed_offsets = false;
+  std::uint64_t segments = 0;
+  std::uint64_t length = 0;
+};
+
+template <typename Offset>
+segment_source offsets_of(const Offset* offsets, std::uint64_t segments) {
+  static_assert(std::is_integral_v<Offset> && !std::is_same_v<Offset, bool> && (sizeof(Offset) == 4 || sizeof(Offset) == 8),
+                "segment offsets are 32- or 64-bit integers");
+  return {offsets, sizeof(Offset), std::is_signed_v<Offset>, segments, 0};
+}
+
 // The element type the runtime reads a user operator's input as: its bits.
 template <std::size_t Bytes>
 constexpr element_type bits_of_size() {
@@ -282,6 +299,43 @@ class ZR_API queue {
     return result;
   }
 
+  // Segmented reductions (docs/api.md "Segmented reductions"): results[s] = the op-reduction of segment s,
+  // input[offsets[s], offsets[s + 1]), for s in [0, segments), folded after results[s]'s value unless
+  // property::reduction::initialize_to_identity (as a scalar reduction folds its variable's). `offsets` holds
+  // segments + 1 non-decreasing 32- or 64-bit integers, the last at most n; an empty segment gives the
+  // identity. Input, offsets and results may each be this device's memory or ordinary host memory (copied
+  // as needed); the offsets are checked before any work. Each segment is folded in a fixed order: results
+  // are deterministic.
+  template <typename T, typename Offset, typename BinaryOperation>
+  event reduce_segments(const T* input, std::uint64_t n, const Offset* offsets, std::uint64_t segments, T* results,
+                        BinaryOperation op, const property_list& props = {}) {
+    return submit_segments(input, n, false, detail::offsets_of(offsets, segments), reduction(results, op, props).spec());
+  }
+  template <typename T, typename Offset, typename BinaryOperation>
+  event reduce_segments(std::span<const T> host_input, std::span<const Offset> offsets, std::span<T> results,
+                        BinaryOperation op, const property_list& props = {}) {
+    if (offsets.empty()) throw_no_offsets();
+    check_segment_results(results.size(), offsets.size() - 1);
+    return submit_segments(host_input.data(), host_input.size(), true, detail::offsets_of(offsets.data(), offsets.size() - 1),
+                           reduction(results.data(), op, props).spec());
+  }
+  // Equal segments: `rows` rows of `columns` values, results[r] the reduction of row r (NumPy's axis=-1).
+  template <typename T, typename BinaryOperation>
+  event reduce_rows(const T* input, std::uint64_t rows, std::uint64_t columns, T* results, BinaryOperation op,
+                    const property_list& props = {}) {
+    return submit_segments(input, checked_product(rows, columns), false, {nullptr, 0, false, rows, columns},
+                           reduction(results, op, props).spec());
+  }
+  template <typename T, typename BinaryOperation>
+  event reduce_rows(std::span<const T> host_input, std::uint64_t columns, std::span<T> results, BinaryOperation op,
+                    const property_list& props = {}) {
+    const std::uint64_t rows = columns == 0 ? results.size() : host_input.size() / columns;
+    if (columns == 0 ? !host_input.empty() : host_input.size() % columns != 0) throw_ragged_rows(host_input.size(), columns);
+    check_segment_results(results.size(), rows);
+    return submit_segments(host_input.data(), host_input.size(), true, {nullptr, 0, false, rows, columns},
+                           reduction(results.data(), op, props).spec());
+  }
+
   // Waits for everything submitted so far; rethrows the first error of work nobody waited for.
   void wait();
 
@@ -297,6 +351,12 @@ class ZR_API queue {
   [[noreturn]] static void throw_size_overflow(std::uint64_t count, std::size_t element_size);
   event submit(const void* input, element_type type, std::uint64_t n, bool host_input,
                std::span<const detail::reduction_spec> specs);
+  event submit_segments(const void* input, std::uint64_t n, bool host_input, const detail::segment_source& segments,
+                        const detail::reduction_spec& spec);
+  static std::uint64_t checked_product(std::uint64_t rows, std::uint64_t columns);
+  [[noreturn]] static void throw_no_offsets();
+  [[noreturn]] static void throw_ragged_rows(std::uint64_t n, std::uint64_t columns);
+  static void check_segment_results(std::uint64_t results, std::uint64_t segments);
   template <typename T>
   event submit_arg(const T* input, std::uint64_t n, bool host_input, arg_result<T>* result, op_kind op,
                    const property_list& props) {

@@ -67,8 +67,9 @@ class BackendDevice {
   // Runs a plan: `input` is an allocation of this device that kernels access in place (or ordinary host memory
   // where reads_host_input_in_place()); each result is one too,
   // or ordinary host memory that the run stages (core::ResultTarget). Blocks until the results are in place.
+  // A segmented plan (plan.segments) also reads its offsets from `segment_offsets`, memory as the input is.
   virtual core::RunProfile run(const core::Plan& plan, const void* input, std::span<const core::ResultTarget> results,
-                               core::Timestamps timestamps) = 0;
+                               core::Timestamps timestamps, const void* segment_offsets = nullptr) = 0;
 
   // The plans of recent scalar reductions on this device (plan() above makes them).
   PlanCache& plan_cache() { return plan_cache_; }

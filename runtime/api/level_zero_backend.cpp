@@ -75,8 +75,8 @@ class LevelZeroBackend final : public BackendDevice {
 
   // Level Zero timestamps cost little (a kernel-timestamp event per pass in the same command list): always on.
   core::RunProfile run(const core::Plan& plan, const void* input, std::span<const core::ResultTarget> results,
-                       core::Timestamps) override {
-    return executor().run(plan, input, results);
+                       core::Timestamps, const void* segment_offsets) override {
+    return executor().run(plan, input, results, segment_offsets);
   }
 
  private:

@@ -65,11 +65,11 @@ class OpenClBackend final : public BackendDevice {
   }
 
   core::RunProfile run(const core::Plan& plan, const void* input, std::span<const core::ResultTarget> results,
-                       core::Timestamps timestamps) override {
+                       core::Timestamps timestamps, const void* segment_offsets) override {
     State& s = state();
     // Runs of one plan shape share scratch buffers: one run at a time per device.
     std::lock_guard lock(s.run_mutex);
-    return opencl::run_on_pointers(s.executor, s.allocations, plan, input, results, timestamps);
+    return opencl::run_on_pointers(s.executor, s.allocations, plan, input, results, timestamps, segment_offsets);
   }
 
  private:

@@ -5,6 +5,7 @@
 #include "api/device_impl.hpp"
 #include "api/queue_impl.hpp"
 #include "api/reduction_job.hpp"
+#include "api/segmented_job.hpp"
 #include "data_types.hpp"
 #include "zereduce/errors.hpp"
 #include "zereduce/queue.hpp"
@@ -87,6 +88,36 @@ event queue::submit(const void* input, element_type type, std::uint64_t n, bool 
                                                  impl_->profiling() ? core::Timestamps::on : core::Timestamps::off);
   const bool small = n <= detail::queue_impl::kInlineReductionBytes / core::size_of(static_cast<core::DataType>(type));
   return event(impl_->submit([job](profile& out) { job->execute(out); }, small));
+}
+
+event queue::submit_segments(const void* input, std::uint64_t n, bool host_input,
+                             const detail::segment_source& segments, const detail::reduction_spec& spec) {
+  auto job = std::make_shared<api::SegmentedJob>(backend_of(*impl_), input, n, host_input, segments, spec,
+                                                 impl_->profiling() ? core::Timestamps::on : core::Timestamps::off);
+  const bool small = n <= detail::queue_impl::kInlineReductionBytes / core::size_of(static_cast<core::DataType>(spec.type));
+  return event(impl_->submit([job](profile& out) { job->execute(out); }, small));
+}
+
+std::uint64_t queue::checked_product(std::uint64_t rows, std::uint64_t columns) {
+  if (columns != 0 && rows > UINT64_MAX / columns)
+    throw InvalidArgumentError(std::to_string(rows) + " rows of " + std::to_string(columns) +
+                               " values are more values than a 64-bit size can hold");
+  return rows * columns;
+}
+
+void queue::throw_no_offsets() {
+  throw InvalidArgumentError("segment offsets: give segments + 1 of them (an empty span has not even the first)");
+}
+
+void queue::throw_ragged_rows(std::uint64_t n, std::uint64_t columns) {
+  throw InvalidArgumentError("rows of " + std::to_string(columns) + " values cannot hold the n = " + std::to_string(n) +
+                             " values given: n must be a multiple of the row length");
+}
+
+void queue::check_segment_results(std::uint64_t results, std::uint64_t segments) {
+  if (results != segments)
+    throw InvalidArgumentError("the results span holds " + std::to_string(results) + " values but there are " +
+                               std::to_string(segments) + " segments: give one result per segment");
 }
 
 void queue::wait() { impl_->wait(); }

@@ -8,6 +8,9 @@
 #include <numeric>
 #include <sstream>
 
+#include "api/memory_checks.hpp"
+#include "api/requests.hpp"
+#include "api/run_profiles.hpp"
 #include "api/scoped_allocation.hpp"
 #include "api/user_operators.hpp"
 #include "arg_reference.hpp"
@@ -23,42 +26,6 @@ namespace zr::api {
 
 namespace {
 
-std::uint64_t now_ns() {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
-}
-
-std::string address(const void* pointer) {
-  std::ostringstream text;
-  text << pointer;
-  return text.str();
-}
-
-core::Scalar identity_of(const detail::reduction_spec& spec) {
-  core::Scalar identity{static_cast<core::DataType>(spec.type), {}};
-  std::copy(spec.identity.begin(), spec.identity.end(), identity.bytes.begin());
-  return identity;
-}
-
-core::ReductionRequest request_of(const detail::reduction_spec& spec, std::uint64_t n, bool first_chunk) {
-  core::ReductionRequest request;
-  request.op = static_cast<core::Op>(spec.op);
-  request.type = static_cast<core::DataType>(spec.type);
-  request.n = n;
-  request.identity = identity_of(spec);
-  request.include_initial = !first_chunk || !spec.properties.initialize_to_identity();
-  request.deterministic = spec.properties.deterministic();
-  request.reproducible = spec.properties.reproducible();
-  request.binned_state_output = spec.partial;
-  if (auto s = spec.properties.requested_strategy()) request.strategy = static_cast<core::Strategy>(*s);
-  if (request.op == core::Op::user) request.user_operator = load_user_operator(*spec.user);
-  if (request.op == core::Op::count_equal) {
-    request.transform_value = core::Scalar{request.type, {}};
-    std::copy(spec.operand.begin(), spec.operand.end(), request.transform_value.bytes.begin());
-  }
-  return request;
-}
-
 // SYCL leaves a wrong identity undefined; ze-reduce refuses it rather than return a changed result.
 void check_user_identity(const std::string& which, const detail::reduction_spec& spec) {
   const core::Scalar identity = identity_of(spec);
@@ -69,28 +36,6 @@ void check_user_identity(const std::string& which, const detail::reduction_spec&
                                " (an identity leaves every value unchanged; this one is " +
                                core::known_identity(op, identity.type).to_string() +
                                "): give that, or use reduction(var, op) without an identity");
-}
-
-void add_run(profile& out, const core::RunProfile& run) {
-  for (const auto& pass : run.passes) {
-    out.passes.push_back({pass_profile::kind::kernel, pass.label, pass.kernel, pass.start_ns, pass.end_ns});
-    out.kernel_ns += pass.duration_ns();
-  }
-  for (const auto& copy : run.copies) {
-    out.passes.push_back({pass_profile::kind::copy, copy.label, "", copy.start_ns, copy.end_ns});
-    out.copy_ns += copy.duration_ns();
-  }
-  out.timestamps_valid = out.timestamps_valid && run.timestamps_valid;
-}
-
-// A copy the runtime makes, timed on the host clock and listed in the profile.
-void timed_copy(BackendDevice& device, profile& out, std::string label, void* destination, const void* source,
-                std::uint64_t bytes) {
-  const std::uint64_t start = now_ns();
-  device.copy(destination, source, bytes);
-  const std::uint64_t end = now_ns();
-  out.passes.push_back({pass_profile::kind::copy, std::move(label), "", start, end});
-  out.copy_ns += end - start;
 }
 
 }  // namespace
@@ -266,22 +211,8 @@ void ReductionJob::check_input() const {
                                std::to_string(core::size_of(type_)) + "-byte " + std::string(core::name(type_)) +
                                " elements: start it at a multiple of the element size");
   if (host_input_) return;
-  const auto allocation = device_.find(input_);
-  if (!allocation)
-    throw InvalidArgumentError(
-        "the input at " + address(input_) + " is not memory of device '" + device_.name() +
-        "' (it is ordinary host memory or another device's allocation): allocate it with queue::malloc_device, "
-        "malloc_host or malloc_shared, or pass a std::span to have the data copied");
-  if (!device_.kernels_access(allocation->kind))
-    throw UnsupportedError("device '" + device_.name() + "' cannot read " + std::string(to_string(allocation->kind)) +
-                           " memory in kernels: use malloc_device, or pass a std::span");
-  const auto* start = static_cast<const std::byte*>(input_);
-  const std::uint64_t offset = static_cast<std::uint64_t>(start - allocation->base);
-  if (offset > allocation->bytes || bytes > allocation->bytes - offset)
-    throw InvalidArgumentError("the input range of n = " + std::to_string(n_) + " " + std::string(core::name(type_)) +
-                               " elements (" + std::to_string(bytes) + " bytes) at offset " + std::to_string(offset) +
-                               " runs past the end of its allocation of " + std::to_string(allocation->bytes) +
-                               " bytes on device '" + device_.name() + "'");
+  is_host_range(device_, input_, bytes,
+                "the input range of n = " + std::to_string(n_) + " " + std::string(core::name(type_)) + " elements", false);
 }
 
 void ReductionJob::check_variable(const detail::reduction_spec& spec) const {

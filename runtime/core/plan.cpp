@@ -5,30 +5,25 @@
 
 #include "binned_sum.hpp"
 #include "identity.hpp"
+#include "plans/columns.hpp"
+#include "plans/plan_building.hpp"
+#include "plans/segmented.hpp"
 #include "user_operator.hpp"
 #include "zereduce/errors.hpp"
 
 namespace zr::core {
 
+using plans::add_scratch;
+using plans::ceil_div;
+using plans::ceil_log2;
+using plans::kernel_pass;
+using plans::local_bytes;
+using plans::local_tree_depth;
+using plans::round_up;
+using plans::u32;
+using plans::u64;
+
 namespace {
-std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0); }
-
-const EmbeddedModule* module_of(std::string_view variant, Op op, DataType type) {
-  const auto found = find_kernel(variant, op, type);
-  if (!found)
-    throw UnsupportedError("no '" + std::string(variant) + "' kernel is embedded for " + std::string(name(op)) +
-                           " on " + std::string(name(type)));
-  return found->module;
-}
-
-KernelPass kernel_pass(std::string_view variant, Op op, DataType type, std::string label) {
-  KernelPass pass;
-  pass.module = module_of(variant, op, type);
-  pass.entry_point = kernel_entry_point(variant, op, type);
-  pass.label = std::move(label);
-  return pass;
-}
-
 // The value the global-atomics accumulator holds: the accumulator widened to 32 bits for narrower integers
 // (sign-extended for signed types), as the atomic kernels widen it.
 Scalar widened_for_atomics(const Scalar& acc) {
@@ -41,9 +36,6 @@ Scalar widened_for_atomics(const Scalar& acc) {
     default: return acc;
   }
 }
-
-Scalar u64(std::uint64_t v) { return Scalar::from(DataType::u64, v); }
-Scalar u32(std::uint32_t v) { return Scalar::from(DataType::u32, v); }
 
 struct Shape {
   std::uint64_t local_size;
@@ -76,15 +68,6 @@ Shape grid_shape(const Capabilities& caps, const Tuning& tuning, std::uint64_t n
     wanted = std::max(std::min(wanted, wave), ceil_div(n, local_size * tuning.wave_elements_per_item));
   }
   return {local_size, std::clamp<std::uint64_t>(wanted, 1, max_groups)};
-}
-
-std::uint64_t local_bytes(std::uint64_t local_size, std::size_t acc_size) {
-  return std::max<std::uint64_t>(local_size * acc_size, 8);
-}
-
-BufferArg add_scratch(Plan& plan, std::uint64_t bytes, std::optional<Scalar> fill, std::string purpose) {
-  plan.scratch.push_back({std::max<std::uint64_t>(bytes, 8), std::move(fill), std::move(purpose)});
-  return BufferArg{BufferArg::Which::scratch, static_cast<std::uint32_t>(plan.scratch.size() - 1)};
 }
 
 // Intermediate tree passes (the tree kernels of op on the accumulator type) while the partials are too many
@@ -549,89 +532,10 @@ Plan make_fused_plan(const Capabilities& caps, DataType type, std::uint64_t n, s
 }
 
 namespace {
-// A column pass folds at least this many rows per work-item before the next level (CPU tuning asks for far
-// more: its min_elements_per_item), and the final pass folds at most kColumnFinalRows rows per column.
-constexpr std::uint64_t kColumnMinRowsPerLane = 8;
-constexpr std::uint64_t kColumnFinalRows = 64;
-
-std::uint64_t round_up(std::uint64_t value, std::uint64_t multiple) { return ceil_div(value, multiple) * multiple; }
-}  // namespace
-
-Plan make_column_plan(const Capabilities& caps, const ReductionRequest& request, std::uint64_t columns,
-                      const Tuning& tuning) {
-  if (columns == 0) throw InvalidArgumentError("an array reduction needs at least one column");
-  if (request.n % columns != 0)
-    throw InvalidArgumentError("an array reduction of " + std::to_string(columns) + " columns needs n to be a multiple of " +
-                               std::to_string(columns) + "; n = " + std::to_string(request.n));
-  if (request.identity.type != request.type)
-    throw InvalidArgumentError("identity is a " + std::string(name(request.identity.type)) + " value but the data is " +
-                               std::string(name(request.type)));
-  const Op op = request.op;
-  const DataType type = request.type;
-  const DataType acc_type = accumulator_type(type);
-  const std::size_t acc_size = size_of(acc_type);
-  const Scalar identity = to_accumulator(request.identity);
-
-  Plan plan;
-  plan.request = request;
-  plan.request.deterministic = true;
-  plan.results = {{op, request.identity, request.include_initial, columns}};
-  plan.strategy = Strategy::tree;
-  plan.reason = "array reduction: " + std::to_string(columns) + " columns, rows folded in a fixed order";
-
-  const std::uint64_t local = std::max<std::uint64_t>(1, std::min(tuning.work_group_size, caps.max_work_group_size));
-  const std::uint64_t max_items = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit) * local;
-  BufferArg source{BufferArg::Which::input, 0};
-  std::uint64_t rows = request.n / columns;
-  bool first_pass = true;
-  // The first pass always runs (it converts T to the accumulator type); later ones while rows remain many.
-  while (first_pass || rows > kColumnFinalRows) {
-    const std::uint64_t per_lane = std::max(kColumnMinRowsPerLane, first_pass ? tuning.min_elements_per_item : 1);
-    const std::uint64_t lanes =
-        std::clamp<std::uint64_t>(ceil_div(std::max<std::uint64_t>(rows, 1), per_lane), 1, std::max<std::uint64_t>(1, max_items / columns));
-    KernelPass pass = kernel_pass("columns", op, first_pass ? type : acc_type, first_pass ? "partials" : "intermediate");
-    pass.local_size = local;
-    pass.global_size = round_up(lanes * columns, local);
-    const BufferArg out = add_scratch(plan, lanes * columns * acc_size, std::nullopt,
-                                      "column partials of pass " + std::to_string(plan.passes.size() + 1));
-    pass.args = {source, u64(rows), u64(columns), out, u64(lanes), identity};
-    plan.passes.push_back(std::move(pass));
-    source = out;
-    rows = lanes;
-    first_pass = false;
-  }
-  KernelPass final_pass = kernel_pass("columnsfinal", op, type, "final");
-  final_pass.local_size = std::max<std::uint64_t>(1, std::min(tuning.final_work_group_size, caps.max_work_group_size));
-  final_pass.global_size = round_up(columns, final_pass.local_size);
-  final_pass.args = {source, u64(rows), u64(columns), BufferArg{BufferArg::Which::result, 0}, identity,
-                     u32(request.include_initial ? 1 : 0)};
-  plan.passes.push_back(std::move(final_pass));
-  return plan;
-}
-
-namespace {
-std::uint64_t ceil_log2(std::uint64_t x) {
-  std::uint64_t bits = 0;
-  while ((1ull << bits) < x) ++bits;
-  return bits;
-}
 // The cpu variant keeps at least this many independent accumulators per work-item (2 states of 2 lanes for
 // 8-byte types, more for narrower ones: spirv_kernels/src/cpu.cl), so one chain sees chunk / 4 elements.
 constexpr std::uint64_t kCpuMinIndependentChains = 4;
 constexpr std::uint64_t kCpuChunkMultiple = 16;
-constexpr std::uint64_t kTreeRadix = 8;  // ZR_TREE_RADIX
-
-// Combines on the longest path through ZR_LOCAL_TREE (spirv_kernels/src/zr_group_tree.h): each step folds up
-// to eight slots as a balanced tree of pairs.
-std::uint64_t local_tree_depth(std::uint64_t local_size) {
-  std::uint64_t depth = 0;
-  for (std::uint64_t active = local_size; active > 1;) {
-    const std::uint64_t step = ceil_div(active, kTreeRadix);
-    depth += ceil_log2(ceil_div(active, step));
-    active = step;
-  }
-  return depth;
-}
 
 // Combines on the longest path through zr_user_group_tree (spirv_kernels/src/zr_user.h): each step folds up to
 // three more slots into a work-item's accumulator, one after another.
@@ -665,6 +569,7 @@ std::uint64_t user_pass_depth(const KernelPass& pass, std::uint64_t count, std::
 
 std::uint64_t combine_depth(const Plan& plan) {
   if (is_arg_op(plan.request.op)) return 0;  // choices between candidates: nothing is rounded
+  if (plan.segments) return segmented_combine_depth(plan);
   std::uint64_t depth = plan.request.include_initial ? 1 : 0;
   // The grid kernels read 16-byte vectors strided by the global size (zr_grid.h), so a work-item's chain is a
   // whole number of vectors, plus at most one element of the tail; the narrowest element read has the most
@@ -678,12 +583,8 @@ std::uint64_t combine_depth(const Plan& plan) {
       depth += user_pass_depth(pass, count, lanes, plan.strategy);
       continue;
     }
-    if (pass.entry_point.starts_with("zr_columnsfinal_")) {
-      depth += count;  // rows, folded one after another
-      continue;
-    }
-    if (pass.entry_point.starts_with("zr_columns_")) {
-      depth += ceil_div(count, std::get<Scalar>(pass.args[4]).as<std::uint64_t>());  // rows per lane
+    if (is_column_pass(pass)) {
+      depth += column_pass_depth(pass);
       continue;
     }
     const bool cpu = pass.entry_point.starts_with("zr_cpu_");
@@ -714,6 +615,11 @@ std::string describe(const Plan& plan) {
   std::ostringstream out;
   out << name(plan.request.op) << " over " << plan.request.n << " x " << name(plan.request.type) << ", strategy "
       << name(plan.strategy) << " (" << plan.reason << ")\n";
+  if (plan.segments)
+    out << "  " << plan.segments->segments << " segments"
+        << (plan.segments->offset_bytes ? " given by " + std::to_string(plan.segments->offset_bytes * 8) + "-bit offsets"
+                                        : " of " + std::to_string(plan.segments->length) + " elements")
+        << ", longest " << plan.segments->longest << '\n';
   for (std::size_t i = 0; i < plan.scratch.size(); ++i)
     out << "  scratch " << i << ": " << plan.scratch[i].bytes << " bytes, " << plan.scratch[i].purpose << '\n';
   for (const auto& pass : plan.passes)

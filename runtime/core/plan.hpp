@@ -36,10 +36,10 @@ struct ScratchBuffer {
   std::string purpose;
 };
 
-// A buffer argument: the input, result `index` of the plan, scratch buffer `index`, or a null pointer
-// (the fused kernel's switched-off ops).
+// A buffer argument: the input, result `index` of the plan, scratch buffer `index`, a null pointer (the
+// fused kernel's switched-off ops), or the segment offsets of a segmented reduction (plans/segmented.hpp).
 struct BufferArg {
-  enum class Which { input, result, scratch, none } which = Which::input;
+  enum class Which { input, result, scratch, none, segment_offsets } which = Which::input;
   std::uint32_t index = 0;
   bool operator==(const BufferArg&) const = default;
 };
@@ -76,8 +76,20 @@ struct PlanResult {
   std::uint64_t elements = 1;
 };
 
+// How a segmented reduction cuts its input (plans/segmented.hpp): `segments` consecutive segments, each given
+// by an array of segments + 1 offsets of `offset_bytes` (4 or 8) bytes, or, when offset_bytes is 0, all of
+// `length` elements. `longest` is the longest segment (the plan's choice and its error bound depend on it).
+struct SegmentLayout {
+  std::uint64_t segments = 0;
+  std::uint32_t offset_bytes = 0;
+  std::uint64_t length = 0;
+  std::uint64_t longest = 0;
+  bool operator==(const SegmentLayout&) const = default;
+};
+
 struct Plan {
   ReductionRequest request;  // the first result's request (n and the type hold for every result)
+  std::optional<SegmentLayout> segments;  // a segmented reduction: its runs take the offsets as a second input
   std::vector<PlanResult> results;
   Strategy strategy = Strategy::tree;
   std::string reason;

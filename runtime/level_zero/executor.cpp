@@ -25,6 +25,7 @@ struct Executor::Prepared {
   // What the list holds now (a result in host memory is recorded through its staging, whatever its address).
   bool recorded = false;
   const void* input = nullptr;
+  const void* segment_offsets = nullptr;
   std::vector<core::ResultTarget> results;
   // Per result kept in host memory: the device buffer the kernels write, and the USM host slot the list
   // copies it to (and the initial value from); empty for results in USM memory.
@@ -242,7 +243,7 @@ Executor::Prepared& Executor::prepare(const core::Plan& plan) {
 }
 
 void Executor::record(Prepared& prepared, const core::Plan& plan, const void* input,
-                      std::span<const core::ResultTarget> results) {
+                      std::span<const core::ResultTarget> results, const void* segment_offsets) {
   const auto& name = device_->name();
   const auto list = prepared.list.get();
   prepared.recorded = false;
@@ -285,7 +286,8 @@ void Executor::record(Prepared& prepared, const core::Plan& plan, const void* in
   for (const auto& buffer : prepared.scratch) scratch_pointers.push_back(buffer.get());
   std::vector<ze_event_handle_t> pass_events;
   for (std::size_t p = 0; p < plan.passes.size(); ++p) pass_events.push_back(prepared.events[p].get());
-  append_passes(*device_, list, plan, PassBuffers{input, result_pointers, scratch_pointers}, pass_events, barrier_needed);
+  append_passes(*device_, list, plan, PassBuffers{input, result_pointers, scratch_pointers, segment_offsets}, pass_events,
+                barrier_needed);
   barrier_needed = barrier_needed || !plan.passes.empty();
 
   bool copied_back = false;
@@ -300,6 +302,7 @@ void Executor::record(Prepared& prepared, const core::Plan& plan, const void* in
   ZR_ZE_CHECK(name, zeCommandListClose, list);
   prepared.recorded = true;
   prepared.input = input;
+  prepared.segment_offsets = segment_offsets;
   prepared.results.assign(results.begin(), results.end());
   ++stats_.recordings;
 }
@@ -361,10 +364,12 @@ core::RunProfile Executor::run(const core::Plan& plan, const void* input, std::s
   return run(plan, input, std::span<const core::ResultTarget>(targets));
 }
 
-core::RunProfile Executor::run(const core::Plan& plan, const void* input, std::span<const core::ResultTarget> results) {
+core::RunProfile Executor::run(const core::Plan& plan, const void* input, std::span<const core::ResultTarget> results,
+                               const void* segment_offsets) {
   std::lock_guard lock(mutex_);
   check_plan(plan);
   if (plan.request.n > 0) check_buffer(input, "the input");
+  if (plan.segments && plan.segments->offset_bytes != 0) check_buffer(segment_offsets, "the segment offsets");
   const std::size_t expected_results = std::max<std::size_t>(plan.results.size(), 1);
   if (results.size() != expected_results)
     throw InvalidArgumentError("the plan writes " + std::to_string(expected_results) + " result(s) but " +
@@ -375,8 +380,9 @@ core::RunProfile Executor::run(const core::Plan& plan, const void* input, std::s
   }
   Prepared& prepared = prepare(plan);
   try {
-    if (!prepared.recorded || prepared.input != input || !same_targets(prepared.results, results))
-      record(prepared, plan, input, results);
+    if (!prepared.recorded || prepared.input != input || prepared.segment_offsets != segment_offsets ||
+        !same_targets(prepared.results, results))
+      record(prepared, plan, input, results, segment_offsets);
     for (std::size_t i = 0; i < results.size(); ++i)
       if (results[i].host_memory && core::reads_initial_value(plan, i))
         std::memcpy(prepared.staging[i].host.get(), results[i].pointer, core::result_bytes(plan, i));

@@ -57,7 +57,9 @@ class Executor {
   core::RunProfile run(const core::Plan& plan, const void* input, std::span<void* const> results);
   // The same where results may be ordinary host memory (core::ResultTarget): such a result is staged through
   // the shape's own device buffer and host slot, copied in and out within the same command list.
-  core::RunProfile run(const core::Plan& plan, const void* input, std::span<const core::ResultTarget> results);
+  // A segmented plan (plan.segments) also reads its offsets, USM memory of the context (null for equal segments).
+  core::RunProfile run(const core::Plan& plan, const void* input, std::span<const core::ResultTarget> results,
+                       const void* segment_offsets = nullptr);
 
   // The same, with the result read back to the host; `initial` (of plan.request.type) is the value folded in
   // when plan.request.include_initial.
@@ -71,7 +73,7 @@ class Executor {
   struct Prepared;
   Prepared& prepare(const core::Plan& plan);
   void record(Prepared& prepared, const core::Plan& plan, const void* input,
-              std::span<const core::ResultTarget> results);
+              std::span<const core::ResultTarget> results, const void* segment_offsets);
   core::RunProfile submit_and_wait(Prepared& prepared, const core::Plan& plan);
   // Drops the most recently used shape after a failure: whatever it left (a half-recorded list, counters a
   // kernel did not restore) goes, but a hung device may still run it, so then it is kept, unused.

@@ -23,6 +23,9 @@ const void* pointer_for(const core::BufferArg& buffer, const PassBuffers& buffer
         throw Error("plan pass '" + pass.label + "' names scratch buffer " + std::to_string(buffer.index) + " of " +
                     std::to_string(buffers.scratch.size()));
       return buffers.scratch[buffer.index];
+    case core::BufferArg::Which::segment_offsets:
+      if (!buffers.segment_offsets) throw Error("plan pass '" + pass.label + "' reads segment offsets but none were given");
+      return buffers.segment_offsets;
     case core::BufferArg::Which::none: break;  // a null pointer
   }
   return nullptr;

@@ -11,12 +11,13 @@
 
 namespace zr::level_zero {
 
-// The memory a plan's buffer arguments name: the input, each result, each scratch buffer (USM of the device's
-// context).
+// The memory a plan's buffer arguments name: the input, each result, each scratch buffer, and a segmented
+// reduction's offsets (USM of the device's context).
 struct PassBuffers {
   const void* input = nullptr;
   std::span<void* const> results;
   std::span<void* const> scratch;
+  const void* segment_offsets = nullptr;
 };
 
 // Appends every pass of `plan` to `list`, with a barrier before each pass but the first, and before the first

@@ -92,9 +92,9 @@ std::vector<GlobalMemory> buffers(std::span<const cl_mem> mems) {
 }  // namespace
 
 Submission Executor::enqueue(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results,
-                             Timestamps timestamps) {
+                             Timestamps timestamps, cl_mem segment_offsets) {
   const AppendTarget own{timestamps == Timestamps::on ? context_.queue() : context_.untimed_queue(), {}, false};
-  return enqueue_on(plan, {input, nullptr}, buffers(results), timestamps, own);
+  return enqueue_on(plan, {input, nullptr}, buffers(results), timestamps, own, {segment_offsets, nullptr});
 }
 
 Submission Executor::append(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results,
@@ -108,7 +108,7 @@ Submission Executor::append(const core::Plan& plan, GlobalMemory input, std::spa
 }
 
 Submission Executor::enqueue_on(const core::Plan& plan, GlobalMemory input, std::span<const GlobalMemory> results,
-                                Timestamps timestamps, const AppendTarget& target) {
+                                Timestamps timestamps, const AppendTarget& target, GlobalMemory segment_offsets) {
   const std::string& device = context_.device().name;
   const std::size_t expected_results = std::max<std::size_t>(plan.results.size(), 1);
   if (results.size() != expected_results)
@@ -117,6 +117,8 @@ Submission Executor::enqueue_on(const core::Plan& plan, GlobalMemory input, std:
   for (const GlobalMemory& result : results)
     if (result.null()) throw InvalidArgumentError("opencl: a result buffer is null");
   if (input.null() && plan.request.n != 0) throw InvalidArgumentError("opencl: the input buffer is null");
+  if (segment_offsets.null() && plan.segments && plan.segments->offset_bytes != 0)
+    throw InvalidArgumentError("opencl: the plan reads segment offsets but no buffer holds them");
 
   context_.throw_if_lost();
   // One plan's passes go out together: another thread's passes must not land between them (they would share
@@ -143,6 +145,7 @@ Submission Executor::enqueue_on(const core::Plan& plan, GlobalMemory input, std:
               GlobalMemory memory;
               switch (arg.which) {
                 case core::BufferArg::Which::input: memory = input; break;
+                case core::BufferArg::Which::segment_offsets: memory = segment_offsets; break;
                 case core::BufferArg::Which::result:
                   if (arg.index >= results.size())
                     throw InvalidArgumentError("opencl: " + where() + " names result " + std::to_string(arg.index) +

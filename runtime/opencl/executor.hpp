@@ -73,8 +73,9 @@ class Executor {
   // it is combined with. Both stay owned by the caller and must live until the run completes.
   Submission enqueue(const core::Plan& plan, cl_mem input, cl_mem result);
   // The same for plans with several results (plan.results, in order).
+  // A segmented plan (plan.segments) also reads `segment_offsets` (null for equal segments).
   Submission enqueue(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results,
-                     Timestamps timestamps = Timestamps::on);
+                     Timestamps timestamps = Timestamps::on, cl_mem segment_offsets = nullptr);
   // Enqueues every pass on the application's queue (untimed; nothing waits on the host): the submission's
   // `done` is the last pass's event.
   Submission append(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results, const AppendTarget& target);
@@ -108,7 +109,7 @@ class Executor {
 
  private:
   Submission enqueue_on(const core::Plan& plan, GlobalMemory input, std::span<const GlobalMemory> results,
-                        Timestamps timestamps, const AppendTarget& target);
+                        Timestamps timestamps, const AppendTarget& target, GlobalMemory segment_offsets = {});
   core::RunProfile wait_untimed(const Submission& submission) const;
   // ZE_REDUCE_FAULT_INJECTION's device_lost and hang, through the same paths as real ones.
   void inject_faults(const Submission& submission) const;

@@ -156,13 +156,16 @@ bool reads_host_memory_in_place(const Device& device) { return device.type == co
 
 core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocations, const core::Plan& plan,
                                  const void* input, std::span<const core::ResultTarget> results,
-                                 Timestamps timestamps) {
+                                 Timestamps timestamps, const void* segment_offsets) {
   Context& context = executor.context();
   context.throw_if_lost();
   core::RunProfile copies;
   Binder binder(context, allocations, copies);
   const std::size_t element = core::size_of(plan.request.type);
   Bound bound_input = binder.bind(input, plan.request.n * element, false);
+  Bound bound_offsets;
+  if (plan.segments && plan.segments->offset_bytes != 0)
+    bound_offsets = binder.bind(segment_offsets, (plan.segments->segments + 1) * plan.segments->offset_bytes, false);
   std::vector<Bound> bound_results;
   std::vector<StagedResult> staged;
   std::vector<cl_mem> result_mems;
@@ -188,7 +191,7 @@ core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocati
     for (const auto& s : staged)
       if (core::reads_initial_value(plan, s.index))
         enqueue_host_copy(context, queue, s, true, false, timed ? &uploads : nullptr);
-    submission = executor.enqueue(plan, bound_input.mem, result_mems, timestamps);
+    submission = executor.enqueue(plan, bound_input.mem, result_mems, timestamps, bound_offsets.mem);
     EventHandle last_read;
     for (std::size_t k = 0; k < staged.size(); ++k)
       last_read = enqueue_host_copy(context, queue, staged[k], false, k + 1 == staged.size(),

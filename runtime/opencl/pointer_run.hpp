@@ -17,6 +17,7 @@ namespace zr::opencl {
 // run_on_pointers takes it as its input: CPU devices (their global memory is the host's).
 bool reads_host_memory_in_place(const Device& device);
 
+// A segmented plan's offsets are bound as the input is (the caller checks their range too).
 // The input (or, where reads_host_memory_in_place, ordinary host memory holding it) and every result that is
 // not host_memory must lie in an allocation of `allocations`, with room
 // for what the plan reads or writes (the caller checks). Results in host memory go through the executor's
@@ -24,7 +25,7 @@ bool reads_host_memory_in_place(const Device& device);
 // Untimed runs list their passes without timestamps and their staged copies not at all.
 core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocations, const core::Plan& plan,
                                  const void* input, std::span<const core::ResultTarget> results,
-                                 Timestamps timestamps = Timestamps::on);
+                                 Timestamps timestamps = Timestamps::on, const void* segment_offsets = nullptr);
 
 // Blocking copy between allocations of `allocations` and ordinary host memory, in any direction.
 void copy_pointers(Context& context, const Allocations& allocations, void* destination, const void* source,

@@ -1,0 +1,35 @@
+#include "api/run_profiles.hpp"
+
+#include <chrono>
+
+namespace zr::api {
+
+namespace {
+std::uint64_t now_ns() {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
+}  // namespace
+
+void add_run(profile& out, const core::RunProfile& run) {
+  for (const auto& pass : run.passes) {
+    out.passes.push_back({pass_profile::kind::kernel, pass.label, pass.kernel, pass.start_ns, pass.end_ns});
+    out.kernel_ns += pass.duration_ns();
+  }
+  for (const auto& copy : run.copies) {
+    out.passes.push_back({pass_profile::kind::copy, copy.label, "", copy.start_ns, copy.end_ns});
+    out.copy_ns += copy.duration_ns();
+  }
+  out.timestamps_valid = out.timestamps_valid && run.timestamps_valid;
+}
+
+void timed_copy(BackendDevice& device, profile& out, std::string label, void* destination, const void* source,
+                std::uint64_t bytes) {
+  const std::uint64_t start = now_ns();
+  device.copy(destination, source, bytes);
+  const std::uint64_t end = now_ns();
+  out.passes.push_back({pass_profile::kind::copy, std::move(label), "", start, end});
+  out.copy_ns += end - start;
+}
+
+}  // namespace zr::api

@@ -1,0 +1,18 @@
+#pragma once
+// What a job adds to its event's profile: a backend run's passes and copies, and the copies the job makes.
+#include <cstdint>
+#include <string>
+
+#include "api/backend_device.hpp"
+#include "profile.hpp"
+#include "zereduce/event.hpp"
+
+namespace zr::api {
+
+void add_run(profile& out, const core::RunProfile& run);
+
+// A blocking copy the runtime makes, timed on the host clock and listed in the profile.
+void timed_copy(BackendDevice& device, profile& out, std::string label, void* destination, const void* source,
+                std::uint64_t bytes);
+
+}  // namespace zr::api

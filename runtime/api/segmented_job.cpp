@@ -1,0 +1,190 @@
+#include "api/segmented_job.hpp"
+
+#include <cstring>
+#include <optional>
+
+#include "api/memory_checks.hpp"
+#include "api/plan_cache.hpp"
+#include "api/requests.hpp"
+#include "api/run_profiles.hpp"
+#include "api/scoped_allocation.hpp"
+#include "plans/segmented.hpp"
+#include "strategy.hpp"
+#include "tuning.hpp"
+#include "zereduce/errors.hpp"
+
+namespace zr::api {
+
+namespace {
+
+std::uint64_t offset_at(const std::byte* offsets, std::uint32_t offset_bytes, bool signed_offsets, std::uint64_t k,
+                        std::uint64_t n) {
+  std::int64_t value = 0;
+  if (offset_bytes == 4) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, offsets + k * 4, 4);
+    value = signed_offsets ? static_cast<std::int64_t>(static_cast<std::int32_t>(bits)) : static_cast<std::int64_t>(bits);
+  } else {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, offsets + k * 8, 8);
+    if (!signed_offsets) {
+      if (bits > n)
+        throw InvalidArgumentError("segment offset " + std::to_string(k) + " is " + std::to_string(bits) +
+                                   ", past the end of the input (n = " + std::to_string(n) + ")");
+      return bits;
+    }
+    value = static_cast<std::int64_t>(bits);
+  }
+  if (value < 0)
+    throw InvalidArgumentError("segment offset " + std::to_string(k) + " is negative (" + std::to_string(value) + ")");
+  if (static_cast<std::uint64_t>(value) > n)
+    throw InvalidArgumentError("segment offset " + std::to_string(k) + " is " + std::to_string(value) +
+                               ", past the end of the input (n = " + std::to_string(n) + ")");
+  return static_cast<std::uint64_t>(value);
+}
+
+}  // namespace
+
+SegmentedJob::SegmentedJob(BackendDevice& device, const void* input, std::uint64_t n, bool host_input,
+                           const detail::segment_source& segments, const detail::reduction_spec& spec,
+                           core::Timestamps timestamps)
+    : device_(device),
+      input_(input),
+      n_(n),
+      host_input_(host_input),
+      offsets_(segments.offsets),
+      spec_(spec),
+      timestamps_(timestamps) {
+  const auto type = static_cast<core::DataType>(spec.type);
+  const std::size_t element = core::size_of(type);
+  const std::string type_name(core::name(type));
+  if (n_ > UINT64_MAX / element)
+    throw InvalidArgumentError("n = " + std::to_string(n_) + " elements of " + type_name +
+                               " is more bytes than a 64-bit size can hold");
+  check_request();
+  const std::uint64_t max_allocation = device_.capabilities().max_allocation_bytes;
+  if (max_allocation && n_ * element > max_allocation)
+    throw UnsupportedError("a segmented reduction of " + std::to_string(n_ * element) + " bytes is more than device '" +
+                           device_.name() + "' allocates at once (" + std::to_string(max_allocation) +
+                           " bytes), and segmented reductions do not run in chunks yet: reduce the segments in parts");
+  if (n_ > 0) {
+    if (!input_) throw InvalidArgumentError("the input is nullptr but n = " + std::to_string(n_));
+    if (reinterpret_cast<std::uintptr_t>(input_) % element != 0)
+      throw InvalidArgumentError("the input at " + address(input_) + " is not aligned to its " + std::to_string(element) +
+                                 "-byte " + type_name + " elements: start it at a multiple of the element size");
+    if (!host_input_)
+      is_host_range(device_, input_, n_ * element,
+                    "the input range of n = " + std::to_string(n_) + " " + type_name + " elements", false);
+  }
+
+  layout_.segments = segments.segments;
+  if (segments.segments > UINT64_MAX / element - 1)
+    throw InvalidArgumentError(std::to_string(segments.segments) + " segments are more results than a 64-bit size can hold");
+  if (segments.segments > 0) {
+    if (!spec_.var)
+      throw InvalidArgumentError("the results are nullptr but there are " + std::to_string(segments.segments) + " segments");
+    if (reinterpret_cast<std::uintptr_t>(spec_.var) % element != 0)
+      throw InvalidArgumentError("the results at " + address(spec_.var) + " are not aligned to their " +
+                                 std::to_string(element) + "-byte " + type_name + " values");
+    host_results_ = is_host_range(device_, spec_.var, segments.segments * element,
+                                  "the results (" + std::to_string(segments.segments) + " " + type_name + " values)", true);
+  }
+  if (segments.offsets || segments.offset_bytes) {
+    layout_.offset_bytes = segments.offset_bytes;
+    signed_offsets_ = segments.signed_offsets;
+    check_offsets_memory();
+    // Offsets in host memory are read now, so that bad ones fail the call; device offsets are read in queue order,
+    // once the work before this reduction (which may write them) is done.
+    if (host_offsets_) plan(static_cast<const std::byte*>(offsets_));
+  } else {
+    if (segments.segments > 0 && (segments.length > n_ / segments.segments || segments.length * segments.segments != n_))
+      throw InvalidArgumentError(std::to_string(segments.segments) + " rows of " + std::to_string(segments.length) +
+                                 " values are not the n = " + std::to_string(n_) + " values given");
+    if (segments.segments == 0 && n_ != 0)
+      throw InvalidArgumentError("no rows, but n = " + std::to_string(n_) + " values were given");
+    layout_.length = segments.length;
+    layout_.longest = segments.segments > 0 ? segments.length : 0;
+    plan(nullptr);
+  }
+}
+
+void SegmentedJob::check_request() const {
+  const auto op = static_cast<core::Op>(spec_.op);
+  const auto type = static_cast<core::DataType>(spec_.type);
+  if (core::is_arg_op(op) || core::is_transform_op(op) || core::is_moments_op(op) || core::is_user_op(op) || spec_.partial)
+    throw UnsupportedError("segmented reductions offer plus, multiplies, minimum, maximum and the bitwise and logical "
+                           "ops; " + std::string(to_string(spec_.op)) + " per segment is not offered yet");
+  if (spec_.properties.requested_strategy())
+    throw UnsupportedError("segmented reductions choose their plan from the segment sizes; strategy '" +
+                           std::string(to_string(*spec_.properties.requested_strategy())) + "' cannot be asked for");
+  auto request = request_of(spec_, n_, true);
+  // Validates the (op, type) on this device: the message names the device and what it lacks.
+  core::choose_strategy(device_.capabilities(), request);
+  if (core::is_binned_sum(request))
+    throw UnsupportedError("reproducible segmented sums of " + std::string(core::name(type)) +
+                           " are not offered yet: reduce each segment with queue::reduce and property "
+                           "reduction::reproducible, or drop the property (segmented results are deterministic)");
+}
+
+void SegmentedJob::check_offsets_memory() {
+  const std::uint64_t count = layout_.segments + 1;
+  if (!offsets_) throw InvalidArgumentError("the segment offsets are nullptr (" + std::to_string(count) + " are needed)");
+  if (reinterpret_cast<std::uintptr_t>(offsets_) % layout_.offset_bytes != 0)
+    throw InvalidArgumentError("the segment offsets at " + address(offsets_) + " are not aligned to their " +
+                               std::to_string(layout_.offset_bytes) + "-byte integers");
+  host_offsets_ = is_host_range(device_, offsets_, count * layout_.offset_bytes,
+                                "the segment offsets (" + std::to_string(count) + " " +
+                                    std::to_string(layout_.offset_bytes * 8) + "-bit integers)",
+                                true);
+}
+
+void SegmentedJob::plan(const std::byte* host_offsets) {
+  if (host_offsets) {
+    std::uint64_t previous = offset_at(host_offsets, layout_.offset_bytes, signed_offsets_, 0, n_);
+    layout_.longest = 0;
+    for (std::uint64_t k = 1; k <= layout_.segments; ++k) {
+      const std::uint64_t next = offset_at(host_offsets, layout_.offset_bytes, signed_offsets_, k, n_);
+      if (next < previous)
+        throw InvalidArgumentError("segment offsets must not decrease, but offset " + std::to_string(k - 1) + " is " +
+                                   std::to_string(previous) + " and offset " + std::to_string(k) + " is " +
+                                   std::to_string(next));
+      layout_.longest = std::max(layout_.longest, next - previous);
+      previous = next;
+    }
+  }
+  const auto& caps = device_.capabilities();
+  planned_ = planned_run(core::make_segmented_plan(caps, request_of(spec_, n_, true), layout_, core::tuning_for(caps)));
+}
+
+void SegmentedJob::execute(profile& out) {
+  device_.throw_if_unusable();
+  if (!planned_) {
+    std::vector<std::byte> offsets((layout_.segments + 1) * layout_.offset_bytes);
+    device_.copy(offsets.data(), offsets_, offsets.size());
+    plan(offsets.data());
+  }
+  out.plans.push_back(planned_->summary);
+  if (layout_.segments == 0) return;
+  const std::size_t element = core::size_of(static_cast<core::DataType>(spec_.type));
+  const bool in_place = device_.reads_host_input_in_place();
+
+  const void* input = input_;
+  ScopedAllocation input_copy;
+  if ((host_input_ && !in_place) || n_ == 0) {
+    input_copy = ScopedAllocation(device_, memory_kind::device, n_ * element);
+    if (n_ > 0) timed_copy(device_, out, "copy input to the device", input_copy.get(), input_, n_ * element);
+    input = input_copy.get();
+  }
+  const void* offsets = offsets_;
+  ScopedAllocation offsets_copy;
+  if (layout_.offset_bytes && host_offsets_ && !in_place) {
+    const std::uint64_t bytes = (layout_.segments + 1) * layout_.offset_bytes;
+    offsets_copy = ScopedAllocation(device_, memory_kind::device, bytes);
+    timed_copy(device_, out, "copy segment offsets to the device", offsets_copy.get(), offsets_, bytes);
+    offsets = offsets_copy.get();
+  }
+  const core::ResultTarget target{spec_.var, host_results_};
+  add_run(out, device_.run(planned_->plan, input, std::span(&target, 1), timestamps_, offsets));
+}
+
+}  // namespace zr::api

@@ -1,0 +1,44 @@
+#pragma once
+// One queue::reduce_segments or queue::reduce_rows call: checked and planned when it is submitted (the offsets
+// read and checked on the host, which also gives the plan its distribution of segment sizes), executed later
+// on the queue's worker. Host input, offsets and results are copied or staged as a scalar reduction's are.
+#include <cstdint>
+#include <vector>
+
+#include <optional>
+
+#include "api/backend_device.hpp"
+#include "api/plan_cache.hpp"
+#include "plan.hpp"
+#include "zereduce/queue.hpp"
+
+namespace zr::api {
+
+class SegmentedJob {
+ public:
+  SegmentedJob(BackendDevice& device, const void* input, std::uint64_t n, bool host_input,
+               const detail::segment_source& segments, const detail::reduction_spec& spec, core::Timestamps timestamps);
+
+  void execute(profile& out);
+
+ private:
+  void check_request() const;
+  void check_offsets_memory();
+  // Checks offsets read to the host (when given), which tells the longest segment, and plans.
+  void plan(const std::byte* host_offsets);
+
+  BackendDevice& device_;
+  const void* input_;
+  std::uint64_t n_;
+  bool host_input_;
+  const void* offsets_;
+  bool host_offsets_ = false;
+  bool signed_offsets_ = false;
+  bool host_results_ = false;
+  detail::reduction_spec spec_;
+  core::Timestamps timestamps_;
+  core::SegmentLayout layout_;
+  std::optional<PlannedRun> planned_;  // made once the offsets have been read
+};
+
+}  // namespace zr::api

@@ -1,0 +1,44 @@
+#include "plans/plan_building.hpp"
+
+#include "zereduce/errors.hpp"
+
+namespace zr::core::plans {
+
+std::uint64_t ceil_log2(std::uint64_t x) {
+  std::uint64_t bits = 0;
+  while (bits < 64 && (1ull << bits) < x) ++bits;
+  return bits;
+}
+
+KernelPass kernel_pass(std::string_view variant, Op op, DataType type, std::string label) {
+  const auto found = find_kernel(variant, op, type);
+  if (!found)
+    throw UnsupportedError("no '" + std::string(variant) + "' kernel is embedded for " + std::string(name(op)) +
+                           " on " + std::string(name(type)));
+  KernelPass pass;
+  pass.module = found->module;
+  pass.entry_point = kernel_entry_point(variant, op, type);
+  pass.label = std::move(label);
+  return pass;
+}
+
+BufferArg add_scratch(Plan& plan, std::uint64_t bytes, std::optional<Scalar> fill, std::string purpose) {
+  plan.scratch.push_back({std::max<std::uint64_t>(bytes, 8), std::move(fill), std::move(purpose)});
+  return BufferArg{BufferArg::Which::scratch, static_cast<std::uint32_t>(plan.scratch.size() - 1)};
+}
+
+namespace {
+constexpr std::uint64_t kTreeRadix = 8;  // ZR_TREE_RADIX
+}
+
+std::uint64_t local_tree_depth(std::uint64_t local_size) {
+  std::uint64_t depth = 0;
+  for (std::uint64_t active = local_size; active > 1;) {
+    const std::uint64_t step = ceil_div(active, kTreeRadix);
+    depth += ceil_log2(ceil_div(active, step));
+    active = step;
+  }
+  return depth;
+}
+
+}  // namespace zr::core::plans

@@ -1,0 +1,36 @@
+#pragma once
+// The small pieces every plan family builds its passes from: size arithmetic, kernel lookups, scratch
+// buffers and by-value arguments. Shared by plan.cpp and the families under plans/, so that each family's
+// file holds only its own choices.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "plan.hpp"
+
+namespace zr::core::plans {
+
+inline std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0); }
+inline std::uint64_t round_up(std::uint64_t value, std::uint64_t multiple) { return ceil_div(value, multiple) * multiple; }
+std::uint64_t ceil_log2(std::uint64_t x);
+
+inline Scalar u64(std::uint64_t v) { return Scalar::from(DataType::u64, v); }
+inline Scalar u32(std::uint32_t v) { return Scalar::from(DataType::u32, v); }
+
+// A pass of the embedded kernel `variant` for (op, type); throws UnsupportedError naming both when the
+// kernel is not embedded.
+KernelPass kernel_pass(std::string_view variant, Op op, DataType type, std::string label);
+
+// Appends a scratch buffer (at least 8 bytes) to the plan and returns the argument that names it.
+BufferArg add_scratch(Plan& plan, std::uint64_t bytes, std::optional<Scalar> fill, std::string purpose);
+
+// Local memory for one accumulator per work-item (never zero bytes: drivers refuse that).
+inline std::uint64_t local_bytes(std::uint64_t local_size, std::size_t acc_size) {
+  return std::max<std::uint64_t>(local_size * acc_size, 8);
+}
+
+// Combines on the longest path through ZR_LOCAL_TREE (spirv_kernels/src/zr_group_tree.h).
+std::uint64_t local_tree_depth(std::uint64_t local_size);
+
+}  // namespace zr::core::plans

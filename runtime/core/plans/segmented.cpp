@@ -1,0 +1,131 @@
+#include "plans/segmented.hpp"
+
+#include <algorithm>
+
+#include "plans/columns.hpp"
+#include "plans/plan_building.hpp"
+#include "zereduce/errors.hpp"
+
+namespace zr::core {
+
+using namespace plans;
+
+namespace {
+
+// Work-items per group for a group per segment: about one element per work-item per step of the segment's
+// loop, so short segments do not leave most of a wide group idle. The smallest is a sub-group's width where
+// the device has sub-groups (32 on most GPUs), so that a group is never narrower than the hardware's lanes.
+std::uint64_t segment_group_size(const Capabilities& caps, const Tuning& tuning, std::uint64_t mean_length,
+                                 std::size_t acc_size) {
+  std::uint64_t widest = std::min(tuning.work_group_size, caps.max_work_group_size);
+  if (caps.local_memory_bytes > 0) widest = std::min<std::uint64_t>(widest, caps.local_memory_bytes / (2 * acc_size));
+  std::uint64_t narrowest = 32;
+  for (std::uint32_t s : caps.subgroup_sizes) narrowest = std::max<std::uint64_t>(narrowest, s);
+  std::uint64_t size = narrowest;
+  while (size * 4 <= mean_length && size * 2 <= widest) size *= 2;
+  return std::max<std::uint64_t>(1, std::min(size, widest));
+}
+
+Scalar offset_bytes_arg(const SegmentLayout& layout) { return u32(layout.offset_bytes); }
+
+// Fewer segments than compute units x this get slices.
+constexpr std::uint64_t kSegmentGroupsPerComputeUnit = 4;
+
+}  // namespace
+
+Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& request, const SegmentLayout& layout,
+                         const Tuning& tuning) {
+  if (layout.offset_bytes != 0 && layout.offset_bytes != 4 && layout.offset_bytes != 8)
+    throw InvalidArgumentError("segment offsets are 4- or 8-byte integers, not " + std::to_string(layout.offset_bytes) +
+                               "-byte ones");
+  if (layout.offset_bytes == 0 && layout.segments > 0 &&
+      (layout.length > request.n / layout.segments || layout.length * layout.segments != request.n))
+    throw InvalidArgumentError(std::to_string(layout.segments) + " segments of " + std::to_string(layout.length) +
+                               " elements do not make up n = " + std::to_string(request.n));
+  if (layout.longest > request.n)
+    throw InvalidArgumentError("the longest segment (" + std::to_string(layout.longest) + " elements) is longer than n = " +
+                               std::to_string(request.n));
+  if (request.identity.type != request.type)
+    throw InvalidArgumentError("identity is a " + std::string(name(request.identity.type)) + " value but the data is " +
+                               std::string(name(request.type)));
+  const Op op = request.op;
+  const DataType type = request.type;
+  const std::size_t acc_size = size_of(accumulator_type(type));
+  const Scalar identity = to_accumulator(request.identity);
+  const std::uint32_t include_initial = request.include_initial ? 1 : 0;
+  const BufferArg input{BufferArg::Which::input, 0};
+  const BufferArg offsets{layout.offset_bytes ? BufferArg::Which::segment_offsets : BufferArg::Which::none, 0};
+  const BufferArg result{BufferArg::Which::result, 0};
+
+  Plan plan;
+  plan.request = request;
+  plan.request.deterministic = true;
+  plan.segments = layout;
+  plan.results = {{op, request.identity, request.include_initial, layout.segments}};
+  plan.strategy = Strategy::tree;
+  if (layout.segments == 0) {
+    plan.reason = "no segments: nothing to run";
+    return plan;
+  }
+  const std::uint64_t mean = request.n / layout.segments;
+  const std::uint64_t wave_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
+
+  if (layout.longest <= kSegmentPerItemMaxLength) {
+    KernelPass pass = kernel_pass("segitem", op, type, "segments");
+    pass.local_size = std::max<std::uint64_t>(1, std::min(tuning.work_group_size, caps.max_work_group_size));
+    const std::uint64_t groups = std::clamp<std::uint64_t>(ceil_div(layout.segments, pass.local_size), 1, wave_groups * 64);
+    pass.global_size = groups * pass.local_size;
+    pass.args = {input, u64(request.n), offsets, offset_bytes_arg(layout), u64(layout.length), u64(layout.segments),
+                 result, identity, u32(include_initial)};
+    plan.reason = "segments of at most " + std::to_string(layout.longest) + " elements: a work-item per segment";
+    plan.passes.push_back(std::move(pass));
+    return plan;
+  }
+
+  const std::uint64_t local = segment_group_size(caps, tuning, mean, acc_size);
+  // Too few segments to keep every compute unit busy with several groups: each is cut into slices, a group
+  // each (up to the most groups a launch takes), folded by a final pass.
+  std::uint64_t slices = 1;
+  const std::uint64_t busy_groups = std::max<std::uint64_t>(1, caps.compute_units) * kSegmentGroupsPerComputeUnit;
+  if (layout.segments < busy_groups) {
+    const std::uint64_t per_group = local * std::max<std::uint64_t>(tuning.min_elements_per_item, 16);
+    slices = std::clamp<std::uint64_t>(std::min(ceil_div(wave_groups, layout.segments), ceil_div(layout.longest, per_group)),
+                                       1, wave_groups);
+  }
+  const std::uint64_t pieces = layout.segments * slices;  // no overflow: slices > 1 only for few segments
+  const std::uint64_t groups = std::clamp<std::uint64_t>(pieces, 1, wave_groups * 64);
+  KernelPass pass = kernel_pass("seggroup", op, type, slices > 1 ? "partials" : "segments");
+  pass.local_size = local;
+  pass.global_size = groups * local;
+  BufferArg partials{BufferArg::Which::none, 0};
+  if (slices > 1)
+    partials = add_scratch(plan, pieces * acc_size, std::nullopt, "segment partials, " + std::to_string(slices) + " slices each");
+  pass.args = {input, u64(request.n), offsets, offset_bytes_arg(layout), u64(layout.length), u64(layout.segments),
+               u64(slices), partials, result, identity, u32(include_initial), LocalMemoryArg{local_bytes(local, acc_size)}};
+  plan.passes.push_back(std::move(pass));
+  plan.reason = "segments of " + std::to_string(mean) + " elements on average (longest " + std::to_string(layout.longest) +
+                "): a group of " + std::to_string(local) + " per segment" +
+                (slices > 1 ? ", " + std::to_string(slices) + " slices each folded by a final pass" : "");
+  // The partials are rows of slices over columns of segments: the column passes fold them in slice order.
+  if (slices > 1) append_column_passes(plan, caps, tuning, partials, false, slices, layout.segments);
+  return plan;
+}
+
+std::uint64_t segmented_combine_depth(const Plan& plan) {
+  if (!plan.segments || plan.passes.empty()) return 0;
+  const SegmentLayout& layout = *plan.segments;
+  const std::uint64_t initial = plan.request.include_initial ? 1 : 0;
+  const KernelPass& first = plan.passes.front();
+  if (first.entry_point.starts_with("zr_segitem_")) return layout.longest + initial;
+  // seggroup: a work-item's chain through its share of a slice (16-byte vectors of up to 16 lanes folded one
+  // lane after another, a scalar head and tail), the group's tree, then the column passes over the slices.
+  const std::uint64_t slices = std::get<Scalar>(first.args[6]).as<std::uint64_t>();
+  const std::uint64_t slice = ceil_div(layout.longest, slices);
+  const std::uint64_t lanes = std::max<std::uint64_t>(1, 16 / size_of(plan.request.type));
+  const std::uint64_t chain = lanes * (ceil_div(ceil_div(slice, lanes), first.local_size) + 1) + 2 * lanes;
+  std::uint64_t depth = chain + local_tree_depth(first.local_size) + 1 + initial;
+  for (std::size_t p = 1; p < plan.passes.size(); ++p) depth += column_pass_depth(plan.passes[p]);
+  return depth;
+}
+
+}  // namespace zr::core

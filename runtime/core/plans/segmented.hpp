@@ -1,0 +1,27 @@
+#pragma once
+// Segmented reductions: result s reduces the elements of segment s on its own (row sums, per-key totals,
+// np.add.reduceat). The plan is chosen from the distribution of segment sizes (SegmentLayout):
+//   - "segitem":  one work-item per segment, for segments so short that a group would idle;
+//   - "seggroup": one work-group per segment, its size following the mean segment length, and, where the
+//                 segments are too few to fill the device, several groups ("slices") per segment whose
+//                 partials a "columnsfinal" pass folds in slice order.
+// Every path folds each segment in a fixed order set by the launch shape alone, so results are deterministic.
+// An empty segment gives the identity (then folded with the segment's initial value, as SYCL says).
+#include <cstdint>
+
+#include "plan.hpp"
+
+namespace zr::core {
+
+// Throws InvalidArgumentError for a layout that cannot describe request.n elements (offset_bytes not 0, 4 or 8;
+// equal segments that do not add up to n), UnsupportedError for an (op, type) without segmented kernels.
+Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& request, const SegmentLayout& layout,
+                         const Tuning& tuning);
+
+// The most combines any one element goes through on its way to its segment's result (see combine_depth).
+std::uint64_t segmented_combine_depth(const Plan& plan);
+
+// Segments up to this long (the longest of them) run one work-item per segment.
+inline constexpr std::uint64_t kSegmentPerItemMaxLength = 8;
+
+}  // namespace zr::core

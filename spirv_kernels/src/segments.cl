@@ -1,0 +1,88 @@
+// Variants "segitem" and "seggroup": segmented reductions (runtime/core/plans/segmented.hpp). Segment s is
+// in[offsets[s], offsets[s + 1]) with offsets of offset_bytes (4 or 8) bytes, or in[s * length, (s + 1) *
+// length) when offset_bytes is 0 (offsets is then null). Bounds are clamped to n and an end below its begin
+// reads as an empty segment, so offsets changed after the host checked them can never make a kernel read
+// outside the input. An empty segment gives the identity.
+//   segitem:  one work-item per segment (grid-strided over the segments); folds its elements in order and
+//             stores T, folded after the segment's initial value when include_initial.
+//   seggroup: one group per (segment, slice), grid-strided over segments x slices; the slice's elements are
+//             read as 16-byte vectors between a scalar head and tail, folded per work-item, then through the
+//             local-memory tree. With one slice the group stores the segment's result; with more it writes
+//             partials[slice * segments + segment] (ACC), folded by columnsfinal (rows = slices).
+// segitem:  (in T, n, offsets, offset_bytes, length, segments, result T, identity, include_initial)
+// seggroup: (in T, n, offsets, offset_bytes, length, segments, slices, partials ACC, result T, identity,
+//            include_initial, scratch local ACC)
+#include "zr_grid.h"
+#include "zr_group_tree.h"
+
+static inline ulong zr_segment_bound(global const uchar* offsets, uint offset_bytes, ulong length, ulong s, ulong n) {
+  const ulong bound = offset_bytes == 0   ? s * length
+                      : offset_bytes == 4 ? (ulong)((global const uint*)offsets)[s]
+                                          : ((global const ulong*)offsets)[s];
+  return min(bound, n);
+}
+
+#ifdef ZR_SEGMENT_ITEM
+#define ZR_SEGMENT_KERNEL(OP, TN, T, ACC, ATN)                                                                 \
+  kernel void zr_segitem_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,         \
+                                     uint offset_bytes, ulong length, ulong segments, global T* result,        \
+                                     ACC identity, uint include_initial) {                                     \
+    for (ulong s = get_global_id(0); s < segments; s += get_global_size(0)) {                                  \
+      const ulong begin = zr_segment_bound(offsets, offset_bytes, length, s, n);                               \
+      const ulong end = max(begin, zr_segment_bound(offsets, offset_bytes, length, s + 1, n));                 \
+      ACC acc = identity;                                                                                      \
+      for (ulong i = begin; i < end; ++i) acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, i));                 \
+      if (include_initial) acc = ZR_COMBINE(OP, ATN)(ZR_LOAD_##TN(result, s), acc);                            \
+      ZR_STORE_##TN(result, s, acc);                                                                           \
+    }                                                                                                          \
+  }
+#else
+#define ZR_SEGMENT_KERNEL(OP, TN, T, ACC, ATN)                                                                 \
+  kernel void zr_seggroup_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,        \
+                                      uint offset_bytes, ulong length, ulong segments, ulong slices,           \
+                                      global ACC* restrict partials, global T* result, ACC identity,           \
+                                      uint include_initial, local ACC* scratch) {                              \
+    const ulong lid = get_local_id(0);                                                                         \
+    const ulong lsize = get_local_size(0);                                                                     \
+    const ulong pieces = segments * slices;                                                                    \
+    for (ulong piece = get_group_id(0); piece < pieces; piece += get_num_groups(0)) {                          \
+      const ulong s = piece / slices;                                                                          \
+      const ulong k = piece - s * slices;                                                                      \
+      const ulong begin = zr_segment_bound(offsets, offset_bytes, length, s, n);                               \
+      const ulong end = max(begin, zr_segment_bound(offsets, offset_bytes, length, s + 1, n));                 \
+      const ulong per_slice = (end - begin + slices - 1) / slices;                                             \
+      const ulong first = begin + min(end - begin, k * per_slice);                                             \
+      const ulong last = begin + min(end - begin, (k + 1) * per_slice);                                        \
+      const ulong head_end = min(last, (first + ZR_VEC_##TN - 1) / ZR_VEC_##TN * ZR_VEC_##TN);                 \
+      const ulong vectors_end = last / ZR_VEC_##TN;                                                            \
+      ACC acc = identity;                                                                                      \
+      for (ulong i = first + lid; i < head_end; i += lsize) acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, i)); \
+      ulong v = head_end / ZR_VEC_##TN + lid;                                                                  \
+      for (; v + lsize < vectors_end; v += 2 * lsize) {                                                        \
+        const ZR_VTYPE_##TN x = ZR_VLOAD_##TN(v, in);                                                          \
+        const ZR_VTYPE_##TN y = ZR_VLOAD_##TN(v + lsize, in);                                                  \
+        ZR_FOLD(ZR_VEC_##TN, ZR_COMBINE(OP, ATN), acc, x);                                                     \
+        ZR_FOLD(ZR_VEC_##TN, ZR_COMBINE(OP, ATN), acc, y);                                                     \
+      }                                                                                                        \
+      if (v < vectors_end) {                                                                                   \
+        const ZR_VTYPE_##TN x = ZR_VLOAD_##TN(v, in);                                                          \
+        ZR_FOLD(ZR_VEC_##TN, ZR_COMBINE(OP, ATN), acc, x);                                                     \
+      }                                                                                                        \
+      for (ulong i = max(head_end, vectors_end * ZR_VEC_##TN) + lid; i < last; i += lsize)                     \
+        acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, i));                                                   \
+      ZR_LOCAL_TREE(ZR_COMBINE(OP, ATN), ACC, acc, scratch, identity);                                         \
+      if (lid == 0) {                                                                                          \
+        if (slices > 1) {                                                                                      \
+          partials[k * segments + s] = acc;                                                                    \
+        } else {                                                                                               \
+          if (include_initial) acc = ZR_COMBINE(OP, ATN)(ZR_LOAD_##TN(result, s), acc);                        \
+          ZR_STORE_##TN(result, s, acc);                                                                       \
+        }                                                                                                      \
+      }                                                                                                        \
+      /* The next piece's tree overwrites the scratch slot that every work-item has just read. */              \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                                            \
+    }                                                                                                          \
+  }
+#endif
+
+ZR_FOR_EACH_PAIR(ZR_SEGMENT_KERNEL)

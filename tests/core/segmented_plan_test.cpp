@@ -1,0 +1,166 @@
+// The segmented plan family (runtime/core/plans/segmented.hpp) as plain data: which kernels a distribution of
+// segment sizes gets on each kind of device, their shapes and arguments, the slices of few long segments, the
+// error bound's depth, and the layouts refused.
+#include <gtest/gtest.h>
+
+#include <variant>
+
+#include "fake_devices.hpp"
+#include "identity.hpp"
+#include "plans/segmented.hpp"
+#include "tuning.hpp"
+#include "zereduce/errors.hpp"
+
+namespace zr::core {
+namespace {
+
+ReductionRequest request(Op op, DataType type, std::uint64_t n, bool include_initial = false) {
+  ReductionRequest r;
+  r.op = op;
+  r.type = type;
+  r.n = n;
+  r.identity = known_identity(op, type);
+  r.include_initial = include_initial;
+  return r;
+}
+
+SegmentLayout equal(std::uint64_t segments, std::uint64_t length) { return {segments, 0, length, length}; }
+SegmentLayout by_offsets(std::uint64_t segments, std::uint64_t longest, std::uint32_t bytes = 8) {
+  return {segments, bytes, 0, longest};
+}
+
+std::uint64_t u64_arg(const KernelPass& pass, std::size_t i) { return std::get<Scalar>(pass.args[i]).as<std::uint64_t>(); }
+const BufferArg& buffer_arg(const KernelPass& pass, std::size_t i) { return std::get<BufferArg>(pass.args[i]); }
+
+Plan plan_for(const Capabilities& caps, std::uint64_t n, const SegmentLayout& layout, Op op = Op::plus,
+              DataType type = DataType::f32) {
+  return make_segmented_plan(caps, request(op, type, n), layout, tuning_for(caps));
+}
+
+const Capabilities kDevices[] = {test::nvidia_like_gpu(), test::pvc_like_gpu(), test::tgllp_like_gpu(),
+                                 test::pocl_like_cpu(), test::intel_opencl_like_cpu()};
+
+TEST(SegmentedPlan, GivenSegmentsOfAtMostEightWhenPlanningThenOneWorkItemPerSegmentInOnePass) {
+  for (const auto& caps : kDevices) {
+    SCOPED_TRACE(caps.device_name);
+    for (std::uint64_t length : {1u, 2u, 4u, 8u}) {
+      const Plan plan = plan_for(caps, (1u << 20) * length, equal(1u << 20, length));
+      ASSERT_EQ(plan.passes.size(), 1u) << describe(plan);
+      const KernelPass& pass = plan.passes.front();
+      EXPECT_EQ(pass.entry_point, "zr_segitem_plus_f32");
+      EXPECT_EQ(buffer_arg(pass, 2).which, BufferArg::Which::none);  // equal segments read no offsets
+      EXPECT_EQ(u64_arg(pass, 4), length);
+      EXPECT_EQ(u64_arg(pass, 5), 1u << 20);
+      EXPECT_EQ(buffer_arg(pass, 6).which, BufferArg::Which::result);
+      EXPECT_EQ(pass.global_size % pass.local_size, 0u);
+      EXPECT_LE(pass.local_size, caps.max_work_group_size);
+      EXPECT_TRUE(plan.scratch.empty());
+      EXPECT_TRUE(plan.request.deterministic);
+      ASSERT_EQ(plan.results.size(), 1u);
+      EXPECT_EQ(plan.results.front().elements, 1u << 20);
+      EXPECT_EQ(combine_depth(plan), length);
+    }
+    // Offsets: the same family when the longest segment is short, whatever the mean.
+    const Plan skewed = plan_for(caps, 1000, by_offsets(900, 8, 4));
+    EXPECT_EQ(skewed.passes.front().entry_point, "zr_segitem_plus_f32");
+    EXPECT_EQ(buffer_arg(skewed.passes.front(), 2).which, BufferArg::Which::segment_offsets);
+    EXPECT_EQ(std::get<Scalar>(skewed.passes.front().args[3]).as<std::uint32_t>(), 4u);
+  }
+}
+
+TEST(SegmentedPlan, GivenManyMediumSegmentsWhenPlanningThenOneGroupPerSegmentSizedByTheMeanLength) {
+  const Capabilities caps = test::nvidia_like_gpu();
+  std::uint64_t previous_local = 0;
+  // Segments enough to fill the device with a group each (the H100-like device runs 132 x 8 groups at once).
+  for (std::uint64_t length : {16u, 64u, 256u, 1024u, 4096u, 16384u}) {
+    const std::uint64_t segments = (1u << 26) / length;
+    const Plan plan = plan_for(caps, 1u << 26, equal(segments, length));
+    ASSERT_EQ(plan.passes.size(), 1u) << describe(plan);
+    const KernelPass& pass = plan.passes.front();
+    EXPECT_EQ(pass.entry_point, "zr_seggroup_plus_f32");
+    EXPECT_EQ(u64_arg(pass, 6), 1u) << "one slice per segment";
+    EXPECT_EQ(buffer_arg(pass, 7).which, BufferArg::Which::none);  // no partials
+    EXPECT_GE(pass.local_size, previous_local) << "groups never narrow as segments grow";
+    EXPECT_LE(pass.local_size, caps.max_work_group_size);
+    EXPECT_GE(pass.local_size, 32u);
+    EXPECT_LE(pass.group_count(), segments);
+    previous_local = pass.local_size;
+  }
+  EXPECT_GT(previous_local, 32u);
+}
+
+TEST(SegmentedPlan, GivenFewLongSegmentsWhenPlanningThenSlicesFillTheDeviceAndAFinalPassFoldsThem) {
+  for (const auto& caps : kDevices) {
+    SCOPED_TRACE(caps.device_name);
+    const std::uint64_t n = 1ull << 28;
+    for (std::uint64_t segments : {1u, 2u, 7u}) {
+      const Plan plan = plan_for(caps, n, by_offsets(segments, (n + segments - 1) / segments), Op::maximum, DataType::f64);
+      ASSERT_GE(plan.passes.size(), 2u) << describe(plan);
+      const KernelPass& first = plan.passes.front();
+      const KernelPass& final_pass = plan.passes.back();
+      const std::uint64_t slices = u64_arg(first, 6);
+      EXPECT_GT(slices, 1u);
+      EXPECT_EQ(first.entry_point, "zr_seggroup_maximum_f64");
+      EXPECT_EQ(final_pass.entry_point, "zr_columnsfinal_maximum_f64");
+      ASSERT_EQ(plan.scratch.size(), plan.passes.size() - 1);
+      EXPECT_EQ(plan.scratch.front().bytes, std::max<std::uint64_t>(8, segments * slices * 8));
+      EXPECT_EQ(buffer_arg(first, 7), (BufferArg{BufferArg::Which::scratch, 0}));
+      // The partials are slices x segments: the column passes read them as rows x columns, down to a final
+      // pass of at most 64 rows.
+      EXPECT_EQ(buffer_arg(plan.passes[1], 0), (BufferArg{BufferArg::Which::scratch, 0}));
+      EXPECT_EQ(u64_arg(plan.passes[1], 1), slices);
+      for (std::size_t p = 1; p < plan.passes.size(); ++p) EXPECT_EQ(u64_arg(plan.passes[p], 2), segments);
+      EXPECT_LE(u64_arg(final_pass, 1), 64u);
+      EXPECT_EQ(buffer_arg(final_pass, 3).which, BufferArg::Which::result);
+      EXPECT_GE(final_pass.global_size, segments);
+      // Each element goes through far fewer combines than a sequential fold of its segment.
+      EXPECT_LT(combine_depth(plan), n / segments / 16);
+      EXPECT_GE(combine_depth(plan), n / segments / slices / first.local_size);
+    }
+  }
+}
+
+TEST(SegmentedPlan, GivenMoreSegmentsThanGroupsCanCountWhenPlanningThenGroupsLoopOverThem) {
+  for (const auto& caps : kDevices) {
+    SCOPED_TRACE(caps.device_name);
+    const Plan items = plan_for(caps, 1ull << 40, equal(1ull << 40, 1), Op::bit_or, DataType::u8);
+    EXPECT_LT(items.passes.front().group_count(), 1ull << 31);
+    const Plan groups = plan_for(caps, 1ull << 40, equal(1ull << 34, 64), Op::bit_or, DataType::u8);
+    EXPECT_EQ(groups.passes.front().entry_point, "zr_seggroup_bit_or_u8");
+    EXPECT_LT(groups.passes.front().group_count(), 1ull << 31);
+  }
+}
+
+TEST(SegmentedPlan, GivenNoSegmentsWhenPlanningThenNothingRuns) {
+  const Plan plan = plan_for(test::nvidia_like_gpu(), 0, equal(0, 0));
+  EXPECT_TRUE(plan.passes.empty());
+  EXPECT_EQ(plan.results.front().elements, 0u);
+  EXPECT_EQ(combine_depth(plan), 0u);
+}
+
+TEST(SegmentedPlan, GivenInitialValuesWhenPlanningThenEveryPassThatStoresFoldsThemAndTheDepthCountsThem) {
+  const Capabilities caps = test::nvidia_like_gpu();
+  const Plan items = make_segmented_plan(caps, request(Op::plus, DataType::i32, 400, true), equal(100, 4), tuning_for(caps));
+  EXPECT_EQ(std::get<Scalar>(items.passes.front().args[8]).as<std::uint32_t>(), 1u);
+  EXPECT_EQ(combine_depth(items), 5u);
+  const Plan sliced = make_segmented_plan(caps, request(Op::plus, DataType::i32, 1u << 26, true), by_offsets(1, 1u << 26),
+                                          tuning_for(caps));
+  EXPECT_EQ(std::get<Scalar>(sliced.passes.front().args[10]).as<std::uint32_t>(), 1u);
+  EXPECT_EQ(std::get<Scalar>(sliced.passes.back().args[5]).as<std::uint32_t>(), 1u);
+  EXPECT_EQ(std::get<Scalar>(sliced.passes.front().args[10]).as<std::uint32_t>(), 1u);
+}
+
+TEST(SegmentedPlan, GivenLayoutsThatCannotDescribeTheInputWhenPlanningThenInvalidArgument) {
+  const Capabilities caps = test::nvidia_like_gpu();
+  EXPECT_THROW(plan_for(caps, 100, by_offsets(10, 10, 2)), InvalidArgumentError);   // 16-bit offsets
+  EXPECT_THROW(plan_for(caps, 100, equal(10, 11)), InvalidArgumentError);          // 110 elements
+  EXPECT_THROW(plan_for(caps, 100, equal(3, 33)), InvalidArgumentError);           // 99 elements
+  EXPECT_THROW(plan_for(caps, 100, by_offsets(2, 101)), InvalidArgumentError);     // longer than n
+  EXPECT_THROW(plan_for(caps, 1ull << 63, equal(4, 1ull << 62)), InvalidArgumentError);  // 2^64 wraps to 0
+  ReductionRequest wrong = request(Op::plus, DataType::f32, 100);
+  wrong.identity = known_identity(Op::plus, DataType::f64);
+  EXPECT_THROW(make_segmented_plan(caps, wrong, equal(10, 10), tuning_for(caps)), InvalidArgumentError);
+}
+
+}  // namespace
+}  // namespace zr::core
