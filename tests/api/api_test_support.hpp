@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <random>
 #include <span>
@@ -16,9 +18,17 @@ namespace zr::test {
 
 // One queue per test binary: building kernels for a device is the slow part, and a queue is meant to be
 // shared. nullopt when no device executes kernels here.
+// ZR_TEST_DEVICE_MATCH picks the first device whose description contains it instead (a run that asks for a
+// device it cannot find fails, rather than test another one).
 inline std::optional<queue>& shared_queue() {
   static std::optional<queue> q = []() -> std::optional<queue> {
     try {
+      if (const char* match = std::getenv("ZR_TEST_DEVICE_MATCH"); match && *match) {
+        for (const device& candidate : get_devices())
+          if (candidate.description().find(match) != std::string::npos) return queue(candidate);
+        std::fprintf(stderr, "ZR_TEST_DEVICE_MATCH='%s': no device's description contains it\n", match);
+        std::exit(1);
+      }
       return queue(default_device());
     } catch (const Error& error) {
       std::fprintf(stderr, "no default device: %s\n", error.what());
