@@ -284,6 +284,39 @@ void add_user_operator_cases(std::vector<ConformanceCase>& out, const DeviceUnde
   }
 }
 
+// Segmented reductions (segmented_cases.hpp): every plain op the device runs, every shape of segments, random
+// input (and infinities for floating types), from the identity and from initial values, deterministic (so each
+// runs twice). Sizes: one that ends in a partial row, and in full mode one of a million elements.
+void add_segment_checks(std::vector<ConformanceCase>& out, const DeviceUnderTest& dut, std::size_t slot,
+                        element_type type, SuiteMode mode, std::uint64_t base_seed) {
+  constexpr SegmentShape kShapes[] = {SegmentShape::rows,      SegmentShape::tiny,
+                                      SegmentShape::medium,    SegmentShape::few_long,
+                                      SegmentShape::power_law, SegmentShape::one_huge_among_tiny,
+                                      SegmentShape::with_empty};
+  std::vector<std::uint64_t> sizes = {5003};
+  if (mode == SuiteMode::full) sizes.push_back((1u << 20) + 5);
+  std::vector<InputKind> inputs = {InputKind::random};
+  if (is_floating(type)) inputs.push_back(InputKind::infinities);
+  for (op_kind op : kOps) {
+    if (is_arg_op(op) || is_transform_op(op) || is_moments_op(op) || !pair_defined(type, op) ||
+        dut.get().why_unsupported(type, op))
+      continue;
+    for (std::uint64_t n : sizes)
+      for (InputKind input : inputs)
+        for (std::size_t k = 0; k < std::size(kShapes); ++k) {
+          ConformanceCase c = case_of(slot, type, op, strategy::tree);
+          c.library_choice = true;
+          c.segments = kShapes[k];
+          c.n = n;
+          c.input = input;
+          c.seed = seed_for(base_seed, type, n, input) + k;
+          c.properties.initialize_to_identity = (k + static_cast<std::size_t>(op)) % 2 == 0;
+          c.properties.deterministic = true;
+          out.push_back(c);
+        }
+  }
+}
+
 }  // namespace
 
 std::vector<ConformanceCase> generate_cases(const DeviceUnderTest& dut, std::size_t slot, SuiteMode mode,
@@ -299,6 +332,7 @@ std::vector<ConformanceCase> generate_cases(const DeviceUnderTest& dut, std::siz
     add_result_checks(cases, dut, slot, type, mode, base_seed);
     add_host_span_checks(cases, dut, slot, type, mode, base_seed);
     add_host_path_checks(cases, dut, slot, type, base_seed);
+    add_segment_checks(cases, dut, slot, type, mode, base_seed);
     if (mode == SuiteMode::full && type == element_type::u8) add_large_input(cases, dut, slot, base_seed);
   }
   return cases;

@@ -9,6 +9,7 @@
 
 #include "device_reduction.hpp"
 #include "reference_check.hpp"
+#include "segmented_cases.hpp"
 #include "user_operator_cases.hpp"
 
 namespace zr::conformance {
@@ -151,6 +152,28 @@ void expect_user_reference(CaseRecord& record, DeviceUnderTest& dut, const Datas
   }
 }
 
+// Every segment against its own host reference; deterministic cases run again and must repeat every bit.
+void expect_segments_reference(CaseRecord& record, DeviceUnderTest& dut, const Dataset& data, const void* input) {
+  const ConformanceCase& c = record.c;
+  const std::vector<std::uint64_t> offsets = segment_offsets(c);
+  const std::vector<std::byte> initial = segment_initial_values(c, offsets.size() - 1);
+  SegmentedRun first;
+  try {
+    first = reduce_segments_once(dut.get_queue(), c, input, offsets, initial);
+  } catch (const Error& error) {
+    fail(record, dut, "the library threw: ", error);
+    return;
+  }
+  if (auto why = segments_disagreement(c, data.host, offsets, initial, first)) fail(record, dut, *why);
+  if (!c.properties.deterministic) return;
+  try {
+    if (reduce_segments_once(dut.get_queue(), c, input, offsets, initial).results != first.results)
+      fail(record, dut, "deterministic, yet run 2 gave other bits for some segment");
+  } catch (const Error& error) {
+    fail(record, dut, "run 2 threw: ", error);
+  }
+}
+
 void expect_reference(CaseRecord& record, DeviceUnderTest& dut, RunContext& context) {
   const ConformanceCase& c = record.c;
   if (c.from_host_span) {
@@ -169,6 +192,10 @@ void expect_reference(CaseRecord& record, DeviceUnderTest& dut, RunContext& cont
   const void* input = c.from_host_span ? static_cast<const void*>(data->host.data()) : data->device_input();
   if (c.op == op_kind::user) {
     expect_user_reference(record, dut, *data, input);
+    return;
+  }
+  if (c.segments != SegmentShape::none) {
+    expect_segments_reference(record, dut, *data, input);
     return;
   }
   const core::Scalar initial =

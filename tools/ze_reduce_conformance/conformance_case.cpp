@@ -40,8 +40,37 @@ std::string_view camel_name(InputKind kind) {
   return "Unknown";
 }
 
+std::string_view name(SegmentShape shape) {
+  switch (shape) {
+    case SegmentShape::none: return "none";
+    case SegmentShape::rows: return "rows";
+    case SegmentShape::tiny: return "tiny";
+    case SegmentShape::medium: return "medium";
+    case SegmentShape::few_long: return "few_long";
+    case SegmentShape::power_law: return "power_law";
+    case SegmentShape::one_huge_among_tiny: return "one_huge_among_tiny";
+    case SegmentShape::with_empty: return "with_empty";
+  }
+  return "unknown";
+}
+
+std::string_view camel_name(SegmentShape shape) {
+  switch (shape) {
+    case SegmentShape::none: return "";
+    case SegmentShape::rows: return "Rows";
+    case SegmentShape::tiny: return "Tiny";
+    case SegmentShape::medium: return "Medium";
+    case SegmentShape::few_long: return "FewLong";
+    case SegmentShape::power_law: return "PowerLaw";
+    case SegmentShape::one_huge_among_tiny: return "OneHugeAmongTiny";
+    case SegmentShape::with_empty: return "WithEmpty";
+  }
+  return "Unknown";
+}
+
 std::string op_label(const ConformanceCase& c) {
   if (c.op == op_kind::user) return "user_" + std::string(c.user_operator);
+  if (c.segments != SegmentShape::none) return std::string(to_string(c.op)) + "_segments";
   return std::string(to_string(c.op));
 }
 
@@ -50,7 +79,8 @@ std::string describe(const ConformanceCase& c) {
          std::string(to_string(c.strategy)) + ", n " + std::to_string(c.n) + ", input " +
          std::string(name(c.input)) + " (seed " + std::to_string(c.seed) + "), initialize_to_identity " +
          (c.properties.initialize_to_identity ? "on" : "off") + ", deterministic " +
-         (c.properties.deterministic ? "on" : "off");
+         (c.properties.deterministic ? "on" : "off") +
+         (c.segments != SegmentShape::none ? ", segments " + std::string(name(c.segments)) : std::string());
 }
 
 }  // namespace zr::conformance

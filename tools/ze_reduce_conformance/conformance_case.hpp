@@ -37,6 +37,21 @@ enum class Expectation : std::uint8_t {
   validity_only,      // the device does not execute kernels: the work must be accepted and complete
 };
 
+// Segmented reductions (queue::reduce_segments, queue::reduce_rows): how the input is cut. none: one reduction
+// of the whole input, as every other case.
+enum class SegmentShape : std::uint8_t {
+  none,
+  rows,                 // equal rows of 7 (reduce_rows)
+  tiny,                 // 0 to 5 elements each: a work-item per segment
+  medium,               // 20 to 700: a group per segment
+  few_long,             // three segments, one of them empty: slices folded by the column passes
+  power_law,            // Pareto sizes, capped at n / 2
+  one_huge_among_tiny,  // segments of one, and one of n / 2
+  with_empty,           // every other segment empty
+};
+std::string_view name(SegmentShape shape);        // "one_huge_among_tiny"
+std::string_view camel_name(SegmentShape shape);  // "OneHugeAmongTiny"
+
 struct CaseProperties {
   bool initialize_to_identity = false;
   bool deterministic = false;
@@ -62,6 +77,8 @@ struct ConformanceCase {
   bool expect_host_path = false;
   // op_kind::user: which sample operator (user_operator_cases.hpp); empty for every other op.
   std::string_view user_operator;
+  // A segmented reduction of the input (segmented_cases.hpp): one result per segment, each checked.
+  SegmentShape segments = SegmentShape::none;
 };
 
 // argmin and argmax: the value and the index of the first extreme (queue::argmin/argmax, not reduction(...)).
@@ -78,7 +95,8 @@ inline op_kind value_op(op_kind op, element_type type) {
   return op == op_kind::argmin ? op_kind::minimum : op == op_kind::argmax ? op_kind::maximum : op;
 }
 
-// The op as reports and test names show it: its name, or "user_<operator>" for a user-defined operator.
+// The op as reports and test names show it: its name, "user_<operator>" for a user-defined operator, or
+// "<op>_segments" for a segmented reduction.
 std::string op_label(const ConformanceCase& c);
 
 // "op plus, type i32, strategy tree, n 4097, input random (seed 17), initialize_to_identity off,

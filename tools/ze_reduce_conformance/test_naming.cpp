@@ -27,7 +27,9 @@ std::string given(const ConformanceCase& c) {
   switch (c.expectation) {
     case Expectation::pair_refused:
     case Expectation::strategy_refused: return "GivenAnyInput";
-    default: return "Given" + std::string(camel_name(c.input)) + "Of" + std::to_string(c.n);
+    default:
+      return "Given" + std::string(camel_name(c.input)) + "Of" + std::to_string(c.n) +
+             (c.segments != SegmentShape::none ? "In" + std::string(camel_name(c.segments)) + "Segments" : "");
   }
 }
 
@@ -50,6 +52,9 @@ std::string then(const ConformanceCase& c) {
     case Expectation::validity_only: return "ThenAcceptedAndCompleted";
     case Expectation::matches_reference: break;
   }
+  if (c.segments != SegmentShape::none)
+    return checked_within_bound(c.type, c.op) ? "ThenEverySegmentWithinItsErrorBoundAndBitwiseRepeatable"
+                                              : "ThenEverySegmentExactlyHostReference";
   if (is_arg_op(c.op)) return "ThenTheHostReferencesValueAndFirstIndex";
   if (c.op == op_kind::user) return "ThenTheOperatorsHostReferenceAndBitwiseRepeatable";
   if (is_moments_op(c.op))

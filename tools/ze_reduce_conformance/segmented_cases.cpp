@@ -1,0 +1,124 @@
+#include "segmented_cases.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "common/type_dispatch.hpp"
+#include "reference_check.hpp"
+
+namespace zr::conformance {
+
+namespace {
+constexpr std::uint64_t kRowLength = 7;
+
+std::size_t element_size(const ConformanceCase& c) { return core::size_of(static_cast<core::DataType>(c.type)); }
+
+core::Scalar scalar_at(const ConformanceCase& c, std::span<const std::byte> packed, std::uint64_t i) {
+  core::Scalar value{static_cast<core::DataType>(c.type), {}};
+  std::memcpy(value.bytes.data(), packed.data() + i * element_size(c), element_size(c));
+  return value;
+}
+}  // namespace
+
+std::vector<std::uint64_t> segment_offsets(const ConformanceCase& c) {
+  std::mt19937_64 rng(c.seed);
+  const std::uint64_t n = c.n;
+  std::vector<std::uint64_t> offsets;
+  if (c.segments == SegmentShape::rows) {
+    for (std::uint64_t at = 0; at + kRowLength <= n; at += kRowLength) offsets.push_back(at);
+    offsets.push_back(offsets.empty() ? 0 : offsets.back() + kRowLength);
+    return offsets;
+  }
+  std::uint64_t at = n > 10 ? rng() % 3 : 0;  // a few elements before the first segment, in none
+  offsets.push_back(at);
+  auto next_size = [&](std::uint64_t k) -> std::uint64_t {
+    switch (c.segments) {
+      case SegmentShape::tiny: return rng() % 6;
+      case SegmentShape::medium: return 20 + rng() % 681;
+      case SegmentShape::few_long: return k == 1 ? 0 : n / 2;
+      case SegmentShape::power_law: {
+        const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng);
+        return std::min<std::uint64_t>(static_cast<std::uint64_t>(std::pow(1.0 - u, -1.0 / 0.8)) - 1, n / 2);
+      }
+      case SegmentShape::one_huge_among_tiny: return k == 5 ? n / 2 : 1;
+      case SegmentShape::with_empty: return k % 2 ? 0 : 1 + rng() % 300;
+      default: return n;
+    }
+  };
+  for (std::uint64_t k = 0; offsets.size() < 3 || at < n; ++k) {
+    at = std::min(n, at + next_size(k));
+    offsets.push_back(at);
+    if (c.segments == SegmentShape::few_long && k == 2) break;
+  }
+  return offsets;
+}
+
+std::vector<std::byte> segment_initial_values(const ConformanceCase& c, std::uint64_t segments) {
+  std::vector<std::byte> values(segments * element_size(c));
+  for (std::uint64_t s = 0; s < segments; ++s)
+    std::memcpy(values.data() + s * element_size(c), initial_value(c.type, c.op, c.seed + s).data(), element_size(c));
+  return values;
+}
+
+SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void* input,
+                                  std::span<const std::uint64_t> offsets, std::span<const std::byte> initial) {
+  SegmentedRun run;
+  run.results.assign(initial.begin(), initial.end());
+  const std::uint64_t segments = offsets.size() - 1;
+  property_list props;
+  if (c.properties.initialize_to_identity) props = props.with(property::reduction::initialize_to_identity{});
+  if (c.properties.deterministic) props = props.with(property::reduction::deterministic{});
+  const bool device_offsets = c.seed % 2 == 0;
+  const bool narrow_offsets = c.seed / 2 % 2 == 1;
+  const event done = tools::visit_pair(c.type, c.op, [&](auto type_tag, auto op_tag) {
+    using T = typename decltype(type_tag)::type;
+    using Op = typename decltype(op_tag)::type;
+    const T* elements = static_cast<const T*>(input);
+    T* results = reinterpret_cast<T*>(run.results.data());
+    if (c.segments == SegmentShape::rows) return q.reduce_rows(elements, segments, kRowLength, results, Op(), props);
+    auto submit = [&](auto width_tag) {
+      using Offset = typename decltype(width_tag)::type;
+      std::vector<Offset> narrowed(offsets.begin(), offsets.end());
+      if (!device_offsets) {
+        event e = q.reduce_segments(elements, c.n, narrowed.data(), segments, results, Op(), props);
+        e.wait();  // the host offsets must outlive the work
+        return e;
+      }
+      auto on_device = make_device_array<Offset>(q, narrowed.size());
+      q.copy(narrowed.data(), on_device.get(), narrowed.size()).wait();
+      event e = q.reduce_segments(elements, c.n, on_device.get(), segments, results, Op(), props);
+      e.wait();
+      return e;
+    };
+    return narrow_offsets ? submit(std::type_identity<std::uint32_t>{}) : submit(std::type_identity<std::uint64_t>{});
+  });
+  done.wait();
+  const profile& p = done.get_profile();
+  if (!p.plans.empty()) run.combine_depth = p.plans.front().combine_depth;
+  for (const auto& pass : p.passes)
+    if (pass.what == pass_profile::kind::kernel) run.kernels += (run.kernels.empty() ? "" : ", ") + pass.kernel;
+  return run;
+}
+
+std::optional<std::string> segments_disagreement(const ConformanceCase& c, std::span<const std::byte> input,
+                                                 std::span<const std::uint64_t> offsets,
+                                                 std::span<const std::byte> initial, const SegmentedRun& run) {
+  std::string message;
+  std::uint64_t wrong = 0;
+  const std::uint64_t segments = offsets.size() - 1;
+  for (std::uint64_t s = 0; s < segments; ++s) {
+    ConformanceCase segment = c;
+    segment.n = offsets[s + 1] - offsets[s];
+    const auto data = input.subspan(offsets[s] * element_size(c), segment.n * element_size(c));
+    const auto why = disagreement(segment, data, scalar_at(c, initial, s), scalar_at(c, run.results, s), run.combine_depth);
+    if (why && wrong++ < 3)
+      message += (message.empty() ? "" : "; ") + ("segment " + std::to_string(s) + " of " + std::to_string(segments) +
+                                                  " (" + std::to_string(segment.n) + " elements): " + *why);
+  }
+  if (wrong == 0) return std::nullopt;
+  return std::to_string(wrong) + " segment(s) wrong, by " + run.kernels + ": " + message;
+}
+
+}  // namespace zr::conformance

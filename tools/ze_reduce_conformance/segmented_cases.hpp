@@ -1,0 +1,37 @@
+#pragma once
+// Segmented reductions in the suite: the segments each SegmentShape cuts a case's n elements into, one run
+// through queue::reduce_segments (queue::reduce_rows for rows), and the check of every segment against the
+// host reference of that segment alone (the same reference, and bound, as a reduction of it on its own).
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "conformance_case.hpp"
+
+namespace zr::conformance {
+
+// segments + 1 non-decreasing offsets within [0, c.n], seeded by c.seed; the first may be above 0.
+std::vector<std::uint64_t> segment_offsets(const ConformanceCase& c);
+
+// Segment s's value before the reduction (folded in unless initialize_to_identity), as packed bytes.
+std::vector<std::byte> segment_initial_values(const ConformanceCase& c, std::uint64_t segments);
+
+struct SegmentedRun {
+  std::vector<std::byte> results;  // one element per segment, packed
+  std::uint64_t combine_depth = 0;
+  std::string kernels;  // the passes that ran, for messages
+};
+
+// Reduces the case's input (a device allocation of q's device) into host results starting from `initial`.
+// The offsets go in as the seed picks: device or host memory, 64- or 32-bit integers.
+SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void* input,
+                                  std::span<const std::uint64_t> offsets, std::span<const std::byte> initial);
+
+// nullopt when every segment agrees with its host reference; else the first disagreements.
+std::optional<std::string> segments_disagreement(const ConformanceCase& c, std::span<const std::byte> input,
+                                                 std::span<const std::uint64_t> offsets,
+                                                 std::span<const std::byte> initial, const SegmentedRun& run);
+
+}  // namespace zr::conformance
