@@ -8,9 +8,9 @@ cd "$(dirname "$0")/.."
 build=${1:-build/bench}
 # A build tree that exists already (Ninja, or the release preset's Unix Makefiles) is used as it is.
 [ -f "$build/CMakeCache.txt" ] || cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DZR_WERROR=ON -DZR_BUILD_TESTS=OFF
-cmake --build "$build" --target zr_reduce_bench zr_reproducible_bench zr_arg_bench zr_transform_bench zr_group_digest zr_tune_sweep zr_blocking_wait_probe zr_interop_bench ze_reduce ze_reduce_conformance
+cmake --build "$build" --target zr_reduce_bench zr_reproducible_bench zr_arg_bench zr_transform_bench zr_group_digest zr_tune_sweep zr_blocking_wait_probe zr_interop_bench zr_segmented_bench ze_reduce ze_reduce_conformance
 rm -rf .devcarry && mkdir -p .devcarry/lib
-cp "$build/bench/zr_reduce_bench" "$build/bench/zr_reproducible_bench" "$build/bench/zr_arg_bench" "$build/bench/zr_transform_bench" "$build/bench/zr_group_digest" "$build/bench/zr_tune_sweep" "$build/bench/zr_blocking_wait_probe" "$build/bench/zr_interop_bench" .devcarry/
+cp "$build/bench/zr_reduce_bench" "$build/bench/zr_reproducible_bench" "$build/bench/zr_arg_bench" "$build/bench/zr_transform_bench" "$build/bench/zr_group_digest" "$build/bench/zr_tune_sweep" "$build/bench/zr_blocking_wait_probe" "$build/bench/zr_interop_bench" "$build/bench/zr_segmented_bench" .devcarry/
 # The interop tests (a raw OpenCL application) where the tree builds tests.
 [ -x "$build/tests/interop/zr_opencl_interop_tests" ] && cp "$build/tests/interop/zr_opencl_interop_tests" .devcarry/
 cp "$build/tools/ze_reduce/ze_reduce" "$build/tools/ze_reduce_conformance/ze_reduce_conformance" .devcarry/
@@ -22,5 +22,6 @@ for lib in libspdlog.so.1.10 libfmt.so.9 libgomp.so.1 libOpenCL.so.1 libze_loade
 done
 mkdir -p .git/info; grep -qx '/.devcarry/' .git/info/exclude 2>/dev/null || echo '/.devcarry/' >> .git/info/exclude
 if command -v nvcc >/dev/null; then nvcc -O3 -std=c++17 -arch=sm_90 -o .devcarry/cub_reduce bench/cub/cub_reduce.cu
-  nvcc -O3 -std=c++17 -arch=sm_90 -o .devcarry/cub_argreduce bench/cub/cub_argreduce.cu; fi
+  nvcc -O3 -std=c++17 -arch=sm_90 -o .devcarry/cub_argreduce bench/cub/cub_argreduce.cu
+  nvcc -O3 -std=c++17 -arch=sm_90 -I bench -o .devcarry/cub_segmented bench/cub/cub_segmented.cu; fi
 du -sh .devcarry

@@ -9,6 +9,8 @@
 // Usage: cub_argreduce [min_log2=20] [max_log2=28] [step=2] [min_time_s=0.1]
 #include <cub/cub.cuh>
 
+#include "cuda_bench.cuh"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -18,14 +20,6 @@
 #include <type_traits>
 #include <vector>
 
-#define CHECK(call)                                                                       \
-  do {                                                                                    \
-    cudaError_t e = (call);                                                               \
-    if (e != cudaSuccess) {                                                               \
-      std::fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e));              \
-      std::exit(1);                                                                       \
-    }                                                                                     \
-  } while (0)
 
 #if CUB_VERSION >= 200800
 #define ZR_ARG_INDEX_BITS 64
@@ -38,34 +32,6 @@ namespace {
 int g_min_log2 = 20, g_max_log2 = 28, g_step = 2;
 double g_min_time = 0.1;
 
-double wall_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-// Device seconds of f() (CUDA events around it), median of max(3, min_time worth, at most 200) runs after one
-// warm-up.
-template <typename F>
-double timed(F&& f, cudaEvent_t start, cudaEvent_t stop) {
-  f();
-  CHECK(cudaDeviceSynchronize());
-  std::vector<double> s;
-  const double begin = wall_now();
-  while (s.size() < 200 && (s.size() < 3 || wall_now() - begin < g_min_time)) {
-    CHECK(cudaEventRecord(start));
-    f();
-    CHECK(cudaEventRecord(stop));
-    CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, start, stop));
-    s.push_back(ms * 1e-3);
-  }
-  return median(s);
-}
 
 const char* type_name(float) { return "f32"; }
 const char* type_name(int) { return "i32"; }
@@ -166,7 +132,7 @@ void bench(cudaEvent_t start, cudaEvent_t stop) {
     CHECK(cudaMalloc(&temp, std::max<size_t>(temp_bytes, 1)));
     for (int op = 0; op < 3; ++op) {
       size_t tb = temp_bytes;
-      const double s = timed([&] { CHECK(cub_op<T>(op, temp, tb, in, out, n)); }, start, stop);
+      const double s = timed([&] { CHECK(cub_op<T>(op, temp, tb, in, out, n)); }, start, stop, g_min_time);
       CHECK(cudaDeviceSynchronize());
       T value{};
       Index index = -1;

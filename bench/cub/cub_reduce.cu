@@ -6,6 +6,10 @@
 // Usage: cub_reduce [min_log2=10] [max_log2=30] [step=2] [min_time_s=0.05]
 #include <cub/cub.cuh>
 
+#include "cuda_bench.cuh"
+
+#include "read_probe.cuh"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -13,65 +17,12 @@
 #include <limits>
 #include <vector>
 
-#define CHECK(call)                                                                       \
-  do {                                                                                    \
-    cudaError_t e = (call);                                                               \
-    if (e != cudaSuccess) {                                                               \
-      std::fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e));              \
-      std::exit(1);                                                                       \
-    }                                                                                     \
-  } while (0)
 
 namespace {
 
 int g_min_log2 = 10, g_max_log2 = 30, g_step = 2;
 double g_min_time = 0.05;
 
-double wall_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-// Device seconds of f() (CUDA events around it), median of max(3, min_time worth, at most 200) runs after one
-// warm-up.
-template <typename F>
-double timed(F&& f, cudaEvent_t start, cudaEvent_t stop) {
-  f();
-  CHECK(cudaDeviceSynchronize());
-  std::vector<double> s;
-  const double begin = wall_now();
-  while (s.size() < 200 && (s.size() < 3 || wall_now() - begin < g_min_time)) {
-    CHECK(cudaEventRecord(start));
-    f();
-    CHECK(cudaEventRecord(stop));
-    CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, start, stop));
-    s.push_back(ms * 1e-3);
-  }
-  return median(s);
-}
-
-__global__ void read_kernel(const int4* __restrict__ in, size_t n4, unsigned* out) {
-  const size_t stride = size_t(gridDim.x) * blockDim.x;
-  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  int4 a = make_int4(0, 0, 0, 0), b = make_int4(0, 0, 0, 0);
-  for (; i + stride < n4; i += 2 * stride) {
-    const int4 x = in[i], y = in[i + stride];
-    a.x |= x.x; a.y |= x.y; a.z |= x.z; a.w |= x.w;
-    b.x |= y.x; b.y |= y.y; b.z |= y.z; b.w |= y.w;
-  }
-  if (i < n4) {
-    const int4 x = in[i];
-    a.x |= x.x; a.y |= x.y; a.z |= x.z; a.w |= x.w;
-  }
-  const unsigned r = unsigned(a.x | a.y | a.z | a.w | b.x | b.y | b.z | b.w);
-  if (r == 0x9e3779b9u) out[0] = r;
-}
 
 __global__ void empty_kernel() {}
 
@@ -114,7 +65,7 @@ void bench(cudaEvent_t start, cudaEvent_t stop, unsigned* flag) {
       CHECK(cub_op<T>(op, nullptr, temp_bytes, in, out, n));
       void* temp = nullptr;
       CHECK(cudaMalloc(&temp, temp_bytes));
-      const double s = timed([&] { CHECK(cub_op<T>(op, temp, temp_bytes, in, out, n)); }, start, stop);
+      const double s = timed([&] { CHECK(cub_op<T>(op, temp, temp_bytes, in, out, n)); }, start, stop, g_min_time);
       std::printf("{\"impl\":\"cub\",\"type\":\"%s\",\"op\":\"%s\",\"log2\":%d,\"bytes\":%zu,\"device_s\":%.9g}\n",
                   type_name(T{}), kOps[op], log2, bytes, s);
       if (log2 <= 16) {
@@ -140,7 +91,7 @@ void bench(cudaEvent_t start, cudaEvent_t stop, unsigned* flag) {
         for (int per_sm : {4, 8, 16, 32, 64}) {
           const size_t n4 = bytes / 16;
           const int blocks = int(std::max<size_t>(1, std::min<size_t>(size_t(sms) * per_sm, (n4 + 4 * threads - 1) / (4 * threads))));
-          const double s = timed([&] { read_kernel<<<blocks, threads>>>(reinterpret_cast<const int4*>(in), n4, flag); }, start, stop);
+          const double s = timed([&] { read_kernel<<<blocks, threads>>>(reinterpret_cast<const int4*>(in), n4, flag); }, start, stop, g_min_time);
           if (s < best) {
             best = s;
             best_blocks = blocks;

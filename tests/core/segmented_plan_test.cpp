@@ -125,10 +125,24 @@ TEST(SegmentedPlan, GivenMoreSegmentsThanGroupsCanCountWhenPlanningThenGroupsLoo
     SCOPED_TRACE(caps.device_name);
     const Plan items = plan_for(caps, 1ull << 40, equal(1ull << 40, 1), Op::bit_or, DataType::u8);
     EXPECT_LT(items.passes.front().group_count(), 1ull << 31);
-    const Plan groups = plan_for(caps, 1ull << 40, equal(1ull << 34, 64), Op::bit_or, DataType::u8);
+    const Plan groups = plan_for(caps, 1ull << 40, equal(1ull << 24, 1ull << 16), Op::bit_or, DataType::u8);
     EXPECT_EQ(groups.passes.front().entry_point, "zr_seggroup_bit_or_u8");
     EXPECT_LT(groups.passes.front().group_count(), 1ull << 31);
   }
+}
+
+TEST(SegmentedPlan, GivenACpuDeviceWhenPlanningThenAWorkItemTakesEverySegmentItWouldReadAlone) {
+  for (const auto& caps : {test::pocl_like_cpu(), test::intel_opencl_like_cpu()}) {
+    SCOPED_TRACE(caps.device_name);
+    const std::uint64_t per_item = tuning_for(caps).min_elements_per_item;
+    EXPECT_EQ(plan_for(caps, 1u << 24, equal((1u << 24) / 64, 64)).passes.front().entry_point, "zr_segitem_plus_f32");
+    EXPECT_EQ(plan_for(caps, 1000 * per_item, by_offsets(1000, per_item)).passes.front().entry_point, "zr_segitem_plus_f32");
+    EXPECT_EQ(plan_for(caps, 1000 * per_item, by_offsets(1000, per_item + 1)).passes.front().entry_point,
+              "zr_seggroup_plus_f32");
+  }
+  // GPUs keep groups for the same segments.
+  EXPECT_EQ(plan_for(test::pvc_like_gpu(), 1u << 24, equal((1u << 24) / 64, 64)).passes.front().entry_point,
+            "zr_seggroup_plus_f32");
 }
 
 TEST(SegmentedPlan, GivenNoSegmentsWhenPlanningThenNothingRuns) {

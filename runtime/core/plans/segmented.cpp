@@ -70,7 +70,11 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
   const std::uint64_t mean = request.n / layout.segments;
   const std::uint64_t wave_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
 
-  if (layout.longest <= kSegmentPerItemMaxLength) {
+  // CPU devices run a group's work-items one after another, with a barrier costing a pass over them all: a
+  // work-item per segment (one loop each) serves every segment the tuning would give one work-item anyway.
+  const std::uint64_t per_item_max =
+      caps.type == DeviceType::cpu ? std::max(kSegmentPerItemMaxLength, tuning.min_elements_per_item) : kSegmentPerItemMaxLength;
+  if (layout.longest <= per_item_max) {
     KernelPass pass = kernel_pass("segitem", op, type, "segments");
     pass.local_size = std::max<std::uint64_t>(1, std::min(tuning.work_group_size, caps.max_work_group_size));
     const std::uint64_t groups = std::clamp<std::uint64_t>(ceil_div(layout.segments, pass.local_size), 1, wave_groups * 64);

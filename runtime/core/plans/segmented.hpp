@@ -1,7 +1,8 @@
 #pragma once
 // Segmented reductions: result s reduces the elements of segment s on its own (row sums, per-key totals,
 // np.add.reduceat). The plan is chosen from the distribution of segment sizes (SegmentLayout):
-//   - "segitem":  one work-item per segment, for segments so short that a group would idle;
+//   - "segitem":  one work-item per segment, for segments so short that a group would idle (on CPU devices,
+//                 whose groups run their work-items one after another, for all but long segments);
 //   - "seggroup": one work-group per segment, its size following the mean segment length, and, where the
 //                 segments are too few to fill the device, several groups ("slices") per segment whose
 //                 partials a "columnsfinal" pass folds in slice order.
@@ -21,7 +22,8 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
 // The most combines any one element goes through on its way to its segment's result (see combine_depth).
 std::uint64_t segmented_combine_depth(const Plan& plan);
 
-// Segments up to this long (the longest of them) run one work-item per segment.
+// Segments up to this long (the longest of them) run one work-item per segment (on CPU devices, up to the
+// tuning's elements per work-item).
 inline constexpr std::uint64_t kSegmentPerItemMaxLength = 8;
 
 }  // namespace zr::core

@@ -1,0 +1,118 @@
+// zr_segmented_bench: our segmented reductions (queue::reduce_rows for equal segments, queue::reduce_segments with
+// 32-bit offsets for equal and power-law segments) of f32, f64 and i32 sums and maxima, the total fixed at
+// 2^total_log2 elements and the segments those of bench/segment_sizes.hpp, so that bench/segmented_report.py
+// can put them next to CUB's DeviceSegmentedReduce (bench/cub/cub_segmented.cu) on the same GPU.
+//
+//   zr_segmented_bench [--device INDEX] [--max-log2 28 (the total)] [--step 2] [--runs 11] [--plans 1]
+//
+// Prints one JSON object per line: {"peer":"ours","api":"rows"|"offsets","op":"sum"|"max","type","layout":
+// "equal"|"power_law","log2" (segment length; -1 for power law),"n","segments","seconds","ok"}. seconds: the
+// device span (first kernel's start to the last one's end), median of --runs runs; input, offsets and results
+// in device memory. ok: every segment's result against a host fold (maxima and i32 sums exactly, floating
+// sums within 1e-3 relative of a double sum).
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "device_timing.hpp"
+#include "segment_sizes.hpp"
+
+namespace {
+
+using zr::bench::device_span_s;
+using zr::bench::median;
+using zr::bench::Options;
+
+template <typename T>
+T value_at(std::uint64_t i) {
+  const unsigned long long h = (i * 2654435761ull) ^ (i >> 7);
+  if constexpr (std::is_floating_point_v<T>) return static_cast<T>(h % 1000) / static_cast<T>(7) - static_cast<T>(50);
+  else return static_cast<T>(h % 2001) - 1000;
+}
+
+template <typename T>
+bool agrees(bool sum, const std::vector<T>& host, const std::vector<std::uint32_t>& offsets, const std::vector<T>& got) {
+  for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
+    double exact = 0, magnitude = 0;
+    T folded = sum ? T{} : std::numeric_limits<T>::lowest();
+    for (std::uint32_t i = offsets[s]; i < offsets[s + 1]; ++i) {
+      exact += static_cast<double>(host[i]);
+      magnitude += std::fabs(static_cast<double>(host[i]));
+      folded = sum ? static_cast<T>(folded + host[i]) : std::max(folded, host[i]);
+    }
+    if constexpr (std::is_floating_point_v<T>) {
+      if (sum ? std::fabs(static_cast<double>(got[s]) - exact) > 1e-3 * magnitude + 1e-6 : got[s] != folded) return false;
+    } else if (got[s] != folded) {
+      return false;
+    }
+  }
+  return true;
+}
+
+template <typename T>
+void bench(zr::queue& q, const char* type, const Options& o) {
+  const std::uint64_t n = std::uint64_t{1} << o.max_log2;
+  std::vector<T> host(n);
+  for (std::uint64_t i = 0; i < n; ++i) host[i] = value_at<T>(i);
+  auto input = zr::make_device_array<T>(q, n);
+  auto results = zr::make_device_array<T>(q, n);
+  auto offsets_device = zr::make_device_array<std::uint32_t>(q, n + 1);
+  q.copy(host.data(), input.get(), n).wait();
+  const zr::property_list from_identity{zr::property::reduction::initialize_to_identity{}};
+
+  auto measure = [&](const char* api, const char* layout, int log2, const std::vector<std::uint32_t>& offsets) {
+    const std::uint64_t segments = offsets.size() - 1;
+    q.copy(offsets.data(), offsets_device.get(), offsets.size()).wait();
+    for (bool sum : {true, false}) {
+      auto once = [&] {
+        const bool rows = std::string(api) == "rows";
+        const std::uint64_t length = std::uint64_t{1} << std::max(log2, 0);
+        if (sum)
+          return rows ? q.reduce_rows(input.get(), segments, length, results.get(), zr::plus<T>(), from_identity)
+                      : q.reduce_segments(input.get(), n, offsets_device.get(), segments, results.get(), zr::plus<T>(),
+                                          from_identity);
+        return rows ? q.reduce_rows(input.get(), segments, length, results.get(), zr::maximum<T>(), from_identity)
+                    : q.reduce_segments(input.get(), n, offsets_device.get(), segments, results.get(), zr::maximum<T>(),
+                                        from_identity);
+      };
+      const zr::event warm = once();
+      warm.wait();
+      if (o.plans && !warm.get_profile().plans.empty())
+        std::fprintf(stderr, "%s %s %s 2^%d: %s\n", api, sum ? "sum" : "max", type, log2,
+                     warm.get_profile().plans.front().description.c_str());
+      std::vector<double> s;
+      for (int run = 0; run < o.runs; ++run) s.push_back(device_span_s(once()));
+      std::vector<T> got(segments);
+      q.copy(results.get(), got.data(), segments).wait();
+      std::printf("{\"peer\":\"ours\",\"api\":\"%s\",\"op\":\"%s\",\"type\":\"%s\",\"layout\":\"%s\",\"log2\":%d,"
+                  "\"n\":%llu,\"segments\":%llu,\"seconds\":%.9g,\"ok\":%s}\n",
+                  api, sum ? "sum" : "max", type, layout, log2, static_cast<unsigned long long>(n),
+                  static_cast<unsigned long long>(segments), median(s), agrees(sum, host, offsets, got) ? "true" : "false");
+      std::fflush(stdout);
+    }
+  };
+  for (int log2 = 0; log2 <= o.max_log2; log2 += o.step) {
+    const auto offsets = zr::bench::equal_offsets(n, std::uint64_t{1} << log2);
+    measure("rows", "equal", log2, offsets);
+    measure("offsets", "equal", log2, offsets);
+  }
+  measure("offsets", "power_law", -1, zr::bench::power_law_offsets(n));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  Options o = zr::bench::parse_options(argc, argv);
+  if (o.max_log2 == 28 && o.min_log2 == 20) o.min_log2 = 0;  // the segment lengths start at one element
+  const zr::device device = zr::bench::device_of(o);
+  std::fprintf(stderr, "device: %s\n", device.description().c_str());
+  zr::queue q(device, {zr::property::queue::enable_profiling{}});
+  bench<float>(q, "f32", o);
+  bench<double>(q, "f64", o);
+  bench<std::int32_t>(q, "i32", o);
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "zr_segmented_bench: %s\n", e.what());
+  return 1;
+}
