@@ -20,6 +20,8 @@ struct Options {
   int plans = 0;    // --plans 1: the benches that take it print each op's plan to standard error
   int sorted = 0;   // --sorted 1: zr_arg_bench sorts its values ascending (a new best in every stretch of the
                     // input: the CPU arg kernel's worst case)
+  int upto_log2 = -1;  // --upto-log2 K: zr_segmented_bench's segments of at most 2^K elements (default: the total)
+  int types = 3;       // --types 1: zr_segmented_bench runs f32 alone (2: f32 and f64)
 };
 
 // [--device INDEX] [--min-log2 20] [--max-log2 28] [--step 2] [--runs 21]
@@ -36,6 +38,8 @@ inline Options parse_options(int argc, char** argv) {
     else if (flag == "--cold-l2") o.cold_l2 = static_cast<int>(value);
     else if (flag == "--plans") o.plans = static_cast<int>(value);
     else if (flag == "--sorted") o.sorted = static_cast<int>(value);
+    else if (flag == "--upto-log2") o.upto_log2 = static_cast<int>(value);
+    else if (flag == "--types") o.types = static_cast<int>(value);
     else throw std::runtime_error("unknown option " + flag);
   }
   return o;

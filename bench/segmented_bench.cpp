@@ -3,7 +3,10 @@
 // 2^total_log2 elements and the segments those of bench/segment_sizes.hpp, so that bench/segmented_report.py
 // can put them next to CUB's DeviceSegmentedReduce (bench/cub/cub_segmented.cu) on the same GPU.
 //
-//   zr_segmented_bench [--device INDEX] [--max-log2 28 (the total)] [--step 2] [--runs 11] [--plans 1]
+//   zr_segmented_bench [--device INDEX] [--max-log2 28 (the total)] [--min-log2 0] [--upto-log2 K] [--step 2]
+//                      [--runs 11] [--plans 1] [--types 3]
+// (segment lengths 2^min-log2 .. 2^upto-log2 by --step; --types 1 runs f32 alone, 2 f32 and f64; the power-law
+// segments only when the lengths go up to the total)
 //
 // Prints one JSON object per line: {"peer":"ours","api":"rows"|"offsets","op":"sum"|"max","type","layout":
 // "equal"|"power_law","log2" (segment length; -1 for power law),"n","segments","seconds","ok"}. seconds: the
@@ -92,12 +95,13 @@ void bench(zr::queue& q, const char* type, const Options& o) {
       std::fflush(stdout);
     }
   };
-  for (int log2 = 0; log2 <= o.max_log2; log2 += o.step) {
+  const int upto = o.upto_log2 >= 0 ? std::min(o.upto_log2, o.max_log2) : o.max_log2;
+  for (int log2 = o.min_log2; log2 <= upto; log2 += o.step) {
     const auto offsets = zr::bench::equal_offsets(n, std::uint64_t{1} << log2);
     measure("rows", "equal", log2, offsets);
     measure("offsets", "equal", log2, offsets);
   }
-  measure("offsets", "power_law", -1, zr::bench::power_law_offsets(n));
+  if (upto == o.max_log2) measure("offsets", "power_law", -1, zr::bench::power_law_offsets(n));
 }
 
 }  // namespace
@@ -109,8 +113,8 @@ int main(int argc, char** argv) try {
   std::fprintf(stderr, "device: %s\n", device.description().c_str());
   zr::queue q(device, {zr::property::queue::enable_profiling{}});
   bench<float>(q, "f32", o);
-  bench<double>(q, "f64", o);
-  bench<std::int32_t>(q, "i32", o);
+  if (o.types >= 2) bench<double>(q, "f64", o);
+  if (o.types >= 3) bench<std::int32_t>(q, "i32", o);
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "zr_segmented_bench: %s\n", e.what());

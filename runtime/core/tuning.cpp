@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 
 namespace zr::core {
 
@@ -32,7 +33,7 @@ std::string_view name(DeviceClass device_class) {
 // The tables. Vector width is not a run-time knob: the kernels load 16 bytes per work-item per step, two
 // steps in flight (spirv_kernels/src/zr_grid.h), and cpu_chunks folds 16 lanes (cpu.cl); both were measured
 // in bench/ (scalar loads reached 0.75x CUB on the H100).
-Tuning tuning_for(const Capabilities& caps) {
+static Tuning class_tuning(const Capabilities& caps) {
   switch (device_class(caps)) {
     case DeviceClass::cpu:
       // PoCL runs a work-group's items one after another; cpu_chunks launches one item per group. Measured on
@@ -85,6 +86,18 @@ Tuning tuning_for(const Capabilities& caps) {
                 .final_work_group_size = 256,
                 .max_final_inputs = 1u << 14,
                 .final_only_max_elements = 256 * 16};  // one group's share, as on the H100
+}
+
+// ZE_REDUCE_SEGMENT_LANE_ELEMENTS (a positive integer, read once) replaces segment_lane_elements: a knob for
+// benchmarks that sweep it (bench/run_h100_segmented.sh), not for applications.
+Tuning tuning_for(const Capabilities& caps) {
+  static const std::uint64_t lane_elements = [] {
+    const char* text = std::getenv("ZE_REDUCE_SEGMENT_LANE_ELEMENTS");
+    return text ? std::strtoull(text, nullptr, 10) : 0ull;
+  }();
+  Tuning tuning = class_tuning(caps);
+  if (lane_elements > 0) tuning.segment_lane_elements = lane_elements;
+  return tuning;
 }
 
 Tuning refine(Tuning tuning, const KernelHints& hints) {

@@ -1,15 +1,18 @@
-// Variants "segitem" and "seggroup": segmented reductions (runtime/core/plans/segmented.hpp). Segment s is
+// Variants "segitem", "segsub" and "seggroup": segmented reductions (runtime/core/plans/segmented.hpp). Segment s is
 // in[offsets[s], offsets[s + 1]) with offsets of offset_bytes (4 or 8) bytes, or in[s * length, (s + 1) *
 // length) when offset_bytes is 0 (offsets is then null). Bounds are clamped to n and an end below its begin
 // reads as an empty segment, so offsets changed after the host checked them can never make a kernel read
 // outside the input. An empty segment gives the identity.
 //   segitem:  one work-item per segment (grid-strided over the segments); folds its elements in order and
 //             stores T, folded after the segment's initial value when include_initial.
+//   segsub:   a power of two of work-items per segment, several segments per group (below).
 //   seggroup: one group per (segment, slice), grid-strided over segments x slices; the slice's elements are
 //             read as 16-byte vectors between a scalar head and tail, folded per work-item, then through the
 //             local-memory tree. With one slice the group stores the segment's result; with more it writes
-//             partials[slice * segments + segment] (ACC), folded by columnsfinal (rows = slices).
+//             partials[slice * segments + segment] (ACC), folded by the column passes (rows = slices).
 // segitem:  (in T, n, offsets, offset_bytes, length, segments, result T, identity, include_initial)
+// segsub:   (in T, n, offsets, offset_bytes, length, segments, lanes_log2, result T, identity, include_initial,
+//            scratch local ACC)
 // seggroup: (in T, n, offsets, offset_bytes, length, segments, slices, partials ACC, result T, identity,
 //            include_initial, scratch local ACC)
 #include "zr_grid.h"
@@ -22,7 +25,43 @@ static inline ulong zr_segment_bound(global const uchar* offsets, uint offset_by
   return min(bound, n);
 }
 
-#ifdef ZR_SEGMENT_ITEM
+#if defined(ZR_SEGMENT_LANES)
+// segsub: 2^lanes_log2 work-items ("lanes") per segment, the group's size / lanes segments at a time, grid-strided
+// over blocks of that many segments; each lane folds every lanes-th element of its segment, then the lanes fold
+// pairwise in local memory (log2(lanes) steps, barriers shared by all the group's segments).
+#define ZR_SEGMENT_KERNEL(OP, TN, T, ACC, ATN)                                                                 \
+  kernel void zr_segsub_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,         \
+                                    uint offset_bytes, ulong length, ulong segments, uint lanes_log2,          \
+                                    global T* result, ACC identity, uint include_initial, local ACC* scratch) { \
+    const uint lid = (uint)get_local_id(0);                                                                    \
+    const uint lanes = 1u << lanes_log2;                                                                       \
+    const uint lane = lid & (lanes - 1);                                                                       \
+    const ulong per_group = get_local_size(0) >> lanes_log2;                                                   \
+    const ulong blocks = (segments + per_group - 1) / per_group;                                               \
+    for (ulong block = get_group_id(0); block < blocks; block += get_num_groups(0)) {                          \
+      const ulong s = block * per_group + (lid >> lanes_log2);                                                 \
+      ACC acc = identity;                                                                                      \
+      if (s < segments) {                                                                                      \
+        const ulong begin = zr_segment_bound(offsets, offset_bytes, length, s, n);                             \
+        const ulong end = max(begin, zr_segment_bound(offsets, offset_bytes, length, s + 1, n));               \
+        for (ulong i = begin + lane; i < end; i += lanes) acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, i)); \
+      }                                                                                                        \
+      scratch[lid] = acc;                                                                                      \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                                            \
+      for (uint step = lanes >> 1; step > 0; step >>= 1) {                                                     \
+        if (lane < step) scratch[lid] = ZR_COMBINE(OP, ATN)(scratch[lid], scratch[lid + step]);                \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                                          \
+      }                                                                                                        \
+      if (lane == 0 && s < segments) {                                                                         \
+        acc = scratch[lid];                                                                                    \
+        if (include_initial) acc = ZR_COMBINE(OP, ATN)(ZR_LOAD_##TN(result, s), acc);                          \
+        ZR_STORE_##TN(result, s, acc);                                                                         \
+      }                                                                                                        \
+      /* The next block's lanes overwrite the slots just read. */                                              \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                                            \
+    }                                                                                                          \
+  }
+#elif defined(ZR_SEGMENT_ITEM)
 #define ZR_SEGMENT_KERNEL(OP, TN, T, ACC, ATN)                                                                 \
   kernel void zr_segitem_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,         \
                                      uint offset_bytes, ulong length, ulong segments, global T* result,        \

@@ -247,9 +247,10 @@ TEST(Segments, GivenHostMemoryAndNarrowOffsetsAndInitialValuesWhenReducingThenEa
   }
 }
 
-// Every plan family must run here, whatever the device: a work-item per segment, a group per segment in one
-// pass, and slices folded by the column passes. Which sizes reach which family differs between CPUs and GPUs
-// (plans/segmented.hpp), so the shapes span them all and the test asks only that each family ran somewhere.
+// The plan families must run here: a work-item per segment and slices folded by the column passes on every
+// device, a group per segment in one pass on CPUs, several work-items per segment on GPUs (plans/segmented.hpp;
+// GPUs take a group per segment for many long segments, which the H100 bench checks: a test here would need
+// hundreds of megabytes).
 TEST(Segments, GivenSegmentsOfEverySizeWhenReducingThenEveryPlanFamilyRuns) {
   ZR_REQUIRE_QUEUE(q);
   auto kernels_of = [&](const std::vector<std::uint64_t>& sizes) {
@@ -264,17 +265,19 @@ TEST(Segments, GivenSegmentsOfEverySizeWhenReducingThenEveryPlanFamilyRuns) {
     for (std::size_t s = 0; s < sizes.size(); ++s) EXPECT_EQ(sums[s], static_cast<float>(sizes[s])) << "segment " << s;
     return kernels;
   };
-  bool per_item = false, per_group = false, sliced = false;
+  bool per_item = false, per_group = false, sliced = false, lanes = false;
   for (const auto& sizes : {sizes_of("tiny", 1), sizes_of("medium", 1), std::vector<std::uint64_t>(64, 20000),
                             std::vector<std::uint64_t>{3, std::uint64_t{1} << 22}}) {
     const std::string kernels = kernels_of(sizes);
     per_item = per_item || kernels == "zr_segitem_plus_f32 ";
     per_group = per_group || kernels == "zr_seggroup_plus_f32 ";
+    lanes = lanes || kernels == "zr_segsub_plus_f32 ";
     sliced = sliced || (kernels.starts_with("zr_seggroup_plus_f32 ") && kernels.ends_with("zr_columnsfinal_plus_f32 "));
   }
   EXPECT_TRUE(per_item);
-  EXPECT_TRUE(per_group);
   EXPECT_TRUE(sliced);
+  if (q.get_device().kind() == device_kind::cpu) EXPECT_TRUE(per_group);
+  else EXPECT_TRUE(lanes);
 }
 
 TEST(Segments, GivenHalfValuesWhenReducingSegmentsThenEachMatchesTheHostFold) {

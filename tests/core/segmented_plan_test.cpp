@@ -3,6 +3,7 @@
 // error bound's depth, and the layouts refused.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <variant>
 
 #include "fake_devices.hpp"
@@ -68,13 +69,37 @@ TEST(SegmentedPlan, GivenSegmentsOfAtMostEightWhenPlanningThenOneWorkItemPerSegm
   }
 }
 
-TEST(SegmentedPlan, GivenManyMediumSegmentsWhenPlanningThenOneGroupPerSegmentSizedByTheMeanLength) {
+TEST(SegmentedPlan, GivenManyMediumSegmentsOnAGpuWhenPlanningThenLanesPerSegmentGrowWithTheMeanLength) {
+  for (const auto& caps : {test::nvidia_like_gpu(), test::pvc_like_gpu(), test::tgllp_like_gpu()}) {
+    SCOPED_TRACE(caps.device_name);
+    const Tuning tuning = tuning_for(caps);
+    std::uint64_t previous_lanes = 0;
+    for (std::uint64_t length : {16u, 32u, 64u, 256u, 1024u}) {
+      const std::uint64_t segments = (1u << 26) / length;
+      const Plan plan = plan_for(caps, 1u << 26, equal(segments, length));
+      ASSERT_EQ(plan.passes.size(), 1u) << describe(plan);
+      const KernelPass& pass = plan.passes.front();
+      ASSERT_EQ(pass.entry_point, "zr_segsub_plus_f32") << describe(plan);
+      const std::uint64_t lanes = std::uint64_t{1} << std::get<Scalar>(pass.args[6]).as<std::uint32_t>();
+      EXPECT_EQ(pass.local_size % lanes, 0u);
+      EXPECT_LE(lanes * tuning.segment_lane_elements, std::max<std::uint64_t>(length, tuning.segment_lane_elements));
+      EXPECT_GE(lanes, previous_lanes);
+      EXPECT_LE(pass.local_size, caps.max_work_group_size);
+      EXPECT_EQ(pass.local_size & (pass.local_size - 1), 0u) << "a power of two";
+      EXPECT_EQ(combine_depth(plan), (length + lanes - 1) / lanes + static_cast<std::uint64_t>(std::countr_zero(lanes)));
+      previous_lanes = lanes;
+    }
+    EXPECT_GT(previous_lanes, 1u);
+  }
+}
+
+TEST(SegmentedPlan, GivenManyLongSegmentsWhenPlanningThenOneGroupPerSegmentSizedByTheMeanLength) {
   const Capabilities caps = test::nvidia_like_gpu();
   std::uint64_t previous_local = 0;
-  // Segments enough to fill the device with a group each (the H100-like device runs 132 x 8 groups at once).
-  for (std::uint64_t length : {16u, 64u, 256u, 1024u, 4096u, 16384u}) {
-    const std::uint64_t segments = (1u << 26) / length;
-    const Plan plan = plan_for(caps, 1u << 26, equal(segments, length));
+  // Segments enough to fill the device with a group each (the H100-like device runs 132 x 4 groups busily).
+  for (std::uint64_t length : {8192u, 16384u, 65536u}) {
+    const std::uint64_t segments = (1u << 28) / length;
+    const Plan plan = plan_for(caps, 1u << 28, equal(segments, length));
     ASSERT_EQ(plan.passes.size(), 1u) << describe(plan);
     const KernelPass& pass = plan.passes.front();
     EXPECT_EQ(pass.entry_point, "zr_seggroup_plus_f32");
@@ -82,11 +107,9 @@ TEST(SegmentedPlan, GivenManyMediumSegmentsWhenPlanningThenOneGroupPerSegmentSiz
     EXPECT_EQ(buffer_arg(pass, 7).which, BufferArg::Which::none);  // no partials
     EXPECT_GE(pass.local_size, previous_local) << "groups never narrow as segments grow";
     EXPECT_LE(pass.local_size, caps.max_work_group_size);
-    EXPECT_GE(pass.local_size, 32u);
     EXPECT_LE(pass.group_count(), segments);
     previous_local = pass.local_size;
   }
-  EXPECT_GT(previous_local, 32u);
 }
 
 TEST(SegmentedPlan, GivenFewLongSegmentsWhenPlanningThenSlicesFillTheDeviceAndAFinalPassFoldsThem) {
@@ -140,9 +163,9 @@ TEST(SegmentedPlan, GivenACpuDeviceWhenPlanningThenAWorkItemTakesEverySegmentItW
     EXPECT_EQ(plan_for(caps, 1000 * per_item, by_offsets(1000, per_item + 1)).passes.front().entry_point,
               "zr_seggroup_plus_f32");
   }
-  // GPUs keep groups for the same segments.
+  // GPUs keep several work-items for the same segments.
   EXPECT_EQ(plan_for(test::pvc_like_gpu(), 1u << 24, equal((1u << 24) / 64, 64)).passes.front().entry_point,
-            "zr_seggroup_plus_f32");
+            "zr_segsub_plus_f32");
 }
 
 TEST(SegmentedPlan, GivenNoSegmentsWhenPlanningThenNothingRuns) {

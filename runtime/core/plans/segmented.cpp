@@ -1,6 +1,7 @@
 #include "plans/segmented.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "plans/columns.hpp"
 #include "plans/plan_building.hpp"
@@ -15,10 +16,17 @@ namespace {
 // Work-items per group for a group per segment: about one element per work-item per step of the segment's
 // loop, so short segments do not leave most of a wide group idle. The smallest is a sub-group's width where
 // the device has sub-groups (32 on most GPUs), so that a group is never narrower than the hardware's lanes.
-std::uint64_t segment_group_size(const Capabilities& caps, const Tuning& tuning, std::uint64_t mean_length,
-                                 std::size_t acc_size) {
+// The largest power of two of work-items a group may have: the tuning's size, within the device's limits,
+// with room for an accumulator per work-item in local memory.
+std::uint64_t widest_group(const Capabilities& caps, const Tuning& tuning, std::size_t acc_size) {
   std::uint64_t widest = std::min(tuning.work_group_size, caps.max_work_group_size);
   if (caps.local_memory_bytes > 0) widest = std::min<std::uint64_t>(widest, caps.local_memory_bytes / (2 * acc_size));
+  return std::bit_floor(std::max<std::uint64_t>(widest, 1));
+}
+
+std::uint64_t segment_group_size(const Capabilities& caps, const Tuning& tuning, std::uint64_t mean_length,
+                                 std::size_t acc_size) {
+  const std::uint64_t widest = widest_group(caps, tuning, acc_size);
   std::uint64_t narrowest = 32;
   for (std::uint32_t s : caps.subgroup_sizes) narrowest = std::max<std::uint64_t>(narrowest, s);
   std::uint64_t size = narrowest;
@@ -86,11 +94,29 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
     return plan;
   }
 
+  const std::uint64_t busy_groups = std::max<std::uint64_t>(1, caps.compute_units) * kSegmentGroupsPerComputeUnit;
+  // Many segments of up to a few hundred elements: a power of two of lanes each, several segments per group, so
+  // that a group's barriers serve all its segments.
+  const std::uint64_t widest = widest_group(caps, tuning, acc_size);
+  const std::uint64_t lanes = std::bit_floor(std::clamp<std::uint64_t>(mean / std::max<std::uint64_t>(tuning.segment_lane_elements, 1), 1, widest));
+  if (caps.type != DeviceType::cpu && layout.segments >= busy_groups && lanes < widest / 2) {
+    KernelPass pass = kernel_pass("segsub", op, type, "segments");
+    pass.local_size = widest;
+    const std::uint64_t per_group = widest / lanes;
+    pass.global_size = std::clamp<std::uint64_t>(ceil_div(layout.segments, per_group), 1, wave_groups * 64) * widest;
+    pass.args = {input, u64(request.n), offsets, offset_bytes_arg(layout), u64(layout.length), u64(layout.segments),
+                 u32(static_cast<std::uint32_t>(std::countr_zero(lanes))), result, identity, u32(include_initial),
+                 LocalMemoryArg{local_bytes(widest, acc_size)}};
+    plan.reason = "segments of " + std::to_string(mean) + " elements on average (longest " + std::to_string(layout.longest) +
+                  "): " + std::to_string(lanes) + " work-items per segment, " + std::to_string(per_group) + " segments per group";
+    plan.passes.push_back(std::move(pass));
+    return plan;
+  }
+
   const std::uint64_t local = segment_group_size(caps, tuning, mean, acc_size);
   // Too few segments to keep every compute unit busy with several groups: each is cut into slices, a group
   // each (up to the most groups a launch takes), folded by a final pass.
   std::uint64_t slices = 1;
-  const std::uint64_t busy_groups = std::max<std::uint64_t>(1, caps.compute_units) * kSegmentGroupsPerComputeUnit;
   if (layout.segments < busy_groups) {
     const std::uint64_t per_group = local * std::max<std::uint64_t>(tuning.min_elements_per_item, 16);
     slices = std::clamp<std::uint64_t>(std::min(ceil_div(wave_groups, layout.segments), ceil_div(layout.longest, per_group)),
@@ -121,6 +147,10 @@ std::uint64_t segmented_combine_depth(const Plan& plan) {
   const std::uint64_t initial = plan.request.include_initial ? 1 : 0;
   const KernelPass& first = plan.passes.front();
   if (first.entry_point.starts_with("zr_segitem_")) return layout.longest + initial;
+  if (first.entry_point.starts_with("zr_segsub_")) {
+    const std::uint64_t lanes_log2 = std::get<Scalar>(first.args[6]).as<std::uint32_t>();
+    return ceil_div(layout.longest, std::uint64_t{1} << lanes_log2) + lanes_log2 + initial;
+  }
   // seggroup: a work-item's chain through its share of a slice (16-byte vectors of up to 16 lanes folded one
   // lane after another, a scalar head and tail), the group's tree, then the column passes over the slices.
   const std::uint64_t slices = std::get<Scalar>(first.args[6]).as<std::uint64_t>();

@@ -3,6 +3,8 @@
 // np.add.reduceat). The plan is chosen from the distribution of segment sizes (SegmentLayout):
 //   - "segitem":  one work-item per segment, for segments so short that a group would idle (on CPU devices,
 //                 whose groups run their work-items one after another, for all but long segments);
+//   - "segsub":   on GPUs, many segments of up to a few hundred elements: a power of two of work-items per
+//                 segment (about Tuning::segment_lane_elements elements each), several segments per group;
 //   - "seggroup": one work-group per segment, its size following the mean segment length, and, where the
 //                 segments are too few to fill the device, several groups ("slices") per segment whose
 //                 partials a "columnsfinal" pass folds in slice order.

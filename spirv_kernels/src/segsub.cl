@@ -1,0 +1,3 @@
+// Variant "segsub": see segments.cl.
+#define ZR_SEGMENT_LANES
+#include "segments.cl"
