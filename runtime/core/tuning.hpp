@@ -34,9 +34,9 @@ struct Tuning {
   // CPU devices: inputs of at most this many bytes divided by the compute units are reduced on the calling
   // thread (host_path.hpp). 0: never.
   std::uint64_t host_path_max_bytes = 0;
-  // Segmented reductions on GPUs (plans/segmented.hpp): segments of a few hundred elements get a power of two
-  // of work-items each, about this many elements per work-item on average.
-  std::uint64_t segment_lane_elements = 16;
+  // Segmented reductions on GPUs (plans/segmented.hpp): segments of up to a thousand or so elements get a power
+  // of two of work-items each, so that none folds more than this many elements on average.
+  std::uint64_t segment_lane_elements = 32;
 };
 
 Tuning tuning_for(const Capabilities& caps);

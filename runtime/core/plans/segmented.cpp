@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 
 #include "plans/columns.hpp"
 #include "plans/plan_building.hpp"
@@ -38,6 +39,17 @@ Scalar offset_bytes_arg(const SegmentLayout& layout) { return u32(layout.offset_
 
 // Fewer segments than compute units x this get slices.
 constexpr std::uint64_t kSegmentGroupsPerComputeUnit = 4;
+
+// Lanes per segment for segsub: about sqrt(mean) / 2, and enough that none folds more than the tuning's
+// segment_lane_elements on average. Measured on the H100 (bench/results/segmented_h100.md, the sweep): f32 sums
+// of 16-element segments read best with 2 lanes (0.88 of the read probe, against 0.66 with 1 and 0.71 with 4),
+// 64 with 4, 256 with 8, 1024 with 32; segments of 4096 read better with a group each (0.88 against 0.70).
+constexpr std::uint64_t kSegmentMaxLanes = 32;
+std::uint64_t segment_lanes(std::uint64_t mean, const Tuning& tuning, std::uint64_t widest) {
+  const auto root = static_cast<std::uint64_t>(std::sqrt(static_cast<double>(mean)));
+  const std::uint64_t wanted = std::max(root / 2, mean / std::max<std::uint64_t>(tuning.segment_lane_elements, 1));
+  return std::bit_floor(std::clamp<std::uint64_t>(wanted, 1, widest));
+}
 
 }  // namespace
 
@@ -98,8 +110,8 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
   // Many segments of up to a few hundred elements: a power of two of lanes each, several segments per group, so
   // that a group's barriers serve all its segments.
   const std::uint64_t widest = widest_group(caps, tuning, acc_size);
-  const std::uint64_t lanes = std::bit_floor(std::clamp<std::uint64_t>(mean / std::max<std::uint64_t>(tuning.segment_lane_elements, 1), 1, widest));
-  if (caps.type != DeviceType::cpu && layout.segments >= busy_groups && lanes < widest / 2) {
+  const std::uint64_t lanes = segment_lanes(mean, tuning, widest);
+  if (caps.type != DeviceType::cpu && layout.segments >= busy_groups && lanes <= kSegmentMaxLanes && lanes < widest) {
     KernelPass pass = kernel_pass("segsub", op, type, "segments");
     pass.local_size = widest;
     const std::uint64_t per_group = widest / lanes;
