@@ -21,7 +21,7 @@ struct Options {
   int sorted = 0;   // --sorted 1: zr_arg_bench sorts its values ascending (a new best in every stretch of the
                     // input: the CPU arg kernel's worst case)
   int upto_log2 = -1;  // --upto-log2 K: zr_segmented_bench's segments of at most 2^K elements (default: the total)
-  int types = 3;       // --types 1: zr_segmented_bench runs f32 alone (2: f32 and f64)
+  int types = 7;       // --types MASK: zr_segmented_bench's types, 1 f32 + 2 f64 + 4 i32
 };
 
 // [--device INDEX] [--min-log2 20] [--max-log2 28] [--step 2] [--runs 21]

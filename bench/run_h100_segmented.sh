@@ -30,6 +30,13 @@ if [ "$part" = sweep ]; then
   done
   exit 0
 fi
+# PART=i32: ours and CUB for i32 alone, and ours for f32's longest and power-law segments (ours_i32.jsonl, cub_i32.jsonl).
+if [ "$part" = i32 ]; then
+  ours --types 4 > "$out/ours_i32.jsonl" 2>> "$out/versions.txt"
+  .devcarry/cub_segmented "$total_log2" "$step" 0.1 i32 > "$out/cub_i32.jsonl" 2>> "$out/versions.txt"
+  ours --types 1 --min-log2 "$total_log2" >> "$out/ours_i32.jsonl" 2>> "$out/versions.txt"
+  exit 0
+fi
 [ "$part" = peers ] || ours --plans 1 > "$out/ours.jsonl" 2> "$out/plans.txt"
 [ "$part" = ours ] && exit 0
 .devcarry/cub_segmented "$total_log2" "$step" 0.1 > "$out/cub.jsonl" 2>> "$out/versions.txt"

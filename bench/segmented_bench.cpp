@@ -4,8 +4,8 @@
 // can put them next to CUB's DeviceSegmentedReduce (bench/cub/cub_segmented.cu) on the same GPU.
 //
 //   zr_segmented_bench [--device INDEX] [--max-log2 28 (the total)] [--min-log2 0] [--upto-log2 K] [--step 2]
-//                      [--runs 11] [--plans 1] [--types 3]
-// (segment lengths 2^min-log2 .. 2^upto-log2 by --step; --types 1 runs f32 alone, 2 f32 and f64; the power-law
+//                      [--runs 11] [--plans 1] [--types 7]
+// (segment lengths 2^min-log2 .. 2^upto-log2 by --step; --types a mask, 1 f32 + 2 f64 + 4 i32; the power-law
 // segments only when the lengths go up to the total)
 //
 // Prints one JSON object per line: {"peer":"ours","api":"rows"|"offsets","op":"sum"|"max","type","layout":
@@ -112,9 +112,9 @@ int main(int argc, char** argv) try {
   const zr::device device = zr::bench::device_of(o);
   std::fprintf(stderr, "device: %s\n", device.description().c_str());
   zr::queue q(device, {zr::property::queue::enable_profiling{}});
-  bench<float>(q, "f32", o);
-  if (o.types >= 2) bench<double>(q, "f64", o);
-  if (o.types >= 3) bench<std::int32_t>(q, "i32", o);
+  if (o.types & 1) bench<float>(q, "f32", o);
+  if (o.types & 2) bench<double>(q, "f64", o);
+  if (o.types & 4) bench<std::int32_t>(q, "i32", o);
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "zr_segmented_bench: %s\n", e.what());

@@ -2,7 +2,8 @@
 """Markdown table of the segmented bench (bench/run_h100_segmented.sh): for each type, op and segment length,
 ours (reduce_rows, and reduce_segments with offsets) and CUB's DeviceSegmentedReduce as fractions of the read
 probe, counting the input's and the results' bytes (offsets not counted), and ours over CUB. Where ours ran twice
-(ours.jsonl, ours_again.jsonl) the faster run is taken, as CUB's timing takes a median of many.
+(ours.jsonl, ours_again.jsonl) the faster run is taken, as CUB's timing takes a median of many; ours_i32.jsonl
+and cub_i32.jsonl (PART=i32, a later call) replace what they measured again.
 Usage: segmented_report.py <dir with ours.jsonl, cub.jsonl[, ours_again.jsonl], versions.txt>"""
 import json
 import sys
@@ -18,12 +19,13 @@ def rows_of(path):
 def main(folder):
     folder = Path(folder)
     ours, cub, probe = {}, {}, {}
-    for name in ("ours.jsonl", "ours_again.jsonl"):
+    for name in ("ours.jsonl", "ours_again.jsonl", "ours_i32.jsonl"):
         for r in rows_of(folder / name):
             key = (r["api"], r["op"], r["type"], r["layout"], r["log2"])
-            if key not in ours or r["seconds"] < ours[key]["seconds"]:
+            # The later run (PART=i32, after a plan change) replaces what it measured again.
+            if key not in ours or r["seconds"] < ours[key]["seconds"] or name == "ours_i32.jsonl":
                 ours[key] = r
-    for r in rows_of(folder / "cub.jsonl"):
+    for r in rows_of(folder / "cub.jsonl") + rows_of(folder / "cub_i32.jsonl"):
         if r["peer"] == "read_probe":
             probe[r["type"]] = r["gbps"]
         else:

@@ -8,7 +8,7 @@
 // Prints one JSON object per line: {"peer","op","type","layout","log2","n","segments","seconds","ok"}, and
 // {"peer":"read_probe","type","n","seconds","gbps"}.
 // Build: nvcc -O3 -std=c++17 -arch=sm_90 -I bench -o cub_segmented bench/cub/cub_segmented.cu
-// Usage: cub_segmented [total_log2=28] [step=2] [min_time_s=0.1]
+// Usage: cub_segmented [total_log2=28] [step=2] [min_time_s=0.1] [types=f32,f64,i32]
 #include <cub/cub.cuh>
 
 #include <cmath>
@@ -152,11 +152,12 @@ int main(int argc, char** argv) {
   if (argc > 1) g_total_log2 = std::atoi(argv[1]);
   if (argc > 2) g_step = std::atoi(argv[2]);
   if (argc > 3) g_min_time = std::atof(argv[3]);
+  const std::string types = argc > 4 ? argv[4] : "f32,f64,i32";
   cudaEvent_t start, stop;
   CHECK(cudaEventCreate(&start));
   CHECK(cudaEventCreate(&stop));
-  bench<float>(start, stop);
-  bench<double>(start, stop);
-  bench<int>(start, stop);
+  if (types.find("f32") != std::string::npos) bench<float>(start, stop);
+  if (types.find("f64") != std::string::npos) bench<double>(start, stop);
+  if (types.find("i32") != std::string::npos) bench<int>(start, stop);
   return 0;
 }

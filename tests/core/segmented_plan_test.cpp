@@ -95,6 +95,15 @@ TEST(SegmentedPlan, GivenManyMediumSegmentsOnAGpuWhenPlanningThenLanesPerSegment
   }
 }
 
+TEST(SegmentedPlan, GivenSkewedSizesOnAGpuWhenPlanningThenAGroupPerSegmentRatherThanLanes) {
+  const Capabilities caps = test::nvidia_like_gpu();
+  // Fifty million segments of five elements on average, the longest of a million (bench's power-law sizes).
+  const Plan plan = plan_for(caps, 1u << 28, by_offsets(50'000'000, 1'000'000));
+  EXPECT_EQ(plan.passes.front().entry_point, "zr_seggroup_plus_f32") << describe(plan);
+  // The same mean with no long segment takes lanes.
+  EXPECT_EQ(plan_for(caps, 1u << 28, by_offsets(50'000'000, 40)).passes.front().entry_point, "zr_segsub_plus_f32");
+}
+
 TEST(SegmentedPlan, GivenManyLongSegmentsWhenPlanningThenOneGroupPerSegmentSizedByTheMeanLength) {
   const Capabilities caps = test::nvidia_like_gpu();
   std::uint64_t previous_local = 0;

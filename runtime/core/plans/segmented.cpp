@@ -45,6 +45,7 @@ constexpr std::uint64_t kSegmentGroupsPerComputeUnit = 4;
 // of 16-element segments read best with 2 lanes (0.88 of the read probe, against 0.66 with 1 and 0.71 with 4),
 // 64 with 4, 256 with 8, 1024 with 32; segments of 4096 read better with a group each (0.88 against 0.70).
 constexpr std::uint64_t kSegmentMaxLanes = 32;
+constexpr std::uint64_t kSegmentSkew = 16;
 std::uint64_t segment_lanes(std::uint64_t mean, const Tuning& tuning, std::uint64_t widest) {
   const auto root = static_cast<std::uint64_t>(std::sqrt(static_cast<double>(mean)));
   const std::uint64_t wanted = std::max(root / 2, mean / std::max<std::uint64_t>(tuning.segment_lane_elements, 1));
@@ -111,7 +112,11 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
   // that a group's barriers serve all its segments.
   const std::uint64_t widest = widest_group(caps, tuning, acc_size);
   const std::uint64_t lanes = segment_lanes(mean, tuning, widest);
-  if (caps.type != DeviceType::cpu && layout.segments >= busy_groups && lanes <= kSegmentMaxLanes && lanes < widest) {
+  // Skewed sizes (the longest far above the mean) keep a group per segment: with a few lanes each, one long
+  // segment would hold the whole launch (power-law sizes on the H100: 0.38x CUB with lanes, 2x with groups).
+  const bool skewed = layout.longest > kSegmentSkew * std::max(mean, lanes * tuning.segment_lane_elements);
+  if (caps.type != DeviceType::cpu && layout.segments >= busy_groups && !skewed && lanes <= kSegmentMaxLanes &&
+      lanes < widest) {
     KernelPass pass = kernel_pass("segsub", op, type, "segments");
     pass.local_size = widest;
     const std::uint64_t per_group = widest / lanes;
