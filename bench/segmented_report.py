@@ -21,6 +21,7 @@ def main(folder):
     ours, cub, probe = {}, {}, {}
     for name in ("ours.jsonl", "ours_again.jsonl", "ours_i32.jsonl"):
         for r in rows_of(folder / name):
+            r["_file"] = name
             key = (r["api"], r["op"], r["type"], r["layout"], r["log2"])
             # The later run (PART=i32, after a plan change) replaces what it measured again.
             if key not in ours or r["seconds"] < ours[key]["seconds"] or name == "ours_i32.jsonl":
@@ -34,6 +35,7 @@ def main(folder):
     def rate(r):  # GB/s over input and results
         return (r["n"] + r["segments"]) * SIZES[r["type"]] / r["seconds"] / 1e9
 
+    has_rerun = (folder / "ours_i32.jsonl").exists()
     print("# Segmented reductions on the H100: ours against CUB DeviceSegmentedReduce\n")
     versions = (folder / "versions.txt").read_text().splitlines() if (folder / "versions.txt").exists() else []
     print("Made with `bench/run_h100_segmented.sh` (`bench/segmented_report.py`). " + "; ".join(
@@ -42,6 +44,10 @@ def main(folder):
           "as a fraction of the read probe on the same input (probe GB/s in the heading); `rows` is "
           "queue::reduce_rows, `offsets` queue::reduce_segments with 32-bit offsets (as CUB gets them); "
           "last column ours (best API) over CUB. `!` marks a result that failed its host check.\n")
+    if has_rerun:
+        print("i32, and f32's power-law and 2^28 rows, come from the later call (PART=i32, second commit in "
+              "versions.txt: skewed sizes keep a group per segment); `†` marks power-law rows measured before that "
+              "change (lanes per segment), not rerun.\n")
     for t in ("f32", "f64", "i32"):
         if t not in probe:
             continue
@@ -57,7 +63,10 @@ def main(folder):
                 if not off_r and not row_r:
                     continue
                 def cell(r):
-                    return "-" if not r else f"{rate(r) / probe[t]:.2f}" + ("" if r["ok"] else " !")
+                    if not r:
+                        return "-"
+                    stale = r["layout"] == "power_law" and has_rerun and r.get("_file", "ours_i32.jsonl") != "ours_i32.jsonl"
+                    return f"{rate(r) / probe[t]:.2f}" + ("" if r["ok"] else " !") + (" †" if stale else "")
                 best = max((r for r in (row_r, off_r) if r), key=rate)
                 vs = f"{cub_r['seconds'] / best['seconds']:.2f}" if cub_r else "-"
                 label = f"2^{log2}" if log2 >= 0 else "power law"
