@@ -276,6 +276,57 @@ std::unique_ptr<Submission> submit(const py::object& values, const std::string& 
   return job;
 }
 
+// Starts a segmented reduction of all of `values` (a C-contiguous NumPy array or a DeviceArray): with `offsets`
+// (segments + 1 int64 values, host memory the library copies as needed) queue::reduce_segments, else rows of
+// `columns` values (queue::reduce_rows). `initial` as for submit, one value per segment.
+std::unique_ptr<Submission> submit_segments(const py::object& values, const std::optional<py::array>& offsets,
+                                            std::uint64_t columns, const std::string& op_name,
+                                            const std::optional<py::array>& initial, bool deterministic, long device) {
+  const InputView view = input_of(values, device, "_zereduce.submit_segments");
+  const zr::element_type type = element_type_of(view.dtype);
+  const zr::op_kind op = op_of(op_name);
+  std::optional<py::array_t<std::int64_t, py::array::c_style>> bounds;
+  if (offsets) {
+    if (!offsets->dtype().is(py::dtype::of<std::int64_t>()) || offsets->ndim() != 1 || !(offsets->flags() & py::array::c_style))
+      throw zr::InvalidArgumentError("segment offsets must be a contiguous 1-D int64 array");
+    if (offsets->size() == 0) throw zr::InvalidArgumentError("segment offsets: give segments + 1 of them (none were given)");
+    bounds = offsets->cast<py::array_t<std::int64_t, py::array::c_style>>();
+  } else if (columns == 0 ? view.n != 0 : view.n % columns != 0) {
+    throw zr::InvalidArgumentError("rows of " + std::to_string(columns) + " values cannot hold the " +
+                                   std::to_string(view.n) + " values given");
+  }
+  const std::uint64_t segments = bounds ? static_cast<std::uint64_t>(bounds->size() - 1) : columns ? view.n / columns : 0;
+  auto job = std::make_unique<Submission>(offsets ? py::make_tuple(values, *bounds) : py::make_tuple(values), view.dtype,
+                                          static_cast<std::size_t>(segments), false);
+  if (initial) {
+    if (!initial->dtype().is(view.dtype) || static_cast<std::uint64_t>(initial->size()) != segments)
+      throw zr::InvalidArgumentError("the initial value must be one value of the array's dtype per segment");
+    std::memcpy(job->storage(), initial->data(), segments * static_cast<std::size_t>(view.dtype.itemsize()));
+  }
+  zr::queue& q = queue_for(device);
+  zr::tools::visit_pair(type, op, [&](auto type_tag, auto op_tag) {
+    using T = typename decltype(type_tag)::type;
+    using Op = typename decltype(op_tag)::type;
+    zr::property_list props;
+    if (!initial) props = props.with(zr::property::reduction::initialize_to_identity{});
+    if (deterministic) props = props.with(zr::property::reduction::deterministic{});
+    auto* results = reinterpret_cast<T*>(job->storage());
+    const auto* input = static_cast<const T*>(view.data);
+    const std::int64_t* bound = bounds ? bounds->data() : nullptr;
+    py::gil_scoped_release released;
+    if (view.host_input) {
+      const std::span<const T> host(input, view.n);
+      job->start(bound ? q.reduce_segments(host, std::span<const std::int64_t>(bound, segments + 1),
+                                           std::span<T>(results, segments), Op{}, props)
+                       : q.reduce_rows(host, columns, std::span<T>(results, segments), Op{}, props));
+    } else {
+      job->start(bound ? q.reduce_segments(input, view.n, bound, segments, results, Op{}, props)
+                       : q.reduce_rows(input, segments, columns, results, Op{}, props));
+    }
+  });
+  return job;
+}
+
 // zereduce.sum(x) and its siblings without keyword arguments, on a NumPy array that is C-contiguous, aligned, of
 // a dtype in the host's byte order, not empty, and small enough for the default device's host path (a CPU device
 // reduces it on this thread: core/host_path.hpp): reduced at once with the GIL held, the result returned as a 0-d
@@ -494,6 +545,8 @@ PYBIND11_MODULE(_zereduce, m) {
   m.def("transform_reduce", &transform_reduce, py::arg("values"), py::arg("op"), py::arg("value"), py::arg("strategy"),
         py::arg("device"));
   m.def("reduce_now", &reduce_now, py::arg("values"), py::arg("op"));
+  m.def("submit_segments", &submit_segments, py::arg("values"), py::arg("offsets"), py::arg("columns"), py::arg("op"),
+        py::arg("initial"), py::arg("deterministic"), py::arg("device"));
   m.def("submit", &submit, py::arg("values"), py::arg("op"), py::arg("initial"), py::arg("identity"),
         py::arg("deterministic"), py::arg("reproducible"), py::arg("strategy"), py::arg("device"), py::arg("columns"));
 }

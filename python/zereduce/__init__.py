@@ -32,6 +32,7 @@ class InvalidArgumentError(_zereduce.InvalidArgumentError, ValueError):
 
 
 __all__ = ["devices", "reduce", "reduce_async", "asarray", "DeviceArray", "Future", "sum", "prod", "min", "max",
+           "segment_reduce", "reduceat",
            "argmin", "argmax", "all", "any", "norm", "sum_of_squares", "count_nonzero", "count_equal", "sum_as", "mean", "var", "std",
            "Error", "InvalidArgumentError", "UnsupportedError", "BackendError", "DeviceLostError", "TimeoutError"]
 
@@ -247,9 +248,12 @@ def reduce_async(x, op, *, initial=None, identity=None, deterministic=False, rep
 
 
 def reduce(x, op, *, initial=None, identity=None, deterministic=False, reproducible=False, strategy=None, device=None,
-           axis=None):
+           axis=None, keepdims=False):
     """The reduction of every element of ``x`` with ``op`` (axis=None), or of a 2-D ``x`` along axis 0: one
-    result per column, in one pass over the rows (the library's array reduction), as an array.
+    result per column, in one pass over the rows (the library's array reduction), as an array. Any other
+    ``axis`` (an int or a tuple, as NumPy takes it) reduces those axes of an N-D ``x`` as segments
+    (docs/python.md, "Segments and axes": the trailing axes in place, others moved last by a copy);
+    ``keepdims`` keeps them with extent 1.
 
     x: a NumPy array (or anything ``numpy.asarray`` takes, or a host DLPack producer), read in place on CPU
     devices when C-contiguous (other layouts are copied first), or a ``DeviceArray`` from ``asarray``.
@@ -268,6 +272,11 @@ def reduce(x, op, *, initial=None, identity=None, deterministic=False, reproduci
 
     The GIL is released while the device works; Ctrl-C interrupts the wait with KeyboardInterrupt.
     """
+    if axis is not None and (keepdims or not _is_column_axis(x, axis)):
+        if identity is not None or reproducible or strategy is not None:
+            raise UnsupportedError("reductions over an axis other than a 2-D array's axis 0 run as segments, which take "
+                                   "no identity, reproducible or strategy yet")
+        return _reduce_axes(x, op, axis, keepdims, initial, deterministic, device)
     job = reduce_async(x, op, initial=initial, identity=identity, deterministic=deterministic,
                        reproducible=reproducible, strategy=strategy, device=device, axis=axis)._job
     try:
@@ -279,6 +288,128 @@ def reduce(x, op, *, initial=None, identity=None, deterministic=False, reproduci
     except _zereduce.InvalidArgumentError as error:
         raise InvalidArgumentError(str(error)) from None
     return result[()] if axis is None else result
+
+
+def _segments(job):
+    try:
+        return job.result()
+    except _zereduce.InvalidArgumentError as error:
+        raise InvalidArgumentError(str(error)) from None
+
+
+def segment_reduce(x, offsets, op="sum", *, initial=None, deterministic=False, device=None):
+    """One reduction per segment of the flattened ``x``: result ``s`` reduces ``x[offsets[s]:offsets[s + 1]]``
+    (queue::reduce_segments; docs/python.md, "Segments and axes"). ``offsets``: ``segments + 1`` non-decreasing
+    integers, the last at most ``x.size`` (elements before ``offsets[0]`` belong to no segment); bad ones raise
+    InvalidArgumentError naming the offset. An empty segment gives the operation's identity (``initial``, one
+    value or one per segment, is folded in when given). Results are deterministic."""
+    values = _flat_values(x)
+    bounds = _np.ascontiguousarray(_np.asarray(offsets).reshape(-1))
+    if bounds.size == 0:
+        raise InvalidArgumentError("segment offsets: give segments + 1 of them (none were given)")
+    if bounds.dtype.kind not in "iu":
+        raise InvalidArgumentError(f"segment offsets must be integers, not {bounds.dtype}")
+    if bounds.dtype.kind == "u" and bounds.size and bounds.max() > _np.iinfo(_np.int64).max:
+        raise InvalidArgumentError(f"segment offset {int(bounds.max())} is past the end of the input (n = {values.size})")
+    bounds = bounds.astype(_np.int64, copy=False)
+    start = None
+    if initial is not None:
+        start = _np.broadcast_to(_np.asarray(initial, dtype=values.dtype), (bounds.size - 1,)).copy()
+    try:
+        job = _zereduce.submit_segments(values, bounds, 0, _OPS.get(op, op), start, bool(deterministic),
+                                        -1 if device is None else int(device))
+    except _zereduce.InvalidArgumentError as error:
+        raise InvalidArgumentError(str(error)) from None
+    return _segments(job)
+
+
+def reduceat(x, indices, op="sum", *, device=None):
+    """NumPy's ``ufunc.reduceat`` over a 1-D ``x``: result ``i`` reduces ``x[indices[i]:indices[i + 1]]`` (to the
+    end for the last), or is ``x[indices[i]]`` where ``indices[i] >= indices[i + 1]``. Indices must lie in
+    ``[0, len(x))`` (IndexError otherwise, as NumPy says)."""
+    values = _host_array(x) if not isinstance(x, DeviceArray) else x
+    if len(values.shape) != 1:
+        raise InvalidArgumentError(f"reduceat takes a 1-D array, not a {len(values.shape)}-D one")
+    n = values.shape[0]
+    idx = _np.asarray(indices).reshape(-1)
+    if idx.dtype.kind not in "iu":
+        raise InvalidArgumentError(f"reduceat indices must be integers, not {idx.dtype}")
+    idx = idx.astype(_np.int64)
+    if idx.size and (idx.min() < 0 or idx.max() >= n):
+        bad = int(idx[(idx < 0) | (idx >= n)][0])
+        raise IndexError(f"index {bad} out-of-bounds in reduceat: the array has {n} elements")
+    host = values.to_numpy() if isinstance(values, DeviceArray) else values
+    if idx.size == 0:
+        return _np.empty(0, dtype=host.dtype)
+    ends = _np.append(idx[1:], n)
+    proper = idx < ends
+    result = host[idx].copy()
+    if bool(_np.all(idx[1:] >= idx[:-1])):
+        reduced = segment_reduce(values, _np.append(idx, n), op, device=device)
+        result[proper] = reduced[proper]
+    else:  # decreasing indices: overlapping segments, one reduction each
+        for i in _np.flatnonzero(proper):
+            result[i] = reduce(host[idx[i]:ends[i]], op, device=device)
+    return result
+
+
+def _is_column_axis(x, axis):
+    """axis=0 of a 2-D array: the library's array reduction (one result per column)."""
+    return isinstance(axis, (int, _np.integer)) and int(axis) == 0 and len(_np.shape(x) if not isinstance(x, DeviceArray)
+                                                                            else x.shape) == 2
+
+
+def _axes_of(axis, ndim):
+    """``axis`` (an int or a tuple of ints, negative ones counted from the end) as sorted unique axes."""
+    axes = (axis,) if isinstance(axis, (int, _np.integer)) else tuple(axis)
+    normalized = []
+    for a in axes:
+        a = int(a)
+        if not -ndim <= a < ndim:
+            raise _np.exceptions.AxisError(a, ndim) if hasattr(_np, "exceptions") else IndexError(
+                f"axis {a} is out of bounds for array of dimension {ndim}")
+        normalized.append(a % ndim)
+    if len(set(normalized)) != len(normalized):
+        raise ValueError("duplicate value in 'axis'")
+    return tuple(sorted(normalized))
+
+
+def _reduce_axes(x, op, axis, keepdims, initial, deterministic, device):
+    """The reduction of a C-contiguous N-D ``x`` over ``axis``: trailing axes as rows (queue::reduce_rows),
+    others moved to the end first (a copy)."""
+    values = x if isinstance(x, DeviceArray) else _host_array(x)
+    shape = tuple(values.shape)
+    axes = _axes_of(axis, len(shape))
+    kept = tuple(a for a in range(len(shape)) if a not in axes)
+    out_shape = tuple(shape[a] for a in kept)
+    trailing = axes == tuple(range(len(shape) - len(axes), len(shape)))
+    if not trailing:
+        host = values.to_numpy() if isinstance(values, DeviceArray) else values
+        values = _np.ascontiguousarray(_np.transpose(host, kept + axes))
+    columns = 1
+    for a in axes:
+        columns *= shape[a]
+    rows = 1
+    for extent in out_shape:
+        rows *= extent
+    op_name = _OPS.get(op, op)
+    if columns == 0 and rows > 0 and op_name in ("minimum", "maximum"):
+        raise ValueError(f"zero-size array to reduction operation {op_name} which has no identity")
+    start = None
+    if initial is not None:
+        start = _np.broadcast_to(_np.asarray(initial, dtype=values.dtype), (rows,)).copy()
+    flat = values if isinstance(values, DeviceArray) else values.reshape(-1)
+    if columns == 0:  # every row empty: reduce_rows needs n = rows x columns = 0 and a row count
+        flat = flat[:0]
+    try:
+        job = _zereduce.submit_segments(flat, None if columns else _np.zeros(rows + 1, dtype=_np.int64), columns, op_name,
+                                        start, bool(deterministic), -1 if device is None else int(device))
+    except _zereduce.InvalidArgumentError as error:
+        raise InvalidArgumentError(str(error)) from None
+    result = _segments(job).reshape(out_shape)
+    if keepdims:
+        return result.reshape(tuple(1 if a in axes else shape[a] for a in range(len(shape))))
+    return result[()] if result.ndim == 0 else result  # every axis reduced: a scalar, as NumPy gives
 
 
 def _reduce_now(x, op_index):
