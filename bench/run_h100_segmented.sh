@@ -7,19 +7,8 @@
 # Then, here: /usr/bin/python3 bench/segmented_report.py <dir> > bench/results/segmented_h100.md
 set -euo pipefail
 out=${BENCH_OUT:-${OUT:-/tmp/bench_out}}
-mkdir -p "$out" /etc/OpenCL/vendors
-nv=$(ls /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 /usr/lib/libnvidia-opencl.so.1 2>/dev/null | head -1 || true)
-[ -n "$nv" ] && echo "$nv" > /etc/OpenCL/vendors/nvidia.icd
-export LD_LIBRARY_PATH="$PWD/.devcarry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 total_log2=${TOTAL_LOG2:-28} step=${STEP:-2}
-{
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "ze-reduce commit: $(cat .devcarry/commit.txt 2>/dev/null || echo unknown)"
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv || true
-  nvcc --version | tail -2 || true
-} > "$out/versions.txt" 2>&1
-index=$(.devcarry/ze_reduce --list 2>/dev/null | grep -o '^\[[0-9]*\] opencl gpu: NVIDIA' | head -1 | tr -dc 0-9)
-[ -n "$index" ] || { echo "no NVIDIA OpenCL device in ze_reduce --list" >&2; exit 1; }
+source "$(dirname "$0")/h100_setup.sh"
 ours() { .devcarry/zr_segmented_bench --device "$index" --max-log2 "$total_log2" --step "$step" --runs 11 "$@"; }
 # PART=sweep: ours alone, segments of 2^2 .. 2^12 f32, for each ZE_REDUCE_SEGMENT_LANE_ELEMENTS in SWEEP
 # (sweep_<e>.jsonl); PART=ours: ours.jsonl and plans.txt; PART=peers: cub.jsonl then ours_again.jsonl; default all.

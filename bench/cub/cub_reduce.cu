@@ -26,17 +26,6 @@ double g_min_time = 0.05;
 
 __global__ void empty_kernel() {}
 
-const char* type_name(float) { return "f32"; }
-const char* type_name(double) { return "f64"; }
-const char* type_name(int) { return "i32"; }
-
-template <typename T>
-T value_at(size_t i) {
-  const unsigned long long h = (i * 2654435761ull) ^ (i >> 7);
-  if constexpr (std::is_floating_point_v<T>) return static_cast<T>(h % 1000) / static_cast<T>(7) - static_cast<T>(50);
-  else return static_cast<T>(h % 2001) - 1000;
-}
-
 template <typename T>
 cudaError_t cub_op(int op, void* temp, size_t& temp_bytes, const T* in, T* out, size_t n) {
   if (op == 0) return cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n);

@@ -26,17 +26,6 @@ namespace {
 int g_total_log2 = 28, g_step = 2;
 double g_min_time = 0.1;
 
-const char* type_name(float) { return "f32"; }
-const char* type_name(double) { return "f64"; }
-const char* type_name(int) { return "i32"; }
-
-template <typename T>
-T value_at(size_t i) {
-  const unsigned long long h = (i * 2654435761ull) ^ (i >> 7);
-  if constexpr (std::is_floating_point_v<T>) return static_cast<T>(h % 1000) / static_cast<T>(7) - static_cast<T>(50);
-  else return static_cast<T>(h % 2001) - 1000;
-}
-
 template <typename T>
 bool sums_ok(const std::vector<T>& host, const std::vector<std::uint32_t>& offsets, const std::vector<T>& got) {
   for (size_t s = 0; s + 1 < offsets.size(); ++s) {

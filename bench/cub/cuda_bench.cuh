@@ -1,10 +1,11 @@
 #pragma once
-// What the CUDA peers share: failing loudly on a CUDA error, the host clock, the median, and the device time of a
-// launch sequence.
+// What the CUDA peers share: failing loudly on a CUDA error, the host clock, the median, the device time of a
+// launch sequence, and the values of their inputs.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 #include <vector>
 
 #define CHECK(call)                                                                       \
@@ -43,4 +44,16 @@ double timed(F&& f, cudaEvent_t start, cudaEvent_t stop, double min_time) {
     s.push_back(ms * 1e-3);
   }
   return median(s);
+}
+
+inline const char* type_name(float) { return "f32"; }
+inline const char* type_name(double) { return "f64"; }
+inline const char* type_name(int) { return "i32"; }
+
+// Element i of every input: small values of both signs, the same on every run.
+template <typename T>
+T value_at(size_t i) {
+  const unsigned long long h = (i * 2654435761ull) ^ (i >> 7);
+  if constexpr (std::is_floating_point_v<T>) return static_cast<T>(h % 1000) / static_cast<T>(7) - static_cast<T>(50);
+  else return static_cast<T>(h % 2001) - 1000;
 }
