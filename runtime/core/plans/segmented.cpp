@@ -14,9 +14,6 @@ using namespace plans;
 
 namespace {
 
-// Work-items per group for a group per segment: about one element per work-item per step of the segment's
-// loop, so short segments do not leave most of a wide group idle. The smallest is a sub-group's width where
-// the device has sub-groups (32 on most GPUs), so that a group is never narrower than the hardware's lanes.
 // The largest power of two of work-items a group may have: the tuning's size, within the device's limits,
 // with room for an accumulator per work-item in local memory.
 std::uint64_t widest_group(const Capabilities& caps, const Tuning& tuning, std::size_t acc_size) {
@@ -25,6 +22,9 @@ std::uint64_t widest_group(const Capabilities& caps, const Tuning& tuning, std::
   return std::bit_floor(std::max<std::uint64_t>(widest, 1));
 }
 
+// Work-items per group for a group per segment: at least four elements per work-item, so short segments do not
+// leave most of a wide group idle. The smallest is a sub-group's width where the device has sub-groups (32 on most
+// GPUs), so that a group is never narrower than the hardware's lanes.
 std::uint64_t segment_group_size(const Capabilities& caps, const Tuning& tuning, std::uint64_t mean_length,
                                  std::size_t acc_size) {
   const std::uint64_t widest = widest_group(caps, tuning, acc_size);
@@ -132,7 +132,7 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
 
   const std::uint64_t local = segment_group_size(caps, tuning, mean, acc_size);
   // Too few segments to keep every compute unit busy with several groups: each is cut into slices, a group
-  // each (up to the most groups a launch takes), folded by a final pass.
+  // each (up to the most groups a launch takes), folded by the column passes.
   std::uint64_t slices = 1;
   if (layout.segments < busy_groups) {
     const std::uint64_t per_group = local * std::max<std::uint64_t>(tuning.min_elements_per_item, 16);
