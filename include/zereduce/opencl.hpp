@@ -1,7 +1,7 @@
 #pragma once
 // OpenCL interoperability: ze-reduce's reductions inside an application's own OpenCL objects. A
 // zr::opencl_interop::reducer is made from the application's cl_context and one of its devices; it appends
-// reductions of the application's buffers (cl_mem, at any aligned offset) to the application's command queues,
+// reductions of the application's memory (cl_mem at any aligned offset, USM or SVM pointers) to its command queues,
 // in their order, with an event wait list and a returned cl_event, and never waits on the host for them.
 //
 // Lifetime: the reducer retains the context (and releases it when destroyed): it never destroys what it did not
@@ -65,17 +65,24 @@ class ZR_API reducer {
     return append(queue, input, input_offset, n, result, result_offset, request, wait_list);
   }
 
-  // The same over shared virtual memory of this context (clSVMAlloc, coarse- or fine-grained): the n elements of
-  // T at `input` into *result, read and written in place by the kernels (clSetKernelArgSVMPointer). The device
-  // must support SVM (CL_DEVICE_SVM_CAPABILITIES; zr::UnsupportedError otherwise). OpenCL cannot say which
-  // context an SVM pointer belongs to: on CPU devices and devices with fine-grained system SVM any pointer is
-  // taken (their kernels address all host memory); on others the driver must recognise it as SVM
-  // (CL_MEM_USES_SVM_POINTER), else zr::InvalidArgumentError, and some drivers (PoCL) recognise an
-  // allocation's start only. With coarse-grained SVM the application maps the result before the host reads it.
+  // The same over pointers into the application's memory: the n elements of T at `input` into *result, read and
+  // written in place by the kernels. Each pointer is either
+  //  - unified shared memory of this context (cl_intel_unified_shared_memory: clDeviceMemAllocINTEL,
+  //    clHostMemAllocINTEL, clSharedMemAllocINTEL, or a SYCL queue's malloc_device/host/shared on the OpenCL
+  //    backend): the driver says which allocation it lies in, so a range past its end, device memory of another
+  //    device and a pointer of another context are refused (zr::InvalidArgumentError); or
+  //  - shared virtual memory of this context (clSVMAlloc, coarse- or fine-grained; CL_DEVICE_SVM_CAPABILITIES).
+  //    OpenCL cannot say which context an SVM pointer belongs to: on CPU devices and devices with fine-grained
+  //    system SVM any pointer is taken (their kernels address all host memory); on others the driver must
+  //    recognise it as SVM (CL_MEM_USES_SVM_POINTER), else zr::InvalidArgumentError, and some drivers (PoCL)
+  //    recognise an allocation's start only. With coarse-grained SVM the application maps the result before the
+  //    host reads it.
+  // A device with neither gives zr::UnsupportedError.
   template <typename T, typename BinaryOperation>
   cl_event append_reduce(cl_command_queue queue, const T* input, std::uint64_t n, T* result, BinaryOperation,
                          const property_list& properties = {}, std::span<const cl_event> wait_list = {}) {
-    return append_svm(queue, input, n, result, zr::detail::make_interop_request<T, BinaryOperation>(properties), wait_list);
+    return append_pointers(queue, input, n, result, zr::detail::make_interop_request<T, BinaryOperation>(properties),
+                           wait_list);
   }
 
   // What the reduction of n elements of T with `op` and `properties` runs: its strategy, passes and combine
@@ -86,8 +93,8 @@ class ZR_API reducer {
   }
 
  private:
-  cl_event append_svm(cl_command_queue queue, const void* input, std::uint64_t n, void* result,
-                      const zr::detail::interop_request& request, std::span<const cl_event> wait_list);
+  cl_event append_pointers(cl_command_queue queue, const void* input, std::uint64_t n, void* result,
+                           const zr::detail::interop_request& request, std::span<const cl_event> wait_list);
   plan_summary describe_of(std::uint64_t n, const zr::detail::interop_request& request) const;
   cl_event append(cl_command_queue queue, cl_mem input, std::uint64_t input_offset, std::uint64_t n, cl_mem result,
                   std::uint64_t result_offset, const zr::detail::interop_request& request,

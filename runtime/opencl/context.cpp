@@ -39,6 +39,7 @@ Context::Context(Device device, cl_context adopted, ContextOptions options)
   untimed_queue_ = make_queue(0);
   const auto ingestion = options.ingestion ? options.ingestion : ingestion_from_env();
   programs_ = std::make_unique<ProgramCache>(context_.get(), device_, capabilities_, ingestion);
+  intel_usm_ = IntelUsm::load(device_);
   logger().debug("opencl: context on {}", device_.description());
 }
 

@@ -20,6 +20,7 @@
 #include "opencl/device.hpp"
 #include "opencl/event_wait.hpp"
 #include "opencl/handles.hpp"
+#include "opencl/intel_usm.hpp"
 #include "opencl/program_cache.hpp"
 
 namespace zr::opencl {
@@ -62,6 +63,8 @@ class Context {
   cl_command_queue queue() const { return queue_.get(); }
   cl_command_queue untimed_queue() const { return untimed_queue_.get(); }
   ProgramCache& programs() { return *programs_; }
+  // The device's cl_intel_unified_shared_memory entry points; null when it has none.
+  const IntelUsm* intel_usm() const { return intel_usm_ ? &*intel_usm_ : nullptr; }
 
   // Serialises clSetKernelArg + clEnqueueNDRangeKernel on the cached kernels (a cl_kernel's arguments are
   // shared state); hold it from the first argument to the enqueue.
@@ -127,6 +130,7 @@ class Context {
   QueueHandle queue_;
   QueueHandle untimed_queue_;
   std::unique_ptr<ProgramCache> programs_;
+  std::optional<IntelUsm> intel_usm_;
   std::mutex launch_mutex_;
   mutable std::mutex state_mutex_;
   core::DeviceFate fate_;  // the error that made the context unusable, if any

@@ -162,8 +162,12 @@ Submission Executor::enqueue_on(const core::Plan& plan, GlobalMemory input, std:
                   memory.buffer = scratch[arg.index].get();
                   break;
               }
-              if (memory.svm) {
-                check(clSetKernelArgSVMPointer(kernel, arg_index, memory.svm), "clSetKernelArgSVMPointer", device, where);
+              if (memory.pointer && memory.kind == GlobalMemory::Pointer::usm) {
+                const IntelUsm* usm = context_.intel_usm();
+                if (!usm) throw UnsupportedError("opencl: device '" + device + "' has no cl_intel_unified_shared_memory");
+                usm->set_kernel_arg(kernel, arg_index, memory.pointer, device);
+              } else if (memory.pointer) {
+                check(clSetKernelArgSVMPointer(kernel, arg_index, memory.pointer), "clSetKernelArgSVMPointer", device, where);
               } else {
                 cl_mem mem = memory.buffer;
                 check(clSetKernelArg(kernel, arg_index, sizeof(cl_mem), &mem), "clSetKernelArg", device, where);

@@ -52,12 +52,15 @@ struct AppendTarget {
   bool out_of_order = false;
 };
 
-// Global memory a kernel argument names: a buffer object, or shared virtual memory of the context (clSVMAlloc;
-// any address inside an allocation, set with clSetKernelArgSVMPointer).
+// Global memory a kernel argument names: a buffer object, or a pointer into shared virtual memory of the context
+// (clSVMAlloc, set with clSetKernelArgSVMPointer) or into its unified shared memory (cl_intel_unified_shared_memory,
+// set with clSetKernelArgMemPointerINTEL); any address inside an allocation.
 struct GlobalMemory {
+  enum class Pointer { svm, usm };
   cl_mem buffer = nullptr;
-  const void* svm = nullptr;
-  bool null() const { return !buffer && !svm; }
+  const void* pointer = nullptr;
+  Pointer kind = Pointer::svm;
+  bool null() const { return !buffer && !pointer; }
 };
 
 class Executor {
@@ -79,7 +82,7 @@ class Executor {
   // Enqueues every pass on the application's queue (untimed; nothing waits on the host): the submission's
   // `done` is the last pass's event.
   Submission append(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results, const AppendTarget& target);
-  // The same where the input and results may be shared virtual memory.
+  // The same where the input and results may be pointers (shared virtual memory, unified shared memory).
   Submission append(const core::Plan& plan, GlobalMemory input, std::span<const GlobalMemory> results,
                     const AppendTarget& target);
   // Waits for the passes (bounded: Context::wait) and reads their timestamps; throws zr::BackendError if a

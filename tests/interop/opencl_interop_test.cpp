@@ -22,6 +22,8 @@
 #include "zereduce/functional.hpp"
 #include "zereduce/opencl.hpp"
 
+#include <CL/cl_ext.h>  // cl_intel_unified_shared_memory
+
 namespace {
 
 void ok(cl_int code, const char* call) { ASSERT_EQ(code, CL_SUCCESS) << call; }
@@ -368,7 +370,7 @@ TEST_P(OpenClInterop, GivenSharedVirtualMemory_WhenAppended_ThenItIsReadAndWritt
     std::vector<int> host(16);
     expect_error<zr::UnsupportedError>(
         [&] { reducer.append_reduce<int>(app.queue, host.data(), host.size(), &host_result, zr::plus<>()); },
-        "has no shared virtual memory");
+        "has neither shared virtual memory");
     GTEST_SKIP() << device_name(app.device) << " has no shared virtual memory: refused by name";
   }
   // Kernels of CPU devices address any host memory: there the reduction may start inside an allocation; GPU
@@ -414,6 +416,102 @@ TEST_P(OpenClInterop, GivenSharedVirtualMemory_WhenAppended_ThenItIsReadAndWritt
   clSVMFree(app.context, maximum);
   clSVMFree(app.context, data);
   clSVMFree(app.context, results);
+}
+
+// The extension's entry points as an application gets them (the ICD loader does not export them).
+struct IntelUsmCalls {
+  explicit IntelUsmCalls(cl_device_id device) {
+    std::size_t bytes = 0;
+    clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, nullptr, &bytes);
+    std::string extensions(bytes, '\0');
+    clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, bytes, extensions.data(), nullptr);
+    if (extensions.find("cl_intel_unified_shared_memory") == std::string::npos) return;
+    cl_platform_id platform = nullptr;
+    clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr);
+    auto get = [&](const char* name) { return clGetExtensionFunctionAddressForPlatform(platform, name); };
+    device_alloc = reinterpret_cast<clDeviceMemAllocINTEL_fn>(get("clDeviceMemAllocINTEL"));
+    shared_alloc = reinterpret_cast<clSharedMemAllocINTEL_fn>(get("clSharedMemAllocINTEL"));
+    host_alloc = reinterpret_cast<clHostMemAllocINTEL_fn>(get("clHostMemAllocINTEL"));
+    free = reinterpret_cast<clMemBlockingFreeINTEL_fn>(get("clMemBlockingFreeINTEL"));
+    set_arg = reinterpret_cast<clSetKernelArgMemPointerINTEL_fn>(get("clSetKernelArgMemPointerINTEL"));
+    memcpy = reinterpret_cast<clEnqueueMemcpyINTEL_fn>(get("clEnqueueMemcpyINTEL"));
+  }
+  bool present() const { return device_alloc && shared_alloc && host_alloc && free && set_arg && memcpy; }
+  clDeviceMemAllocINTEL_fn device_alloc = nullptr;
+  clSharedMemAllocINTEL_fn shared_alloc = nullptr;
+  clHostMemAllocINTEL_fn host_alloc = nullptr;
+  clMemBlockingFreeINTEL_fn free = nullptr;
+  clSetKernelArgMemPointerINTEL_fn set_arg = nullptr;
+  clEnqueueMemcpyINTEL_fn memcpy = nullptr;
+};
+
+TEST_P(OpenClInterop, GivenUnifiedSharedMemory_WhenAppended_ThenEveryKindIsReadAndWrittenInPlace) {
+  Application app(GetParam());
+  const IntelUsmCalls usm(app.device);
+  if (!usm.present()) GTEST_SKIP() << device_name(app.device) << " has no cl_intel_unified_shared_memory";
+  zr::opencl_interop::reducer reducer(app.context, app.device);
+  const cl_uint n = 300007;
+  const cl_int seed = 17;
+  const std::vector<int> host = host_fill(n, seed);
+  using Allocate = void* (*)(const IntelUsmCalls&, cl_context, cl_device_id, std::size_t);
+  const std::pair<const char*, Allocate> kinds[] = {
+      {"device", [](const IntelUsmCalls& u, cl_context c, cl_device_id d, std::size_t b) { return u.device_alloc(c, d, nullptr, b, 0, nullptr); }},
+      {"shared", [](const IntelUsmCalls& u, cl_context c, cl_device_id d, std::size_t b) { return u.shared_alloc(c, d, nullptr, b, 0, nullptr); }},
+      {"host", [](const IntelUsmCalls& u, cl_context c, cl_device_id, std::size_t b) { return u.host_alloc(c, nullptr, b, 0, nullptr); }}};
+  for (const auto& [kind, allocate] : kinds) {
+    SCOPED_TRACE(kind);
+    auto* data = static_cast<int*>(allocate(usm, app.context, app.device, n * sizeof(int)));
+    auto* results = static_cast<int*>(allocate(usm, app.context, app.device, 4 * sizeof(int)));
+    ASSERT_TRUE(data && results);
+    // The application's kernel writes the data through the USM pointer; the sum lands inside the result
+    // allocation (element 1), the maximum combines with the value already there (element 2).
+    ASSERT_EQ(usm.set_arg(app.fill, 0, data), CL_SUCCESS);
+    clSetKernelArg(app.fill, 1, sizeof n, &n);
+    clSetKernelArg(app.fill, 2, sizeof seed, &seed);
+    const std::size_t global = (n + 63) / 64 * 64;
+    ASSERT_EQ(clEnqueueNDRangeKernel(app.queue, app.fill, 1, nullptr, &global, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+    const int before[4] = {7, 7, 999, 7};
+    ASSERT_EQ(usm.memcpy(app.queue, CL_FALSE, results, before, sizeof before, 0, nullptr, nullptr), CL_SUCCESS);
+    clReleaseEvent(reducer.append_reduce<int>(app.queue, data + 5, n - 5, &results[1], zr::plus<>(),
+                                              {zr::property::reduction::initialize_to_identity{}}));
+    clReleaseEvent(reducer.append_reduce<int>(app.queue, data, n, &results[2], zr::maximum<>()));
+    clReleaseEvent(reducer.append_reduce<int>(app.queue, data, 0, &results[3], zr::minimum<>(),
+                                              {zr::property::reduction::initialize_to_identity{}}));
+    int after[4] = {};
+    ASSERT_EQ(usm.memcpy(app.queue, CL_TRUE, after, results, sizeof after, 0, nullptr, nullptr), CL_SUCCESS);
+    EXPECT_EQ(after[0], 7);
+    EXPECT_EQ(after[1], static_cast<int>(std::accumulate(host.begin() + 5, host.end(), 0LL)));
+    EXPECT_EQ(after[2], std::max(999, *std::max_element(host.begin(), host.end())));
+    EXPECT_EQ(after[3], std::numeric_limits<int>::max());  // no elements: the identity
+    // Past the allocation's end: refused by name, nothing enqueued.
+    expect_error<zr::InvalidArgumentError>(
+        [&] { reducer.append_reduce<int>(app.queue, data + 8, n, &results[1], zr::plus<>()); },
+        "runs past its end");
+    usm.free(app.context, data);
+    usm.free(app.context, results);
+  }
+  // USM of another context is not this reducer's memory: a GPU's reducer refuses it by name; a CPU device's
+  // kernels address any host memory (as SVM), so there it is read in place.
+  Application other(app.device);
+  auto* foreign = static_cast<int*>(usm.device_alloc(other.context, other.device, nullptr, 64 * sizeof(int), 0, nullptr));
+  auto* result = static_cast<int*>(usm.shared_alloc(app.context, app.device, nullptr, sizeof(int), 0, nullptr));
+  ASSERT_TRUE(foreign && result);
+  std::vector<int> ones(64, 1);
+  ASSERT_EQ(usm.memcpy(other.queue, CL_TRUE, foreign, ones.data(), 64 * sizeof(int), 0, nullptr, nullptr), CL_SUCCESS);
+  cl_device_type type = 0;
+  clGetDeviceInfo(app.device, CL_DEVICE_TYPE, sizeof type, &type, nullptr);
+  if (type & CL_DEVICE_TYPE_CPU) {
+    clReleaseEvent(reducer.append_reduce<int>(app.queue, foreign, 64, result, zr::plus<>(),
+                                              {zr::property::reduction::initialize_to_identity{}}));
+    int sum = 0;
+    ASSERT_EQ(usm.memcpy(app.queue, CL_TRUE, &sum, result, sizeof sum, 0, nullptr, nullptr), CL_SUCCESS);
+    EXPECT_EQ(sum, 64);
+  } else {
+    expect_error<zr::InvalidArgumentError>(
+        [&] { reducer.append_reduce<int>(app.queue, foreign, 64, result, zr::plus<>()); }, "input");
+  }
+  usm.free(other.context, foreign);
+  usm.free(app.context, result);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryDevice, OpenClInterop, ::testing::ValuesIn(application_devices()), test_name);
