@@ -17,13 +17,8 @@
 //            include_initial, scratch local ACC)
 #include "zr_grid.h"
 #include "zr_group_tree.h"
+#include "zr_segments.h"
 
-static inline ulong zr_segment_bound(global const uchar* offsets, uint offset_bytes, ulong length, ulong s, ulong n) {
-  const ulong bound = offset_bytes == 0   ? s * length
-                      : offset_bytes == 4 ? (ulong)((global const uint*)offsets)[s]
-                                          : ((global const ulong*)offsets)[s];
-  return min(bound, n);
-}
 
 #if defined(ZR_SEGMENT_LANES)
 // segsub: 2^lanes_log2 work-items ("lanes") per segment, the group's size / lanes segments at a time, grid-strided

@@ -248,7 +248,8 @@ TEST(Segments, GivenHostMemoryAndNarrowOffsetsAndInitialValuesWhenReducingThenEa
 }
 
 // The plan families must run here: a work-item per segment and slices folded by the column passes on every
-// device, a group per segment in one pass on CPUs, several work-items per segment on GPUs (plans/segmented.hpp;
+// device, a work-item per contiguous piece (segcpu) in one pass on CPUs, several work-items per segment on GPUs
+// (plans/segmented.hpp;
 // GPUs take a group per segment for many long segments, which the H100 bench checks: a test here would need
 // hundreds of megabytes).
 TEST(Segments, GivenSegmentsOfEverySizeWhenReducingThenEveryPlanFamilyRuns) {
@@ -265,18 +266,21 @@ TEST(Segments, GivenSegmentsOfEverySizeWhenReducingThenEveryPlanFamilyRuns) {
     for (std::size_t s = 0; s < sizes.size(); ++s) EXPECT_EQ(sums[s], static_cast<float>(sizes[s])) << "segment " << s;
     return kernels;
   };
+  // CPU devices read long segments a piece per work-item (segcpu), GPUs a group per piece (seggroup).
+  const bool cpu = q.get_device().kind() == device_kind::cpu;
+  const std::string pieces = cpu ? "zr_segcpu_plus_f32 " : "zr_seggroup_plus_f32 ";
   bool per_item = false, per_group = false, sliced = false, lanes = false;
   for (const auto& sizes : {sizes_of("tiny", 1), sizes_of("medium", 1), std::vector<std::uint64_t>(64, 20000),
                             std::vector<std::uint64_t>{3, std::uint64_t{1} << 22}}) {
     const std::string kernels = kernels_of(sizes);
     per_item = per_item || kernels == "zr_segitem_plus_f32 ";
-    per_group = per_group || kernels == "zr_seggroup_plus_f32 ";
+    per_group = per_group || kernels == pieces;
     lanes = lanes || kernels == "zr_segsub_plus_f32 ";
-    sliced = sliced || (kernels.starts_with("zr_seggroup_plus_f32 ") && kernels.ends_with("zr_columnsfinal_plus_f32 "));
+    sliced = sliced || (kernels.starts_with(pieces) && kernels.ends_with("zr_columnsfinal_plus_f32 "));
   }
   EXPECT_TRUE(per_item);
   EXPECT_TRUE(sliced);
-  if (q.get_device().kind() == device_kind::cpu) EXPECT_TRUE(per_group);
+  if (cpu) EXPECT_TRUE(per_group);
   else EXPECT_TRUE(lanes);
 }
 

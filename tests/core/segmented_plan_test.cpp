@@ -134,7 +134,12 @@ TEST(SegmentedPlan, GivenFewLongSegmentsWhenPlanningThenSlicesFillTheDeviceAndAF
       const KernelPass& final_pass = plan.passes.back();
       const std::uint64_t slices = u64_arg(first, 6);
       EXPECT_GT(slices, 1u);
-      EXPECT_EQ(first.entry_point, "zr_seggroup_maximum_f64");
+      // CPU devices read a piece per work-item (segcpu.cl), GPUs a group per piece; the arguments line up.
+      const bool cpu = caps.type == DeviceType::cpu;
+      EXPECT_EQ(first.entry_point, cpu ? "zr_segcpu_maximum_f64" : "zr_seggroup_maximum_f64");
+      if (cpu) {
+        EXPECT_EQ(first.local_size, 1u);
+      }
       EXPECT_EQ(final_pass.entry_point, "zr_columnsfinal_maximum_f64");
       ASSERT_EQ(plan.scratch.size(), plan.passes.size() - 1);
       EXPECT_EQ(plan.scratch.front().bytes, std::max<std::uint64_t>(8, segments * slices * 8));
@@ -149,7 +154,8 @@ TEST(SegmentedPlan, GivenFewLongSegmentsWhenPlanningThenSlicesFillTheDeviceAndAF
       EXPECT_GE(final_pass.global_size, segments);
       // Each element goes through far fewer combines than a sequential fold of its segment.
       EXPECT_LT(combine_depth(plan), n / segments / 16);
-      EXPECT_GE(combine_depth(plan), n / segments / slices / first.local_size);
+      // (A CPU work-item's piece goes through W-lane states, two of them, W at most 16.)
+      EXPECT_GE(combine_depth(plan), n / segments / slices / first.local_size / (cpu ? 32 : 1));
     }
   }
 }
@@ -160,19 +166,34 @@ TEST(SegmentedPlan, GivenMoreSegmentsThanGroupsCanCountWhenPlanningThenGroupsLoo
     const Plan items = plan_for(caps, 1ull << 40, equal(1ull << 40, 1), Op::bit_or, DataType::u8);
     EXPECT_LT(items.passes.front().group_count(), 1ull << 31);
     const Plan groups = plan_for(caps, 1ull << 40, equal(1ull << 24, 1ull << 16), Op::bit_or, DataType::u8);
-    EXPECT_EQ(groups.passes.front().entry_point, "zr_seggroup_bit_or_u8");
+    EXPECT_EQ(groups.passes.front().entry_point,
+              caps.type == DeviceType::cpu ? "zr_segcpu_bit_or_u8" : "zr_seggroup_bit_or_u8");
     EXPECT_LT(groups.passes.front().group_count(), 1ull << 31);
   }
 }
 
-TEST(SegmentedPlan, GivenACpuDeviceWhenPlanningThenAWorkItemTakesEverySegmentItWouldReadAlone) {
+TEST(SegmentedPlan, GivenACpuDeviceWhenPlanningThenAWorkItemTakesContiguousPiecesOfSegments) {
   for (const auto& caps : {test::pocl_like_cpu(), test::intel_opencl_like_cpu()}) {
     SCOPED_TRACE(caps.device_name);
     const std::uint64_t per_item = tuning_for(caps).min_elements_per_item;
-    EXPECT_EQ(plan_for(caps, 1u << 24, equal((1u << 24) / 64, 64)).passes.front().entry_point, "zr_segitem_plus_f32");
-    EXPECT_EQ(plan_for(caps, 1000 * per_item, by_offsets(1000, per_item)).passes.front().entry_point, "zr_segitem_plus_f32");
-    EXPECT_EQ(plan_for(caps, 1000 * per_item, by_offsets(1000, per_item + 1)).passes.front().entry_point,
-              "zr_seggroup_plus_f32");
+    // Segments of up to 8 take segitem's scalar loop; longer ones a work-item per contiguous run of pieces
+    // (segcpu.cl, local size 1), one piece per segment when the segments are enough to share out, else slices
+    // of at least min_elements_per_item folded by the column passes.
+    EXPECT_EQ(plan_for(caps, 1u << 24, equal((1u << 24) / 8, 8)).passes.front().entry_point, "zr_segitem_plus_f32");
+    for (const Plan& pieces : {plan_for(caps, 1u << 24, equal((1u << 24) / 64, 64)),
+                               plan_for(caps, 1000 * per_item, by_offsets(1000, per_item + 1))}) {
+      EXPECT_EQ(pieces.passes.front().entry_point, "zr_segcpu_plus_f32") << describe(pieces);
+      EXPECT_EQ(pieces.passes.front().local_size, 1u);
+      EXPECT_EQ(u64_arg(pieces.passes.front(), 6), 1u);
+      EXPECT_EQ(pieces.passes.size(), 1u);
+      EXPECT_LE(pieces.passes.front().global_size, caps.compute_units * tuning_for(caps).groups_per_compute_unit);
+    }
+    const Plan one_row = plan_for(caps, 1u << 24, equal(1, 1u << 24));
+    const std::uint64_t slices = u64_arg(one_row.passes.front(), 6);
+    EXPECT_GT(slices, 1u) << describe(one_row);
+    EXPECT_GE((1u << 24) / slices, per_item);
+    EXPECT_EQ(one_row.passes.front().global_size, slices);
+    EXPECT_EQ(one_row.passes.back().entry_point, "zr_columnsfinal_plus_f32");
   }
   // GPUs keep several work-items for the same segments.
   EXPECT_EQ(plan_for(test::pvc_like_gpu(), 1u << 24, equal((1u << 24) / 64, 64)).passes.front().entry_point,

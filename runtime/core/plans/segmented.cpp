@@ -91,11 +91,9 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
   const std::uint64_t mean = request.n / layout.segments;
   const std::uint64_t wave_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
 
-  // CPU devices run a group's work-items one after another, with a barrier costing a pass over them all: a
-  // work-item per segment (one loop each) serves every segment the tuning would give one work-item anyway.
-  const std::uint64_t per_item_max =
-      caps.type == DeviceType::cpu ? std::max(kSegmentPerItemMaxLength, tuning.min_elements_per_item) : kSegmentPerItemMaxLength;
-  if (layout.longest <= per_item_max) {
+  // Segments of a few elements: a work-item each, one scalar loop (CPU devices read longer ones with segcpu's
+  // vector states, below).
+  if (layout.longest <= kSegmentPerItemMaxLength) {
     KernelPass pass = kernel_pass("segitem", op, type, "segments");
     pass.local_size = std::max<std::uint64_t>(1, std::min(tuning.work_group_size, caps.max_work_group_size));
     const std::uint64_t groups = std::clamp<std::uint64_t>(ceil_div(layout.segments, pass.local_size), 1, wave_groups * 64);
@@ -127,6 +125,31 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
     plan.reason = "segments of " + std::to_string(mean) + " elements on average (longest " + std::to_string(layout.longest) +
                   "): " + std::to_string(lanes) + " work-items per segment, " + std::to_string(per_group) + " segments per group";
     plan.passes.push_back(std::move(pass));
+    return plan;
+  }
+
+  // CPU devices: a work-item per contiguous (segment, slice) piece, cpu.cl's vector states (segcpu.cl); when
+  // the segments are too few to give every core several, slices enough for cpu_chunks' share of pieces per core.
+  if (caps.type == DeviceType::cpu) {
+    std::uint64_t slices = 1;
+    if (layout.segments < busy_groups)
+      slices = std::clamp<std::uint64_t>(
+          std::min(ceil_div(wave_groups, layout.segments), ceil_div(layout.longest, std::max<std::uint64_t>(tuning.min_elements_per_item, 16))),
+          1, wave_groups);
+    const std::uint64_t pieces = layout.segments * slices;  // no overflow: slices > 1 only for few segments
+    KernelPass pass = kernel_pass("segcpu", op, type, slices > 1 ? "partials" : "segments");
+    pass.local_size = 1;
+    pass.global_size = std::clamp<std::uint64_t>(pieces, 1, wave_groups);
+    BufferArg partials{BufferArg::Which::none, 0};
+    if (slices > 1)
+      partials = add_scratch(plan, pieces * acc_size, std::nullopt, "segment partials, " + std::to_string(slices) + " slices each");
+    pass.args = {input, u64(request.n), offsets, offset_bytes_arg(layout), u64(layout.length), u64(layout.segments),
+                 u64(slices), partials, result, identity, u32(include_initial)};
+    plan.passes.push_back(std::move(pass));
+    plan.reason = "segments of " + std::to_string(mean) + " elements on average (longest " + std::to_string(layout.longest) +
+                  "), CPU device: a work-item per contiguous piece" +
+                  (slices > 1 ? ", " + std::to_string(slices) + " slices each folded by a final pass" : "");
+    if (slices > 1) append_column_passes(plan, caps, tuning, partials, false, slices, layout.segments);
     return plan;
   }
 
@@ -167,6 +190,17 @@ std::uint64_t segmented_combine_depth(const Plan& plan) {
   if (first.entry_point.starts_with("zr_segsub_")) {
     const std::uint64_t lanes_log2 = std::get<Scalar>(first.args[6]).as<std::uint32_t>();
     return ceil_div(layout.longest, std::uint64_t{1} << lanes_log2) + lanes_log2 + initial;
+  }
+  if (first.entry_point.starts_with("zr_segcpu_")) {
+    // A piece of 2W or more (W of 2 to 16, two states on alternate blocks of W): each lane's chain through its
+    // blocks, the masked tail step, the merge of the states, the fold of the lanes (at most 4 halvings), the
+    // combine with the identity; W = 2 bounds the chain from above. A shorter piece (under 32) folds in a
+    // scalar loop. Then the column passes over the slices.
+    const std::uint64_t slices = std::get<Scalar>(first.args[6]).as<std::uint64_t>();
+    const std::uint64_t piece = ceil_div(layout.longest, slices);
+    std::uint64_t depth = std::max<std::uint64_t>(std::min<std::uint64_t>(piece, 31), ceil_div(piece, 4) + 1 + 1 + 4 + 1) + initial;
+    for (std::size_t p = 1; p < plan.passes.size(); ++p) depth += column_pass_depth(plan.passes[p]);
+    return depth;
   }
   // seggroup: a work-item's chain through its share of a slice (16-byte vectors of up to 16 lanes folded one
   // lane after another, a scalar head and tail), the group's tree, then the column passes over the slices.
