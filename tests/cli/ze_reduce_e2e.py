@@ -628,6 +628,82 @@ class GivenTransformReduction(Case):
                 jsonschema.validate(broken, SCHEMA)
 
 
+class GivenSegmentedReduction(Case):
+    """--axis and --segments (issue 44): every axis of an N-D array and ragged offsets against NumPy, the results in
+    --json and in --output's .npy file, and the inputs these options refuse."""
+
+    def test_every_axis_of_a_3d_array_matches_numpy_in_json_and_output(self):
+        rng = np.random.default_rng(44)
+        array = rng.integers(-1000, 1000, size=(4, 33, 5)).astype(np.int32)
+        source = save("axes.npy", array)
+        for axis in (0, 1, 2, -1, -3):
+            out = path(f"axis{axis}.npy")
+            document = self.run_json("--input", source, "--axis", axis, "--verify", "--output", out, "-i", 1)
+            expected = array.sum(axis=axis, dtype=np.int32)
+            self.assertTrue(document["verification"]["passed"])
+            self.assertEqual(document["request"]["axis"], axis)
+            self.assertEqual(document["request"]["result_shape"], list(expected.shape))
+            self.assertEqual([int(v) for v in document["result"]], expected.ravel().tolist())
+            written = np.load(out)
+            self.assertEqual(written.dtype, np.int32)
+            np.testing.assert_array_equal(written, expected)
+
+    def test_maximum_along_the_last_axis_of_floats_is_exact(self):
+        rng = np.random.default_rng(7)
+        array = rng.standard_normal((300, 129)).astype(np.float32)
+        out = path("max.npy")
+        document = self.run_json("--input", save("floats.npy", array), "--axis", 1, "-o", "max", "--output", out,
+                                 "--verify", "-i", 1)
+        self.assertEqual(document["request"]["segments"], 300)
+        np.testing.assert_array_equal(np.load(out), array.max(axis=1))
+
+    def test_ragged_segments_with_empty_ones_match_numpy_and_start_from_the_initial_value(self):
+        rng = np.random.default_rng(5)
+        values = rng.integers(-50, 50, size=20011).astype(np.int64)
+        for dtype in (np.int32, np.uint32, np.int64, np.uint64):
+            offsets = np.array([0, 0, 7, 7, 5000, 20000, 20011], dtype=dtype)
+            out = path("segments.npy")
+            document = self.run_json("--input", save("values.npy", values), "--segments", save("offsets.npy", offsets),
+                                     "--initial", 3, "--verify", "--output", out, "-i", 1)
+            expected = [3 + int(values[offsets[s]:offsets[s + 1]].sum()) for s in range(len(offsets) - 1)]
+            self.assertEqual([int(v) for v in document["result"]], expected, dtype)
+            self.assertEqual(document["request"]["segments"], 6)
+            np.testing.assert_array_equal(np.load(out), np.array(expected, dtype=np.int64))
+        # Without --initial every empty segment gives the identity (minimum's: the largest int64).
+        document = self.run_json("--input", path("values.npy"), "--segments", path("offsets.npy"), "-o", "min",
+                                 "--init-to-identity", "-i", 1)
+        self.assertEqual(int(document["result"][0]), np.iinfo(np.int64).max)
+
+    def test_a_plain_run_writes_a_0d_array_and_columns_a_1d_one(self):
+        values = np.arange(1, 1001, dtype=np.int32)
+        source = save("plain.npy", values)
+        self.run_json("--input", source, "--output", path("plain_out.npy"), "-i", 1)
+        self.assertEqual(np.load(path("plain_out.npy")).shape, ())
+        self.assertEqual(int(np.load(path("plain_out.npy"))), 500500)
+        self.run_json("--input", source, "--columns", 8, "--output", path("columns_out.npy"), "-i", 1)
+        np.testing.assert_array_equal(np.load(path("columns_out.npy")), values.reshape(-1, 8).sum(axis=0))
+
+    def test_bad_segment_options_are_refused_by_name(self):
+        values = save("bad_values.npy", np.arange(100, dtype=np.float32))
+        array = save("bad_array.npy", np.zeros((4, 5), dtype=np.float32))
+        self.expect_error(["--input", values, "--segments", save("dec.npy", np.array([0, 9, 3], dtype=np.int32))], 2,
+                          "must not decrease", "offset 2")
+        self.expect_error(["--input", values, "--segments", save("past.npy", np.array([0, 101], dtype=np.int64))], 2,
+                          "past the input's 100 elements")
+        self.expect_error(["--input", values, "--segments", save("neg.npy", np.array([-1, 3], dtype=np.int64))], 2,
+                          "negative")
+        self.expect_error(["--input", values, "--segments", save("ftype.npy", np.array([0.0, 3.0]))], 2,
+                          "int32, uint32, int64 or uint64")
+        self.expect_error(["--input", values, "--segments", save("twod.npy", np.zeros((2, 2), dtype=np.int32))], 2,
+                          "1-D array")
+        self.expect_error(["--input", array, "--axis", 2], 2, "out of range", "(4, 5)")
+        self.expect_error(["--axis", 0], 2, "needs an N-D .npy --input")
+        self.expect_error(["--input", array, "--axis", 1, "--segments", path("past.npy")], 2, "give one")
+        self.expect_error(["--input", array, "--axis", 1, "-o", "argmax"], 2, "not argmax yet")
+        self.expect_error(["--input", array, "--axis", 1, "--columns", 5], 2, "cannot be combined")
+        self.expect_error(["--input", array, "-o", "argmax", "--output", path("x.npy")], 2, "--output")
+
+
 class GivenBadInput(Case):
     def test_WhenRawSizeIsNotAWholeNumberOfElements_ThenUsageErrorSaysSo(self):
         with open(path("ten_bytes.bin"), "wb") as out:

@@ -12,6 +12,8 @@
 #include "progress.hpp"
 #include "reduce_run.hpp"
 #include "report.hpp"
+#include "segment_options.hpp"
+#include "segment_run.hpp"
 #include "transform_options.hpp"
 #include "verification.hpp"
 #include "workload.hpp"
@@ -65,6 +67,7 @@ int run(const Options& given) {
   if (given.iterations == 0) throw zr::InvalidArgumentError("--iterations must be at least 1");
   check_arg_options(given);  // usage errors before any device is touched
   check_transform_options(given);
+  check_segment_options(given);
   if (given.input_path.empty()) check_pair(given.op, given.type.value_or(zr::core::DataType::f32));
 
   const zr::device device = given.device_index ? zr::get_device(*given.device_index) : zr::default_device();
@@ -79,21 +82,29 @@ int run(const Options& given) {
   const MemoryLimits limits{device.name(), device.capabilities().global_memory_bytes, host_memory_bytes()};
   Progress progress(options.verbosity >= 0 && !options.json);
   progress.update("preparing the input");
-  const Workload workload = load_workload(options, limits);
+  Workload workload = load_workload(options, limits);
+  const std::optional<Segmentation> segmentation = segment_workload(options, workload);
   check_pair(options.op, workload.type);
 
   // Profiling on: the report gives each pass its device time.
   zr::queue queue(device, zr::property::queue::enable_profiling{});
-  const RunOutcome outcome = run_reduction(queue, options, workload, progress);
+  const RunOutcome outcome = segmentation ? run_segmented(queue, options, workload, *segmentation, progress)
+                                          : run_reduction(queue, options, workload, progress);
   std::optional<Verification> verification;
   if (options.verify) {
     progress.update("checking on the host");
-    verification = verify(options.op, options.columns, options.reproducible, workload, outcome);
+    verification = segmentation ? verify_segments(options.op, workload, *segmentation, outcome)
+                                : verify(options.op, options.columns, options.reproducible, workload, outcome);
   }
+  const std::vector<std::uint64_t> result_shape =
+      segmentation ? segmentation->result_shape : plain_result_shape(options, workload);
+  if (!options.output_path.empty())
+    write_results_npy(options.output_path, result_type(options.op, workload.type), result_shape, outcome.results);
   std::optional<std::uint64_t> probe_ns;
   if (options.bandwidth) probe_ns = measure_read_probe_ns(queue, options, workload, progress);
 
-  const Report report{options, device, index_of(device), workload, outcome, verification, probe_ns};
+  const Report report{options, device, index_of(device), workload, outcome, verification, probe_ns,
+                      segmentation ? std::optional<std::uint64_t>(segmentation->segments) : std::nullopt, result_shape};
   if (options.json) std::printf("%s\n", to_json(report).dump(2).c_str());
   else print_text(report, stdout);
   if (verification && !verification->passed()) {

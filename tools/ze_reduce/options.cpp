@@ -148,6 +148,19 @@ void add_options(CLI::App& app, Options& o) {
          "file of 2 or more dimensions be a product of its last dimensions. Example: --columns 3")
       ->type_name("N")
       ->default_str("1");
+  app.add_option("--axis", o.axis,
+                 "reduce one axis of an N-D .npy --input, as numpy.<op>(a, axis=K) (negative counts from the last): "
+                 "the results have the array's shape without that axis (see --output). Example: --axis 1")
+      ->type_name("K");
+  app.add_option("--segments", o.segments_path,
+                 "reduce segments of the flat input: a 1-D .npy of m+1 non-decreasing offsets (int32, uint32, int64 "
+                 "or uint64), segment s being elements [offsets[s], offsets[s+1]); m results, an empty segment giving "
+                 "the identity. Example: --segments offsets.npy")
+      ->type_name("FILE");
+  app.add_option("--output", o.output_path,
+                 "also write the results to FILE as a .npy array of their shape: () for one result, (N,) for "
+                 "--columns N, the array's shape without the axis for --axis, (m,) for --segments. Example: --output r.npy")
+      ->type_name("FILE");
   app.add_option("--identity", o.identity,
                  "a user identity for the op (initialises the temporaries; must be an identity of the op, as in "
                  "SYCL). Example: --identity 0")

@@ -27,6 +27,9 @@ struct Options {
   Fill fill = Fill::pattern;
   std::uint64_t seed = 1;
   std::uint64_t columns = 1;
+  std::optional<std::int64_t> axis;  // --axis: numpy's axis of an N-D .npy input (segment_options.hpp)
+  std::string segments_path;         // --segments: a .npy of segment offsets
+  std::string output_path;           // --output: the results as a .npy file
   std::optional<std::string> identity;  // text, parsed for the element type
   std::optional<std::string> initial;   // the reduction variable's value before; default: the identity
   bool initialize_to_identity = false;

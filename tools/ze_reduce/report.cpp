@@ -37,13 +37,6 @@ nlohmann::json spread_json(const Spread& s) { return {{"median", s.median}, {"mi
 
 nlohmann::json nullable(const std::optional<double>& value) { return value ? nlohmann::json(*value) : nlohmann::json(); }
 
-// What the op writes: the element type, or a transform-reduction's own result type, or a mean's accumulator.
-core::DataType result_type(core::Op op, core::DataType element) {
-  if (core::is_moments_op(op)) return core::moments_accumulator(op);
-  if (core::is_transform_op(op)) return core::transform_result_type(op, element);
-  return element;
-}
-
 nlohmann::json moments_json(const MomentsOutcome& m) {
   return {{"count", m.count},      {"mean", m.mean.to_string()},         {"m2", m.m2.to_string()},
           {"ddof", m.ddof},        {"variance", m.variance.to_string()}, {"stddev", m.stddev.to_string()}};
@@ -55,6 +48,12 @@ std::string moments_text(const MomentsOutcome& m) {
 }
 
 }  // namespace
+
+core::DataType result_type(core::Op op, core::DataType element) {
+  if (core::is_moments_op(op)) return core::moments_accumulator(op);
+  if (core::is_transform_op(op)) return core::transform_result_type(op, element);
+  return element;
+}
 
 nlohmann::json to_json(const Report& r) {
   const auto& o = r.options;
@@ -82,7 +81,11 @@ nlohmann::json to_json(const Report& r) {
                     {"strategy", o.strategy ? nlohmann::json(std::string(to_string(*o.strategy))) : nlohmann::json()},
                     {"identity", outcome.identity.to_string()},
                     {"initial", outcome.initial ? nlohmann::json(outcome.initial->to_string()) : nlohmann::json()},
-                    {"result_type", std::string(core::name(result_type(o.op, w.type)))}};
+                    {"result_type", std::string(core::name(result_type(o.op, w.type)))},
+                    {"axis", o.axis ? nlohmann::json(*o.axis) : nlohmann::json()},
+                    {"segments", r.segments ? nlohmann::json(*r.segments) : nlohmann::json()},
+                    {"result_shape", r.result_shape},
+                    {"output", o.output_path.empty() ? nlohmann::json() : nlohmann::json(o.output_path)}};
   if (outcome.equal_to) doc["request"]["equal_to"] = outcome.equal_to->to_string();  // count_equal only
   nlohmann::json input = {{"source", w.source}};
   input["format"] = w.format.empty() ? nlohmann::json() : nlohmann::json(w.format);
@@ -162,12 +165,20 @@ void print_text(const Report& r, std::FILE* out) {
                              : moments_text(*outcome.moments);
     if (outcome.index)
       return outcome.results.at(0).to_string() + (o.verbosity < 0 ? " " : " at index ") + std::to_string(*outcome.index);
+    // Many results (segments, long axes) print their first and last few; --json and --output have them all.
+    constexpr std::size_t kShown = 8;
+    const std::size_t count = outcome.results.size();
     std::string text;
-    for (std::size_t i = 0; i < outcome.results.size(); ++i) {
+    for (std::size_t i = 0; i < count; ++i) {
+      if (count > 2 * kShown && i == kShown) {
+        text += ", ... (" + std::to_string(count - 2 * kShown) + " more)";
+        i = count - kShown - 1;
+        continue;
+      }
       if (i) text += ", ";
       text += outcome.results[i].to_string();
     }
-    return outcome.results.size() > 1 ? "[" + text + "]" : text;
+    return count > 1 ? "[" + text + "]" : text;
   }();
   if (o.verbosity < 0) {
     std::fprintf(out, "%s\n", results.c_str());
@@ -182,18 +193,35 @@ void print_text(const Report& r, std::FILE* out) {
                          (outcome.equal_to ? " (equal to " + outcome.equal_to->to_string() + ")" : std::string());
   const core::DataType written = result_type(o.op, w.type);
   const std::string into = written != w.type ? ", into " + std::string(core::name(written)) : std::string();
+  const std::string layout = r.segments ? (o.axis ? " along axis " + std::to_string(*o.axis) + " (" +
+                                                        std::to_string(*r.segments) + " segments)"
+                                                  : " in " + std::to_string(*r.segments) + " segments")
+                             : o.columns > 1 ? " as rows of " + std::to_string(o.columns)
+                                             : std::string();
   std::fprintf(out, "reduce    %s over %llu x %s%s%s (%s)\n", op.c_str(), static_cast<unsigned long long>(w.n),
-               std::string(core::name(w.type)).c_str(),
-               o.columns > 1 ? (" as rows of " + std::to_string(o.columns)).c_str() : "", into.c_str(), input.c_str());
+               std::string(core::name(w.type)).c_str(), layout.c_str(), into.c_str(), input.c_str());
   for (const auto& plan : outcome.plans) {
     std::fprintf(out, "strategy  %s: %s\n", std::string(to_string(plan.strategy)).c_str(), plan.reason.c_str());
     if (o.verbosity > 0) std::fprintf(out, "%s", plan.description.c_str());
   }
   std::fprintf(out, "result    %s\n", results.c_str());
-  if (r.verification) {
+  if (r.verification && r.verification->columns.size() > 16) {
+    // Many results: a line for the whole check, and one for each of the first mismatches.
+    std::size_t mismatches = 0;
     for (std::size_t c = 0; c < r.verification->columns.size(); ++c) {
       const auto& check = r.verification->columns[c];
-      const std::string column = r.verification->columns.size() > 1 ? "column " + std::to_string(c) + ": " : "";
+      if (check.agrees || ++mismatches > 8) continue;
+      std::fprintf(out, "host      %s %zu: %s MISMATCH: %s\n", r.segments ? "segment" : "column", c,
+                   check.reference.value.to_string().c_str(), check.why.c_str());
+    }
+    std::fprintf(out, "host      %zu of %zu results verified%s\n", r.verification->columns.size() - mismatches,
+                 r.verification->columns.size(), mismatches ? "" : " (exact, or within each one's error bound)");
+  } else if (r.verification) {
+    for (std::size_t c = 0; c < r.verification->columns.size(); ++c) {
+      const auto& check = r.verification->columns[c];
+      const std::string column = r.verification->columns.size() > 1
+                                     ? (r.segments ? "segment " : "column ") + std::to_string(c) + ": "
+                                     : "";
       char bound[64];
       std::snprintf(bound, sizeof bound, "(verified, within the error bound %.3g)", check.reference.tolerance);
       const std::string verdict = !check.agrees                        ? "MISMATCH: " + check.why

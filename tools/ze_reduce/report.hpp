@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <optional>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -23,7 +24,12 @@ struct Report {
   const RunOutcome& outcome;
   std::optional<Verification> verification;
   std::optional<std::uint64_t> probe_ns;  // --bandwidth
+  std::optional<std::uint64_t> segments;  // --axis (other than a first axis) and --segments: the segments reduced
+  std::vector<std::uint64_t> result_shape;
 };
+
+// What the op writes: the element type, or a transform-reduction's own result type, or a mean's accumulator.
+core::DataType result_type(core::Op op, core::DataType element);
 
 nlohmann::json to_json(const Report& report);
 void print_text(const Report& report, std::FILE* out);
