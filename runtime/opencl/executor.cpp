@@ -93,8 +93,13 @@ std::vector<GlobalMemory> buffers(std::span<const cl_mem> mems) {
 
 Submission Executor::enqueue(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results,
                              Timestamps timestamps, cl_mem segment_offsets) {
+  return enqueue(plan, GlobalMemory{input, nullptr}, results, timestamps, GlobalMemory{segment_offsets, nullptr});
+}
+
+Submission Executor::enqueue(const core::Plan& plan, GlobalMemory input, std::span<const cl_mem> results,
+                             Timestamps timestamps, GlobalMemory segment_offsets) {
   const AppendTarget own{timestamps == Timestamps::on ? context_.queue() : context_.untimed_queue(), {}, false};
-  return enqueue_on(plan, {input, nullptr}, buffers(results), timestamps, own, {segment_offsets, nullptr});
+  return enqueue_on(plan, input, buffers(results), timestamps, own, segment_offsets);
 }
 
 Submission Executor::append(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results,

@@ -79,6 +79,9 @@ class Executor {
   // A segmented plan (plan.segments) also reads `segment_offsets` (null for equal segments).
   Submission enqueue(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results,
                      Timestamps timestamps = Timestamps::on, cl_mem segment_offsets = nullptr);
+  // The same where the input and the segment offsets may be pointers (shared virtual memory).
+  Submission enqueue(const core::Plan& plan, GlobalMemory input, std::span<const cl_mem> results, Timestamps timestamps,
+                     GlobalMemory segment_offsets);
   // Enqueues every pass on the application's queue (untimed; nothing waits on the host): the submission's
   // `done` is the last pass's event.
   Submission append(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results, const AppendTarget& target);

@@ -26,17 +26,34 @@ std::uint64_t base_address_alignment(const Context& context) {
   return bits >= 8 ? bits / 8 : 1;
 }
 
+// A device whose kernels may take any host pointer (fine-grained system SVM: Intel's OpenCL CPU runtime).
+bool takes_any_host_pointer(const Context& context) {
+  cl_device_svm_capabilities capabilities = 0;
+  // OpenCL 1.2 devices do not know the query: they have no SVM.
+  if (clGetDeviceInfo(context.device().id, CL_DEVICE_SVM_CAPABILITIES, sizeof capabilities, &capabilities, nullptr) !=
+      CL_SUCCESS)
+    return false;
+  return (capabilities & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM) != 0;
+}
+
 // What a pointer became for one run, and what must happen once the run is done.
 struct Bound {
   cl_mem mem = nullptr;
+  const void* svm = nullptr;  // the host pointer itself, passed as SVM (instead of mem)
   MemHandle owned;
   std::function<void()> after;  // copy back or make host memory current
+
+  GlobalMemory memory() const { return svm ? GlobalMemory{nullptr, svm} : GlobalMemory{mem, nullptr}; }
 };
 
 class Binder {
  public:
   Binder(Context& context, const Allocations& allocations, core::RunProfile& profile)
-      : context_(context), allocations_(allocations), profile_(profile), alignment_(base_address_alignment(context)) {}
+      : context_(context),
+        allocations_(allocations),
+        profile_(profile),
+        alignment_(base_address_alignment(context)),
+        any_host_pointer_(takes_any_host_pointer(context)) {}
 
   Bound bind(const void* pointer, std::uint64_t bytes, bool written) {
     const std::string& device = context_.device().name;
@@ -48,7 +65,13 @@ class Binder {
     if (!resolved) {
       if (written || !reads_host_memory_in_place(context_.device()))
         throw InvalidArgumentError("opencl: pointer is not an allocation of device '" + device + "'");
-      // The caller's host input, read where it lies: the buffer is only a view of it.
+      // The caller's host input, read where it lies: the pointer itself where the kernels take any host pointer
+      // (a buffer over it would be a copy there unless the memory met the driver's alignment: Intel's CPU
+      // runtime copied 64 MiB of NumPy array per call), else a buffer that is only a view of it.
+      if (any_host_pointer_) {
+        bound.svm = pointer;
+        return bound;
+      }
       bound.owned = MemHandle(clCreateBuffer(context_.handle(), CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, size,
                                              const_cast<void*>(pointer), &code));
       check(code, "clCreateBuffer(CL_MEM_USE_HOST_PTR)", device, std::to_string(size) + " bytes of the host input");
@@ -118,6 +141,7 @@ class Binder {
   const Allocations& allocations_;
   core::RunProfile& profile_;
   std::uint64_t alignment_;
+  bool any_host_pointer_;
 };
 
 // A result kept in host memory: its staging buffer, the pinned host memory the copies around the kernels go
@@ -191,7 +215,7 @@ core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocati
     for (const auto& s : staged)
       if (core::reads_initial_value(plan, s.index))
         enqueue_host_copy(context, queue, s, true, false, timed ? &uploads : nullptr);
-    submission = executor.enqueue(plan, bound_input.mem, result_mems, timestamps, bound_offsets.mem);
+    submission = executor.enqueue(plan, bound_input.memory(), result_mems, timestamps, bound_offsets.memory());
     EventHandle last_read;
     for (std::size_t k = 0; k < staged.size(); ++k)
       last_read = enqueue_host_copy(context, queue, staged[k], false, k + 1 == staged.size(),
