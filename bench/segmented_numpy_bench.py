@@ -19,18 +19,7 @@ import time
 import numpy as np
 
 import zereduce
-
-
-def median_seconds(call, min_time):
-    call()  # warm-up: plans and module builds
-    times = []
-    start = time.perf_counter()
-    while len(times) < 5 or (time.perf_counter() - start < min_time and len(times) < 500):
-        t0 = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - t0)
-    times.sort()
-    return times[len(times) // 2]
+from python_bench import median_seconds  # the same timing as the 1-D Python bench
 
 
 def power_law_starts(total, rng):

@@ -231,6 +231,29 @@ ZR_CPU_DEFINE_F64()
   (lanes) = VCOMBINE((lanes), (lanes).s2301674589abcdef); \
   (lanes) = VCOMBINE((lanes), (lanes).s1032547689abcdef);
 
+// Folds in[begin, end) into the ACC `out`: the hot loop and tail above, then the lanes' fixed fold (segcpu.cl folds
+// its pieces with it too). Reads the kernel's `in`.
+#define ZR_CPU_FOLD_RANGE(OP, TN, ATN, W, VACC, begin, end, identity, out)                                  \
+  {                                                                                                        \
+    const ulong body_end = (begin) + (((end) - (begin)) & ~(ulong)(W - 1));                                \
+    /* two states take alternate blocks of W, two independent dependency chains for the CPU's pipelines */ \
+    zr_sw_##OP##_##ATN even = zr_sw_init_##OP##_##ATN(identity);                                           \
+    zr_sw_##OP##_##ATN odd = even;                                                                         \
+    ulong i = (begin);                                                                                     \
+    for (; i + 2 * W <= body_end; i += 2 * W) {                                                            \
+      even = zr_sw_step_##OP##_##ATN(even, ZR_CPU_LOADW_##TN(W, in + i));                                  \
+      odd = zr_sw_step_##OP##_##ATN(odd, ZR_CPU_LOADW_##TN(W, in + i + W));                                \
+    }                                                                                                      \
+    if (i < body_end) even = zr_sw_step_##OP##_##ATN(even, ZR_CPU_LOADW_##TN(W, in + i));                  \
+    VACC lanes = zr_sw_values_##OP##_##ATN(zr_sw_merge_##OP##_##ATN(even, odd));                           \
+    VACC rest = zr_sw_values_##OP##_##ATN(zr_sw_init_##OP##_##ATN(identity));                              \
+    ZR_CAT(ZR_CPU_LOAD_TAIL_, W)(TN, rest, (uint)((end) - body_end), body_end)                             \
+    lanes = zr_vw_##OP##_##ATN(lanes, rest);                                                               \
+    ZR_CAT(ZR_CPU_FOLD_, W)(zr_vw_##OP##_##ATN, lanes)                                                     \
+    /* the scalar combine also makes the payload of a NaN canonical */                                     \
+    (out) = ZR_COMBINE(OP, ATN)(identity, lanes.s0);                                                       \
+  }
+
 #define ZR_CPU_KERNEL(OP, TN, T, ACC, ATN) ZR_CPU_KERNEL_W(OP, TN, T, ACC, ATN, ZR_CPU_W(OP, ATN))
 #define ZR_CPU_KERNEL_W(OP, TN, T, ACC, ATN, W) ZR_CPU_KERNEL_(OP, TN, T, ACC, ATN, W, ZR_CAT(ACC, W))
 #define ZR_CPU_KERNEL_(OP, TN, T, ACC, ATN, W, VACC)                                                       \
@@ -242,23 +265,9 @@ ZR_CPU_DEFINE_F64()
     const ulong chunk = (per_item + (ZR_CPU_CHUNK_MULTIPLE - 1)) & ~(ulong)(ZR_CPU_CHUNK_MULTIPLE - 1);    \
     const ulong begin = min(n, get_global_id(0) * chunk);                                                  \
     const ulong end = min(n, begin + chunk);                                                               \
-    const ulong body_end = begin + ((end - begin) & ~(ulong)(W - 1));                                      \
-    /* two states take alternate blocks of W, two independent dependency chains for the CPU's pipelines */ \
-    zr_sw_##OP##_##ATN even = zr_sw_init_##OP##_##ATN(identity);                                           \
-    zr_sw_##OP##_##ATN odd = even;                                                                         \
-    ulong i = begin;                                                                                       \
-    for (; i + 2 * W <= body_end; i += 2 * W) {                                                            \
-      even = zr_sw_step_##OP##_##ATN(even, ZR_CPU_LOADW_##TN(W, in + i));                                  \
-      odd = zr_sw_step_##OP##_##ATN(odd, ZR_CPU_LOADW_##TN(W, in + i + W));                                \
-    }                                                                                                      \
-    if (i < body_end) even = zr_sw_step_##OP##_##ATN(even, ZR_CPU_LOADW_##TN(W, in + i));                  \
-    VACC lanes = zr_sw_values_##OP##_##ATN(zr_sw_merge_##OP##_##ATN(even, odd));                           \
-    VACC rest = zr_sw_values_##OP##_##ATN(zr_sw_init_##OP##_##ATN(identity));                              \
-    ZR_CAT(ZR_CPU_LOAD_TAIL_, W)(TN, rest, (uint)(end - body_end), body_end)                               \
-    lanes = zr_vw_##OP##_##ATN(lanes, rest);                                                               \
-    ZR_CAT(ZR_CPU_FOLD_, W)(zr_vw_##OP##_##ATN, lanes)                                                     \
-    /* the scalar combine also makes the payload of a NaN canonical */                                     \
-    partials[get_global_id(0)] = ZR_COMBINE(OP, ATN)(identity, lanes.s0);                                  \
+    ACC acc;                                                                                               \
+    ZR_CPU_FOLD_RANGE(OP, TN, ATN, W, VACC, begin, end, identity, acc)                                     \
+    partials[get_global_id(0)] = acc;                                                                      \
   }
 
 // cpu_wide.cl names and picks its own kernels.

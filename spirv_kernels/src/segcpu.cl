@@ -43,29 +43,9 @@
         /* a short piece: a scalar loop costs less than the states' set-up, masked tail and fold */          \
         for (ulong i = first; i < last; ++i) acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, i));           \
       } else {                                                                                              \
-        const ulong body_end = first + ((last - first) & ~(ulong)(W - 1));                                  \
-        zr_sw_##OP##_##ATN even = zr_sw_init_##OP##_##ATN(identity);                                        \
-        zr_sw_##OP##_##ATN odd = even;                                                                      \
-        ulong i = first;                                                                                    \
-        for (; i + 2 * W <= body_end; i += 2 * W) {                                                         \
-          even = zr_sw_step_##OP##_##ATN(even, ZR_CPU_LOADW_##TN(W, in + i));                               \
-          odd = zr_sw_step_##OP##_##ATN(odd, ZR_CPU_LOADW_##TN(W, in + i + W));                             \
-        }                                                                                                   \
-        if (i < body_end) even = zr_sw_step_##OP##_##ATN(even, ZR_CPU_LOADW_##TN(W, in + i));               \
-        VACC lanes = zr_sw_values_##OP##_##ATN(zr_sw_merge_##OP##_##ATN(even, odd));                        \
-        VACC rest = zr_sw_values_##OP##_##ATN(zr_sw_init_##OP##_##ATN(identity));                           \
-        ZR_CAT(ZR_CPU_LOAD_TAIL_, W)(TN, rest, (uint)(last - body_end), body_end)                           \
-        lanes = zr_vw_##OP##_##ATN(lanes, rest);                                                            \
-        ZR_CAT(ZR_CPU_FOLD_, W)(zr_vw_##OP##_##ATN, lanes)                                                  \
-        /* the scalar combine also makes the payload of a NaN canonical */                                  \
-        acc = ZR_COMBINE(OP, ATN)(identity, lanes.s0);                                                      \
+        ZR_CPU_FOLD_RANGE(OP, TN, ATN, W, VACC, first, last, identity, acc)                                 \
       }                                                                                                     \
-      if (slices > 1) {                                                                                     \
-        partials[k * segments + s] = acc;                                                                   \
-      } else {                                                                                              \
-        if (include_initial) acc = ZR_COMBINE(OP, ATN)(ZR_LOAD_##TN(result, s), acc);                       \
-        ZR_STORE_##TN(result, s, acc);                                                                      \
-      }                                                                                                     \
+      ZR_SEGMENT_STORE(OP, TN, ATN, acc, s, k)                                                              \
     }                                                                                                       \
   }
 

@@ -106,12 +106,7 @@
         acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, i));                                                   \
       ZR_LOCAL_TREE(ZR_COMBINE(OP, ATN), ACC, acc, scratch, identity);                                         \
       if (lid == 0) {                                                                                          \
-        if (slices > 1) {                                                                                      \
-          partials[k * segments + s] = acc;                                                                    \
-        } else {                                                                                               \
-          if (include_initial) acc = ZR_COMBINE(OP, ATN)(ZR_LOAD_##TN(result, s), acc);                        \
-          ZR_STORE_##TN(result, s, acc);                                                                       \
-        }                                                                                                      \
+        ZR_SEGMENT_STORE(OP, TN, ATN, acc, s, k)                                                               \
       }                                                                                                        \
       /* The next piece's tree overwrites the scratch slot that every work-item has just read. */              \
       barrier(CLK_LOCAL_MEM_FENCE);                                                                            \

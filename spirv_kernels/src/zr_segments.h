@@ -8,4 +8,15 @@ static inline ulong zr_segment_bound(global const uchar* offsets, uint offset_by
                                           : ((global const ulong*)offsets)[s];
   return min(bound, n);
 }
+
+// A piece's fold `acc` (ACC) of segment s, slice k: with one slice the segment's result, folded after its initial
+// value when include_initial; with more its partial, partials[k * segments + s], for the column passes. Uses the
+// kernel's slices, segments, partials, result and include_initial.
+#define ZR_SEGMENT_STORE(OP, TN, ATN, acc, s, k)                             \
+  if (slices > 1) {                                                         \
+    partials[(k) * segments + (s)] = (acc);                                 \
+  } else {                                                                  \
+    if (include_initial) (acc) = ZR_COMBINE(OP, ATN)(ZR_LOAD_##TN(result, s), acc); \
+    ZR_STORE_##TN(result, s, acc);                                          \
+  }
 #endif
