@@ -7,8 +7,9 @@
 //   - the Level Zero backend: zr::level_zero_interop::reducer on the queue's ze_driver/context/device handles.
 // Each reduction runs in the queue's order: after the queue's earlier commands (in-order queue) or after
 // `depends_on` (any queue); later commands that depend on its returned event run after it; nothing waits on the
-// host. Its passes are appended to the queue's native cl_command_queue between two SYCL barriers (OpenCL), or to
-// its immediate command list inside a native command group (Level Zero: ext_codeplay_enqueue_native_command).
+// host. Its passes are appended to the queue's native cl_command_queue after the native events of `depends_on`
+// (OpenCL), or to its immediate command list inside a native command group (Level Zero:
+// ext_codeplay_enqueue_native_command).
 //
 // Lifetime: the reducer keeps its backend reducer alive until its last reduction has been appended (the command
 // group holds a reference); the memory must live until the returned event completes. The reductions of one
@@ -17,8 +18,9 @@
 // Checked before anything is submitted (zr::InvalidArgumentError naming which): a pointer that is not USM of the
 // queue's context, device USM of another device, a misaligned pointer; the allocation's range is checked when
 // the reduction is appended (as the backend reducers check it).
-// Needs a SYCL 2020 implementation with the queue's native handles and ext_codeplay_enqueue_native_command
-// (DPC++/oneAPI 2024.1 or later); docs/interop.md has a complete program.
+// Needs a SYCL 2020 implementation with the queue's native handles (get_native hands out references of their own,
+// released here) and, on Level Zero, ext_codeplay_enqueue_native_command (DPC++/oneAPI 2024.1 or later);
+// docs/interop.md has a complete program.
 #include <sycl/sycl.hpp>
 
 #include <cstdint>
