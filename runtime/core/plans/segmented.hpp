@@ -1,11 +1,13 @@
 #pragma once
 // Segmented reductions: result s reduces the elements of segment s on its own (row sums, per-key totals,
 // np.add.reduceat). The plan is chosen from the distribution of segment sizes (SegmentLayout):
-//   - "segitem":  one work-item per segment, for segments so short that a group would idle (on CPU devices,
-//                 whose groups run their work-items one after another, for all but long segments);
+//   - "segitem":  one work-item per segment, for segments so short that a group would idle;
+//   - "segcpu":   on CPU devices (whose groups run their work-items one after another), every longer segment: a
+//                 work-item per contiguous run of pieces folded with cpu.cl's vector states, and slices of few
+//                 long segments folded by the column passes;
 //   - "segsub":   on GPUs, many segments of up to a few hundred elements: a power of two of work-items per
 //                 segment (about Tuning::segment_lane_elements elements each), several segments per group;
-//   - "seggroup": one work-group per segment, its size following the mean segment length, and, where the
+//   - "seggroup": on GPUs, one work-group per segment, its size following the mean segment length, and, where the
 //                 segments are too few to fill the device, several groups ("slices") per segment whose
 //                 partials a "columnsfinal" pass folds in slice order.
 // Every path folds each segment in a fixed order set by the launch shape alone, so results are deterministic.
@@ -24,8 +26,7 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
 // The most combines any one element goes through on its way to its segment's result (see combine_depth).
 std::uint64_t segmented_combine_depth(const Plan& plan);
 
-// Segments up to this long (the longest of them) run one work-item per segment (on CPU devices, up to the
-// tuning's elements per work-item).
+// Segments up to this long (the longest of them) run one work-item per segment (segitem).
 inline constexpr std::uint64_t kSegmentPerItemMaxLength = 8;
 
 }  // namespace zr::core
