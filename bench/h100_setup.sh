@@ -1,11 +1,7 @@
-# Sourced by the bench/run_h100_*.sh scripts on the H100 machine, from the repository root with .devcarry/
-# carried, after they set $out: registers NVIDIA's OpenCL driver, puts the carried libraries first, writes
-# $out/versions.txt (date, commit, GPU and clocks, nvcc) and sets $index to the NVIDIA device's ze_reduce --list
-# index.
-mkdir -p "$out" /etc/OpenCL/vendors
-nv=$(ls /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 /usr/lib/libnvidia-opencl.so.1 2>/dev/null | head -1 || true)
-[ -n "$nv" ] && echo "$nv" > /etc/OpenCL/vendors/nvidia.icd
-export LD_LIBRARY_PATH="$PWD/.devcarry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# Sourced by the bench/run_h100_*.sh benches on the H100 machine, from the repository root with .devcarry/
+# carried, after they set $out: the driver set-up (h100_driver_setup.sh), then $out/versions.txt (date, commit,
+# GPU and clocks, nvcc) and $index, the NVIDIA device's ze_reduce --list index.
+source "$(dirname "${BASH_SOURCE[0]}")/h100_driver_setup.sh"
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "ze-reduce commit: $(cat .devcarry/commit.txt 2>/dev/null || echo unknown)"

@@ -11,10 +11,7 @@ set -uo pipefail
 which=${1:?nvidia or pocl}
 shift
 out=${CONFORMANCE_OUT:-${OUT:-/tmp/conformance_out}}
-mkdir -p "$out" /etc/OpenCL/vendors
-nv=$(ls /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 /usr/lib/libnvidia-opencl.so.1 2>/dev/null | head -1 || true)
-[ -n "$nv" ] && echo "$nv" > /etc/OpenCL/vendors/nvidia.icd
-export LD_LIBRARY_PATH="$PWD/.devcarry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+source "$(dirname "${BASH_SOURCE[0]}")/h100_driver_setup.sh"
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "ze-reduce commit: $(cat .devcarry/commit.txt 2>/dev/null || echo unknown)"
