@@ -88,15 +88,20 @@ static Tuning class_tuning(const Capabilities& caps) {
                 .final_only_max_elements = 256 * 16};  // one group's share, as on the H100
 }
 
-// ZE_REDUCE_SEGMENT_LANE_ELEMENTS (a positive integer, read once) replaces segment_lane_elements: a knob for
-// benchmarks that sweep it (bench/run_h100_segmented.sh), not for applications.
+static std::uint64_t environment_count(const char* name) {
+  const char* text = std::getenv(name);
+  return text ? std::strtoull(text, nullptr, 10) : 0ull;
+}
+
+// ZE_REDUCE_SEGMENT_LANE_ELEMENTS and ZE_REDUCE_SEGMENT_SPAN_ELEMENTS (positive integers, read once) replace
+// segment_lane_elements and segment_span_elements: knobs for benchmarks that sweep them
+// (bench/run_h100_segmented.sh), not for applications.
 Tuning tuning_for(const Capabilities& caps) {
-  static const std::uint64_t lane_elements = [] {
-    const char* text = std::getenv("ZE_REDUCE_SEGMENT_LANE_ELEMENTS");
-    return text ? std::strtoull(text, nullptr, 10) : 0ull;
-  }();
+  static const std::uint64_t lane_elements = environment_count("ZE_REDUCE_SEGMENT_LANE_ELEMENTS");
+  static const std::uint64_t span_elements = environment_count("ZE_REDUCE_SEGMENT_SPAN_ELEMENTS");
   Tuning tuning = class_tuning(caps);
   if (lane_elements > 0) tuning.segment_lane_elements = lane_elements;
+  if (span_elements > 0) tuning.segment_span_elements = span_elements;
   return tuning;
 }
 

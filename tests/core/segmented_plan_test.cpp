@@ -95,13 +95,35 @@ TEST(SegmentedPlan, GivenManyMediumSegmentsOnAGpuWhenPlanningThenLanesPerSegment
   }
 }
 
-TEST(SegmentedPlan, GivenSkewedSizesOnAGpuWhenPlanningThenAGroupPerSegmentRatherThanLanes) {
+TEST(SegmentedPlan, GivenSkewedSizesOnAGpuWhenPlanningThenTheWorkIsSplitByElementsAcrossSegments) {
   const Capabilities caps = test::nvidia_like_gpu();
   // Fifty million segments of five elements on average, the longest of a million (bench's power-law sizes).
-  const Plan plan = plan_for(caps, 1u << 28, by_offsets(50'000'000, 1'000'000));
-  EXPECT_EQ(plan.passes.front().entry_point, "zr_seggroup_plus_f32") << describe(plan);
-  // The same mean with no long segment takes lanes.
-  EXPECT_EQ(plan_for(caps, 1u << 28, by_offsets(50'000'000, 40)).passes.front().entry_point, "zr_segsub_plus_f32");
+  const std::uint64_t n = 1u << 28;
+  const Plan plan = plan_for(caps, n, by_offsets(50'000'000, 1'000'000));
+  ASSERT_EQ(plan.passes.size(), 2u) << describe(plan);
+  const KernelPass& spans = plan.passes[0];
+  const KernelPass& join = plan.passes[1];
+  EXPECT_EQ(spans.entry_point, "zr_segspan_plus_f32") << describe(plan);
+  EXPECT_EQ(join.entry_point, "zr_segjoin_plus_f32");
+  const auto span = u64_arg(spans, 5);
+  EXPECT_GE(span, 16u);
+  EXPECT_LE(span, 256u);
+  const std::uint64_t span_count = (n + span - 1) / span;
+  // A work-item per span in each pass (grid-strided beyond the launch): no segment gets a group of its own.
+  EXPECT_LE(spans.global_size, span_count + spans.local_size);
+  EXPECT_LE(join.global_size, span_count + join.local_size);
+  ASSERT_EQ(plan.scratch.size(), 2u);
+  EXPECT_EQ(plan.scratch[0].bytes, 2 * span_count * 4) << "two f32 pieces per span";
+  EXPECT_EQ(plan.scratch[1].bytes, span_count * 8) << "a 64-bit segment index per span";
+  // A piece's chain, then a million-element segment's pieces shared by the join's group.
+  EXPECT_LE(combine_depth(plan), span + 1 + (2 * (1'000'000 / span + 2)) / join.local_size + 1 + 16);
+  // The same mean with no long segment takes lanes; equal segments are never skewed.
+  EXPECT_EQ(plan_for(caps, n, by_offsets(50'000'000, 40)).passes.front().entry_point, "zr_segsub_plus_f32");
+  // A span count set by the tuning (the bench's knob) is the one planned.
+  Tuning tuning = tuning_for(caps);
+  tuning.segment_span_elements = 64;
+  const Plan tuned = make_segmented_plan(caps, request(Op::plus, DataType::f32, n), by_offsets(50'000'000, 1'000'000), tuning);
+  EXPECT_EQ(u64_arg(tuned.passes[0], 5), 64u);
 }
 
 TEST(SegmentedPlan, GivenManyLongSegmentsWhenPlanningThenOneGroupPerSegmentSizedByTheMeanLength) {

@@ -52,6 +52,51 @@ std::uint64_t segment_lanes(std::uint64_t mean, const Tuning& tuning, std::uint6
   return std::bit_floor(std::clamp<std::uint64_t>(wanted, 1, widest));
 }
 
+// segjoin: a segment crossing spans whose pieces are at most this many is folded by one work-item; longer ones by
+// the whole group.
+constexpr std::uint32_t kSpanSerialPieces = 16;
+
+// Skewed sizes on GPUs: the work split by elements, not by segments (segspan.cl), so that neither the many tiny
+// segments (a group each would idle) nor the few huge ones (a work-item each would hold the launch) set the pace.
+// segspan folds spans of elements and stores the segments inside a span; segjoin folds the pieces of the segments
+// that cross spans.
+void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning, const SegmentLayout& layout,
+                     std::size_t acc_size) {
+  const ReductionRequest& request = plan.request;
+  const std::uint64_t resident_items =
+      std::max<std::uint64_t>(1, caps.compute_units) * std::max<std::uint64_t>(1, caps.max_work_group_size) * 2;
+  const std::uint64_t span = tuning.segment_span_elements > 0
+                                 ? tuning.segment_span_elements
+                                 : std::clamp<std::uint64_t>(std::bit_ceil(ceil_div(request.n, resident_items)), 16, 256);
+  const std::uint64_t spans = ceil_div(request.n, span);
+  const std::uint64_t wave_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
+  const Scalar identity = to_accumulator(request.identity);
+  const std::uint32_t include_initial = request.include_initial ? 1 : 0;
+  const BufferArg offsets{BufferArg::Which::segment_offsets, 0};
+  const BufferArg result{BufferArg::Which::result, 0};
+  const BufferArg pieces = add_scratch(plan, 2 * spans * acc_size, std::nullopt, "two pieces per span of the segments crossing it");
+  const BufferArg opened = add_scratch(plan, spans * 8, std::nullopt, "the segment opened by each span");
+
+  KernelPass fold = kernel_pass("segspan", request.op, request.type, "spans");
+  fold.local_size = std::max<std::uint64_t>(1, std::min(tuning.work_group_size, caps.max_work_group_size));
+  fold.global_size = std::clamp<std::uint64_t>(ceil_div(spans, fold.local_size), 1, wave_groups * 64) * fold.local_size;
+  fold.args = {BufferArg{BufferArg::Which::input, 0}, u64(request.n), offsets, offset_bytes_arg(layout),
+               u64(layout.segments), u64(span), pieces, opened, result, identity, u32(include_initial)};
+  plan.passes.push_back(std::move(fold));
+
+  KernelPass join = kernel_pass("segjoin", request.op, request.type, "segments crossing spans");
+  join.local_size = std::min<std::uint64_t>(widest_group(caps, tuning, acc_size), 256);
+  join.global_size = std::clamp<std::uint64_t>(ceil_div(spans, join.local_size), 1, wave_groups * 64) * join.local_size;
+  join.args = {pieces, opened, u64(request.n), offsets, offset_bytes_arg(layout), u64(layout.segments), u64(span),
+               u32(kSpanSerialPieces), result, identity, u32(include_initial),
+               LocalMemoryArg{local_bytes(join.local_size, acc_size)}, LocalMemoryArg{join.local_size * 8},
+               LocalMemoryArg{4}};
+  plan.passes.push_back(std::move(join));
+  plan.reason = "segments of " + std::to_string(request.n / layout.segments) + " elements on average, skewed (longest " +
+                std::to_string(layout.longest) + "): a work-item per span of " + std::to_string(span) +
+                " elements, then the segments crossing spans from their pieces";
+}
+
 }  // namespace
 
 Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& request, const SegmentLayout& layout,
@@ -153,6 +198,11 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
     return plan;
   }
 
+  if (skewed && layout.offset_bytes != 0) {
+    add_span_passes(plan, caps, tuning, layout, acc_size);
+    return plan;
+  }
+
   const std::uint64_t local = segment_group_size(caps, tuning, mean, acc_size);
   // Too few segments to keep every compute unit busy with several groups: each is cut into slices, a group
   // each (up to the most groups a launch takes), folded by the column passes.
@@ -201,6 +251,17 @@ std::uint64_t segmented_combine_depth(const Plan& plan) {
     std::uint64_t depth = std::max<std::uint64_t>(std::min<std::uint64_t>(piece, 31), ceil_div(piece, 4) + 1 + 1 + 4 + 1) + initial;
     for (std::size_t p = 1; p < plan.passes.size(); ++p) depth += column_pass_depth(plan.passes[p]);
     return depth;
+  }
+  if (first.entry_point.starts_with("zr_segspan_")) {
+    // A span's chain (at most span elements after the identity); a segment crossing spans then goes through
+    // segjoin: one work-item's chain through its pieces (at most two per span and one more), or a lane's share
+    // of them and the group's tree; then the initial value.
+    const std::uint64_t span = std::get<Scalar>(first.args[5]).as<std::uint64_t>();
+    const KernelPass& join = plan.passes.at(1);
+    const std::uint64_t pieces = 2 * (ceil_div(layout.longest, span) + 1);
+    const std::uint64_t joined = std::min<std::uint64_t>(pieces, kSpanSerialPieces) + 1;
+    const std::uint64_t shared = ceil_div(pieces, join.local_size) + 1 + local_tree_depth(join.local_size);
+    return span + 1 + std::max(joined, shared) + initial;
   }
   // seggroup: a work-item's chain through its share of a slice (16-byte vectors of up to 16 lanes folded one
   // lane after another, a scalar head and tail), the group's tree, then the column passes over the slices.

@@ -1,0 +1,3 @@
+// Variant "segjoin": see segspan.cl.
+#define ZR_SEGMENT_JOIN
+#include "segspan.cl"
