@@ -96,6 +96,26 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
     }                                                                                                           \
   }
 #else
+// Where segment s lies; past the last segment, nowhere (no element is at or beyond ~0).
+#define ZR_SPAN_SEGMENT(s, begin, end)                                                \
+  do {                                                                                \
+    begin = s < segments ? zr_segment_bound(offsets, offset_bytes, 0, s, n) : ~(ulong)0; \
+    end = s < segments ? max(begin, zr_segment_bound(offsets, offset_bytes, 0, s + 1, n)) : ~(ulong)0; \
+  } while (0)
+
+// Segment s, whose elements in the span are folded in acc, ends in the span: stored if it began there too, else
+// its piece is the span's lead (segjoin finishes it).
+#define ZR_SPAN_FINISH(OP, TN, ATN)                     \
+  do {                                                  \
+    if (begin >= a) ZR_FINISH_SEGMENT(OP, TN, ATN, acc, s); \
+    else lead = acc;                                    \
+    acc = identity;                                     \
+    ++s;                                                \
+    ZR_SPAN_SEGMENT(s, begin, end);                     \
+  } while (0)
+
+// One loop over the span's elements, about the same count for every work-item (lanes stay together); a segment's
+// end is the rare branch.
 #define ZR_SEGMENT_KERNEL(OP, TN, T, ACC, ATN)                                                                  \
   kernel void zr_segspan_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,         \
                                      uint offset_bytes, ulong segments, ulong span, global ACC* restrict pieces, \
@@ -106,24 +126,33 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
       const ulong a = c * span;                                                                                 \
       const ulong z = min(n, a + span);                                                                         \
       const ulong below = zr_bounds_below(offsets, offset_bytes, segments, a, n);                               \
-      ACC lead = identity, tail = identity;                                                                     \
-      ulong open = ~(ulong)0;                                                                                   \
-      for (ulong s = below > 0 ? below - 1 : 0; s < segments; ++s) {                                            \
-        const ulong begin = zr_segment_bound(offsets, offset_bytes, 0, s, n);                                   \
-        /* Segments that begin in a later span are its own; empty ones at n belong to the last span. */         \
-        if ((begin >= z) & !((z == n) & (begin == n))) break; /* & not &&: no freeze for llvm-spirv-15 */          \
-        const ulong end = max(begin, zr_segment_bound(offsets, offset_bytes, 0, s + 1, n));                     \
-        if (end <= a && begin < a) continue; /* the last to begin before the span ended before it too */        \
-        ACC acc = identity;                                                                                     \
-        for (ulong i = max(begin, a); i < min(end, z); ++i) acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, i)); \
-        if (end > z) {                                                                                          \
-          if (begin <= a) lead = acc;                                                                           \
-          else tail = acc;                                                                                      \
-          if (begin >= a) open = s;                                                                             \
+      ulong s = below > 0 ? below - 1 : 0, begin, end;                                                          \
+      ZR_SPAN_SEGMENT(s, begin, end);                                                                           \
+      if (end <= a && begin < a) { /* the last to begin before the span ended before it too */                 \
+        ++s;                                                                                                    \
+        ZR_SPAN_SEGMENT(s, begin, end);                                                                         \
+      }                                                                                                         \
+      ACC acc = identity, lead = identity, tail = identity;                                                     \
+      /* One loop over the span's elements and the segments that end in it (at its end too, and empty ones      \
+         there; at n: the last span's). Not a loop of segments around a loop of elements, nor a second loop:  \
+         llvm-spirv-15 orders such exits wrongly for spirv-val. */                                             \
+      for (ulong i = a;;) {                                                                                     \
+        const int ends_here = (i >= end) & ((i < z) | (begin < z) | ((z == n) & (begin == n)));                \
+        if (ends_here) {                                                                                        \
+          ZR_SPAN_FINISH(OP, TN, ATN);                                                                          \
+        } else if (i < z) {                                                                                     \
+          const ACC x = ZR_LOAD_##TN(in, i);                                                                    \
+          if (i >= begin) acc = ZR_COMBINE(OP, ATN)(acc, x); /* else before the first segment */                \
+          ++i;                                                                                                  \
+        } else {                                                                                                \
           break;                                                                                                \
         }                                                                                                       \
-        if (begin >= a) ZR_FINISH_SEGMENT(OP, TN, ATN, acc, s);                                                 \
-        else lead = acc; /* began in an earlier span: segjoin finishes it */                                    \
+      }                                                                                                         \
+      ulong open = ~(ulong)0;                                                                                   \
+      if (begin < z) { /* runs past the span */                                                                 \
+        if (begin <= a) lead = acc;                                                                             \
+        else tail = acc;                                                                                        \
+        if (begin >= a) open = s;                                                                               \
       }                                                                                                         \
       pieces[2 * c] = lead;                                                                                     \
       pieces[2 * c + 1] = tail;                                                                                 \
