@@ -37,9 +37,8 @@ struct Tuning {
   // Segmented reductions on GPUs (plans/segmented.hpp): segments of up to a thousand or so elements get a power
   // of two of work-items each, so that none folds more than this many elements on average.
   std::uint64_t segment_lane_elements = 32;
-  // Segmented reductions of skewed sizes on GPUs (segspan): elements per work-item. 0: from n and the device (enough
-  // work-items for two full waves, 16 to 256 each).
-  std::uint64_t segment_span_elements = 0;
+  // Segmented reductions of skewed sizes on GPUs (segspan): elements per work-item, staged in local memory.
+  std::uint64_t segment_span_elements = 16;
 };
 
 Tuning tuning_for(const Capabilities& caps);

@@ -1,8 +1,9 @@
 // Variants "segspan" and "segjoin": a segmented reduction whose work is split by elements, not by segments
 // (runtime/core/plans/segmented.cpp, for skewed sizes: a few huge segments among many tiny ones). Segments as in
 // segments.cl (offsets of offset_bytes 4 or 8, clamped to n; an end below its begin reads as empty).
-//   segspan: a work-item per span of `span` consecutive elements, grid-strided over the spans. It folds, in
-//            order, the part of each segment that lies in its span. A segment wholly inside the span (and an
+//   segspan: a work-item per span of `span` consecutive elements, a group per tile of its spans (grid-strided
+//            over the tiles), the tile read into local memory with coalesced loads. A work-item folds, in order,
+//            the part of each segment that lies in its span. A segment wholly inside the span (and an
 //            empty one that begins there, or at n in the last span) is stored at once, after its initial value
 //            when include_initial. A segment that crosses a span boundary leaves two pieces per span:
 //              pieces[2c]     the fold of span c's elements in the segment holding its first element, when that
@@ -16,7 +17,7 @@
 //            longer runs are listed in local memory and folded one after another by the whole group (strided
 //            lanes, then the local tree), so that a huge segment is not left to one work-item.
 // segspan: (in T, n, offsets, offset_bytes, segments, span, pieces ACC, opened ulong, result T, identity,
-//           include_initial)
+//           include_initial, tile local ACC[local size x span])
 // segjoin: (pieces ACC, opened ulong, n, offsets, offset_bytes, segments, span, serial_pieces, result T, identity,
 //           include_initial, scratch local ACC, listed local ulong, listed_count local uint)
 #include "zr_grid.h"
@@ -96,67 +97,53 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
     }                                                                                                           \
   }
 #else
-// Where segment s lies; past the last segment, nowhere (no element is at or beyond ~0).
-#define ZR_SPAN_SEGMENT(s, begin, end)                                                \
-  do {                                                                                \
-    begin = s < segments ? zr_segment_bound(offsets, offset_bytes, 0, s, n) : ~(ulong)0; \
-    end = s < segments ? max(begin, zr_segment_bound(offsets, offset_bytes, 0, s + 1, n)) : ~(ulong)0; \
-  } while (0)
-
-// Segment s, whose elements in the span are folded in acc, ends in the span: stored if it began there too, else
-// its piece is the span's lead (segjoin finishes it).
-#define ZR_SPAN_FINISH(OP, TN, ATN)                     \
-  do {                                                  \
-    if (begin >= a) ZR_FINISH_SEGMENT(OP, TN, ATN, acc, s); \
-    else lead = acc;                                    \
-    acc = identity;                                     \
-    ++s;                                                \
-    ZR_SPAN_SEGMENT(s, begin, end);                     \
-  } while (0)
-
-// One loop over the span's elements, about the same count for every work-item (lanes stay together); a segment's
-// end is the rare branch.
+// A group stages a tile of (its size x span) elements in local memory with coalesced loads; then each work-item
+// walks its span there, a segment at a time.
 #define ZR_SEGMENT_KERNEL(OP, TN, T, ACC, ATN)                                                                  \
   kernel void zr_segspan_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,         \
                                      uint offset_bytes, ulong segments, ulong span, global ACC* restrict pieces, \
                                      global ulong* restrict opened, global T* result, ACC identity,             \
-                                     uint include_initial) {                                                    \
+                                     uint include_initial, local ACC* tile) {                                   \
+    const ulong lid = get_local_id(0);                                                                          \
+    const ulong lsize = get_local_size(0);                                                                      \
+    const ulong per_tile = lsize * span;                                                                        \
+    const ulong tiles = (n + per_tile - 1) / per_tile;                                                          \
     const ulong spans = (n + span - 1) / span;                                                                  \
-    for (ulong c = get_global_id(0); c < spans; c += get_global_size(0)) {                                      \
-      const ulong a = c * span;                                                                                 \
-      const ulong z = min(n, a + span);                                                                         \
-      const ulong below = zr_bounds_below(offsets, offset_bytes, segments, a, n);                               \
-      ulong s = below > 0 ? below - 1 : 0, begin, end;                                                          \
-      ZR_SPAN_SEGMENT(s, begin, end);                                                                           \
-      if (end <= a && begin < a) { /* the last to begin before the span ended before it too */                 \
-        ++s;                                                                                                    \
-        ZR_SPAN_SEGMENT(s, begin, end);                                                                         \
-      }                                                                                                         \
-      ACC acc = identity, lead = identity, tail = identity;                                                     \
-      /* One loop over the span's elements and the segments that end in it (at its end too, and empty ones      \
-         there; at n: the last span's). Not a loop of segments around a loop of elements, nor a second loop:  \
-         llvm-spirv-15 orders such exits wrongly for spirv-val. */                                             \
-      for (ulong i = a;;) {                                                                                     \
-        const int ends_here = (i >= end) & ((i < z) | (begin < z) | ((z == n) & (begin == n)));                \
-        if (ends_here) {                                                                                        \
-          ZR_SPAN_FINISH(OP, TN, ATN);                                                                          \
-        } else if (i < z) {                                                                                     \
-          const ACC x = ZR_LOAD_##TN(in, i);                                                                    \
-          if (i >= begin) acc = ZR_COMBINE(OP, ATN)(acc, x); /* else before the first segment */                \
-          ++i;                                                                                                  \
-        } else {                                                                                                \
-          break;                                                                                                \
+    for (ulong t = get_group_id(0); t < tiles; t += get_num_groups(0)) {                                        \
+      const ulong tile_start = t * per_tile;                                                                    \
+      const ulong tile_length = min(per_tile, n - tile_start);                                                  \
+      for (ulong k = lid; k < tile_length; k += lsize) tile[k] = ZR_LOAD_##TN(in, tile_start + k);              \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                                             \
+      const ulong c = t * lsize + lid;                                                                          \
+      if (c < spans) {                                                                                          \
+        const ulong a = c * span;                                                                               \
+        const ulong z = min(n, a + span);                                                                       \
+        const ulong below = zr_bounds_below(offsets, offset_bytes, segments, a, n);                             \
+        ACC lead = identity, tail = identity;                                                                   \
+        ulong open = ~(ulong)0;                                                                                 \
+        for (ulong s = below > 0 ? below - 1 : 0; s < segments; ++s) {                                          \
+          const ulong begin = zr_segment_bound(offsets, offset_bytes, 0, s, n);                                 \
+          /* Segments that begin in a later span are its own; empty ones at n belong to the last span. */       \
+          if ((begin >= z) & !((z == n) & (begin == n))) break; /* & not &&: no freeze for llvm-spirv-15 */        \
+          const ulong end = max(begin, zr_segment_bound(offsets, offset_bytes, 0, s + 1, n));                   \
+          if (end <= a && begin < a) continue; /* the last to begin before the span ended before it too */      \
+          ACC acc = identity;                                                                                   \
+          for (ulong i = max(begin, a); i < min(end, z); ++i) acc = ZR_COMBINE(OP, ATN)(acc, tile[i - tile_start]); \
+          if (end > z) {                                                                                        \
+            if (begin <= a) lead = acc;                                                                         \
+            else tail = acc;                                                                                    \
+            if (begin >= a) open = s;                                                                           \
+            break;                                                                                              \
+          }                                                                                                     \
+          if (begin >= a) ZR_FINISH_SEGMENT(OP, TN, ATN, acc, s);                                               \
+          else lead = acc; /* began in an earlier span: segjoin finishes it */                                  \
         }                                                                                                       \
+        pieces[2 * c] = lead;                                                                                   \
+        pieces[2 * c + 1] = tail;                                                                               \
+        opened[c] = open;                                                                                       \
       }                                                                                                         \
-      ulong open = ~(ulong)0;                                                                                   \
-      if (begin < z) { /* runs past the span */                                                                 \
-        if (begin <= a) lead = acc;                                                                             \
-        else tail = acc;                                                                                        \
-        if (begin >= a) open = s;                                                                               \
-      }                                                                                                         \
-      pieces[2 * c] = lead;                                                                                     \
-      pieces[2 * c + 1] = tail;                                                                                 \
-      opened[c] = open;                                                                                         \
+      /* The next tile overwrites what every work-item has just read. */                                       \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                                             \
     }                                                                                                           \
   }
 #endif
