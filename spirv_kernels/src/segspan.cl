@@ -17,21 +17,22 @@
 //            longer runs are listed in local memory and folded one after another by the whole group (strided
 //            lanes, then the local tree), so that a huge segment is not left to one work-item.
 // segspan: (in T, n, offsets, offset_bytes, segments, span, pieces ACC, opened ulong, result T, identity,
-//           include_initial, tile local ACC[local size x span])
+//           include_initial, tile local ACC[local size x span], tile_bounds local ulong[2])
 // segjoin: (pieces ACC, opened ulong, n, offsets, offset_bytes, segments, span, serial_pieces, result T, identity,
 //           include_initial, scratch local ACC, listed local ulong, listed_count local uint)
 #include "zr_grid.h"
 #include "zr_group_tree.h"
 #include "zr_segments.h"
 
-// How many bounds (of segments 0..segments) lie below `at`: the first segment that may hold or begin at element
-// `at` is one less (the last to begin before it). Steps of falling powers of two, written without a short-circuit
-// condition (a plain bisection's selects become a "freeze" that llvm-spirv-15 rejects).
-static inline ulong zr_bounds_below(global const uchar* offsets, uint offset_bytes, ulong segments, ulong at, ulong n) {
-  ulong count = 0;
-  for (ulong step = (ulong)1 << (63 - clz(segments + 1)); step > 0; step >>= 1) {
-    const ulong probe = min(count + step, segments + 1);
-    if ((count + step <= segments + 1) & (zr_segment_bound(offsets, offset_bytes, 0, probe - 1, n) < at)) count = probe;
+// How many bounds (of segments 0..segments) lie below `at`, given that those before index lo do and those from
+// index hi on do not: the first segment that may hold or begin at element `at` is one less (the last to begin
+// before it). Steps of falling powers of two, written without a short-circuit condition (a plain bisection's
+// selects become a "freeze" that llvm-spirv-15 rejects).
+static inline ulong zr_bounds_below(global const uchar* offsets, uint offset_bytes, ulong lo, ulong hi, ulong at, ulong n) {
+  ulong count = lo;
+  for (ulong step = (ulong)1 << (63 - clz((hi - lo) | 1)); step > 0; step >>= 1) {
+    const ulong probe = min(count + step, hi);
+    if ((count + step <= hi) & (zr_segment_bound(offsets, offset_bytes, 0, probe - 1, n) < at)) count = probe;
   }
   return count;
 }
@@ -103,7 +104,7 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
   kernel void zr_segspan_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,         \
                                      uint offset_bytes, ulong segments, ulong span, global ACC* restrict pieces, \
                                      global ulong* restrict opened, global T* result, ACC identity,             \
-                                     uint include_initial, local ACC* tile) {                                   \
+                                     uint include_initial, local ACC* tile, local ulong* tile_bounds) {         \
     const ulong lid = get_local_id(0);                                                                          \
     const ulong lsize = get_local_size(0);                                                                      \
     const ulong per_tile = lsize * span;                                                                        \
@@ -112,13 +113,18 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
     for (ulong t = get_group_id(0); t < tiles; t += get_num_groups(0)) {                                        \
       const ulong tile_start = t * per_tile;                                                                    \
       const ulong tile_length = min(per_tile, n - tile_start);                                                  \
+      /* Which bounds the tile's spans need search: those below its start all lie below theirs, those from the \
+         first at or past its end none do. */                                                                   \
+      if (lid == 0) tile_bounds[0] = zr_bounds_below(offsets, offset_bytes, 0, segments + 1, tile_start, n);     \
+      if (lid == lsize - 1)                                                                                     \
+        tile_bounds[1] = zr_bounds_below(offsets, offset_bytes, 0, segments + 1, tile_start + tile_length, n);  \
       for (ulong k = lid; k < tile_length; k += lsize) tile[k] = ZR_LOAD_##TN(in, tile_start + k);              \
       barrier(CLK_LOCAL_MEM_FENCE);                                                                             \
       const ulong c = t * lsize + lid;                                                                          \
       if (c < spans) {                                                                                          \
         const ulong a = c * span;                                                                               \
         const ulong z = min(n, a + span);                                                                       \
-        const ulong below = zr_bounds_below(offsets, offset_bytes, segments, a, n);                             \
+        const ulong below = zr_bounds_below(offsets, offset_bytes, tile_bounds[0], tile_bounds[1], a, n);       \
         ACC lead = identity, tail = identity;                                                                   \
         ulong open = ~(ulong)0;                                                                                 \
         for (ulong s = below > 0 ? below - 1 : 0; s < segments; ++s) {                                          \

@@ -82,7 +82,7 @@ void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning,
   fold.global_size = std::clamp<std::uint64_t>(ceil_div(spans, fold.local_size), 1, wave_groups * 64) * fold.local_size;
   fold.args = {BufferArg{BufferArg::Which::input, 0}, u64(request.n), offsets, offset_bytes_arg(layout),
                u64(layout.segments), u64(span), pieces, opened, result, identity, u32(include_initial),
-               LocalMemoryArg{fold_local * span * acc_size}};
+               LocalMemoryArg{fold_local * span * acc_size}, LocalMemoryArg{16}};
   plan.passes.push_back(std::move(fold));
 
   KernelPass join = kernel_pass("segjoin", request.op, request.type, "segments crossing spans");
