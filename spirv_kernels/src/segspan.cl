@@ -17,7 +17,8 @@
 //            longer runs are listed in local memory and folded one after another by the whole group (strided
 //            lanes, then the local tree), so that a huge segment is not left to one work-item.
 // segspan: (in T, n, offsets, offset_bytes, segments, span, pieces ACC, opened ulong, result T, identity,
-//           include_initial, tile local ACC[local size x span], tile_bounds local ulong[2])
+//           include_initial, tile local ACC[local size x span], tile_bounds local ulong[2],
+//           staged local ulong[local size x span + 2])
 // segjoin: (pieces ACC, opened ulong, n, offsets, offset_bytes, segments, span, serial_pieces, result T, identity,
 //           include_initial, scratch local ACC, listed local ulong, listed_count local uint)
 #include "zr_grid.h"
@@ -33,6 +34,27 @@ static inline ulong zr_bounds_below(global const uchar* offsets, uint offset_byt
   for (ulong step = (ulong)1 << (63 - clz((hi - lo) | 1)); step > 0; step >>= 1) {
     const ulong probe = min(count + step, hi);
     if ((count + step <= hi) & (zr_segment_bound(offsets, offset_bytes, 0, probe - 1, n) < at)) count = probe;
+  }
+  return count;
+}
+
+// Segment bound k from the group's staged copy of bounds [first, first + count), else from global memory.
+static inline ulong zr_staged_bound(local const ulong* staged, ulong first, ulong count, global const uchar* offsets,
+                                    uint offset_bytes, ulong k, ulong n) {
+  const ulong at = k - first;
+  if (at < count) return staged[at];
+  return zr_segment_bound(offsets, offset_bytes, 0, k, n);
+}
+#define ZR_STAGED_BOUND(k) zr_staged_bound(staged, staged_first, staged_count, offsets, offset_bytes, (k), n)
+
+// zr_bounds_below over the staged bounds.
+static inline ulong zr_staged_bounds_below(local const ulong* staged, ulong staged_first, ulong staged_count,
+                                           global const uchar* offsets, uint offset_bytes, ulong lo, ulong hi,
+                                           ulong at, ulong n) {
+  ulong count = lo;
+  for (ulong step = (ulong)1 << (63 - clz((hi - lo) | 1)); step > 0; step >>= 1) {
+    const ulong probe = min(count + step, hi);
+    if ((count + step <= hi) & (ZR_STAGED_BOUND(probe - 1) < at)) count = probe;
   }
   return count;
 }
@@ -104,7 +126,8 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
   kernel void zr_segspan_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,         \
                                      uint offset_bytes, ulong segments, ulong span, global ACC* restrict pieces, \
                                      global ulong* restrict opened, global T* result, ACC identity,             \
-                                     uint include_initial, local ACC* tile, local ulong* tile_bounds) {         \
+                                     uint include_initial, local ACC* tile, local ulong* tile_bounds,           \
+                                     local ulong* staged) {                                                     \
     const ulong lid = get_local_id(0);                                                                          \
     const ulong lsize = get_local_size(0);                                                                      \
     const ulong per_tile = lsize * span;                                                                        \
@@ -120,18 +143,27 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
         tile_bounds[1] = zr_bounds_below(offsets, offset_bytes, 0, segments + 1, tile_start + tile_length, n);  \
       for (ulong k = lid; k < tile_length; k += lsize) tile[k] = ZR_LOAD_##TN(in, tile_start + k);              \
       barrier(CLK_LOCAL_MEM_FENCE);                                                                             \
+      /* The bounds the tile's walks read (from the segment before its first bound on), as many as fit: local    \
+         reads instead of a global load at every step of every work-item's walk. */                            \
+      const ulong lo = tile_bounds[0], hi = tile_bounds[1];                                                     \
+      const ulong staged_first = max(lo, (ulong)1) - 1;                                                          \
+      const ulong staged_count = min(min(hi + 1, segments + 1) - staged_first, per_tile + 2);                    \
+      for (ulong k = lid; k < staged_count; k += lsize)                                                         \
+        staged[k] = zr_segment_bound(offsets, offset_bytes, 0, staged_first + k, n);                            \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                                             \
       const ulong c = t * lsize + lid;                                                                          \
       if (c < spans) {                                                                                          \
         const ulong a = c * span;                                                                               \
         const ulong z = min(n, a + span);                                                                       \
-        const ulong below = zr_bounds_below(offsets, offset_bytes, tile_bounds[0], tile_bounds[1], a, n);       \
+        const ulong below =                                                                                     \
+            zr_staged_bounds_below(staged, staged_first, staged_count, offsets, offset_bytes, lo, hi, a, n);    \
         ACC lead = identity, tail = identity;                                                                   \
         ulong open = ~(ulong)0;                                                                                 \
-        for (ulong s = below > 0 ? below - 1 : 0; s < segments; ++s) {                                          \
-          const ulong begin = zr_segment_bound(offsets, offset_bytes, 0, s, n);                                 \
+        for (ulong s = max(below, (ulong)1) - 1; s < segments; ++s) {                                          \
+          const ulong begin = ZR_STAGED_BOUND(s);                                                               \
           /* Segments that begin in a later span are its own; empty ones at n belong to the last span. */       \
           if ((begin >= z) & !((z == n) & (begin == n))) break; /* & not &&: no freeze for llvm-spirv-15 */        \
-          const ulong end = max(begin, zr_segment_bound(offsets, offset_bytes, 0, s + 1, n));                   \
+          const ulong end = max(begin, ZR_STAGED_BOUND(s + 1));                                                 \
           if (end <= a && begin < a) continue; /* the last to begin before the span ended before it too */      \
           ACC acc = identity;                                                                                   \
           for (ulong i = max(begin, a); i < min(end, z); ++i) acc = ZR_COMBINE(OP, ATN)(acc, tile[i - tile_start]); \
