@@ -110,9 +110,25 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
         const ulong s_long = opened[c_long];                                                                    \
         ulong first, last;                                                                                      \
         zr_span_pieces(offsets, offset_bytes, n, spans, span, s_long, c_long, &first, &last);                   \
-        ACC acc = identity;                                                                                     \
-        for (ulong i = first + lid; i < last; i += lsize) acc = ZR_COMBINE(OP, ATN)(acc, pieces[i]);            \
-        ZR_LOCAL_TREE(ZR_COMBINE(OP, ATN), ACC, acc, scratch, identity);                                        \
+        /* Eight chains per lane, so that a huge segment's pieces (one group for all of them) are read with      \
+           eight loads in flight per lane rather than one. */                                                   \
+        ACC a0 = identity, a1 = identity, a2 = identity, a3 = identity;                                         \
+        ACC a4 = identity, a5 = identity, a6 = identity, a7 = identity;                                         \
+        ulong i = first + lid;                                                                                  \
+        for (; i + 7 * lsize < last; i += 8 * lsize) {                                                          \
+          a0 = ZR_COMBINE(OP, ATN)(a0, pieces[i]);                                                              \
+          a1 = ZR_COMBINE(OP, ATN)(a1, pieces[i + lsize]);                                                      \
+          a2 = ZR_COMBINE(OP, ATN)(a2, pieces[i + 2 * lsize]);                                                  \
+          a3 = ZR_COMBINE(OP, ATN)(a3, pieces[i + 3 * lsize]);                                                  \
+          a4 = ZR_COMBINE(OP, ATN)(a4, pieces[i + 4 * lsize]);                                                  \
+          a5 = ZR_COMBINE(OP, ATN)(a5, pieces[i + 5 * lsize]);                                                  \
+          a6 = ZR_COMBINE(OP, ATN)(a6, pieces[i + 6 * lsize]);                                                  \
+          a7 = ZR_COMBINE(OP, ATN)(a7, pieces[i + 7 * lsize]);                                                  \
+        }                                                                                                       \
+        for (; i < last; i += lsize) a0 = ZR_COMBINE(OP, ATN)(a0, pieces[i]);                                   \
+        ACC acc = ZR_COMBINE(OP, ATN)(ZR_COMBINE(OP, ATN)(ZR_COMBINE(OP, ATN)(a0, a1), ZR_COMBINE(OP, ATN)(a2, a3)), \
+                                      ZR_COMBINE(OP, ATN)(ZR_COMBINE(OP, ATN)(a4, a5), ZR_COMBINE(OP, ATN)(a6, a7))); \
+        ZR_LOCAL_TREE(ZR_COMBINE(OP, ATN), ACC, acc, scratch, identity);                                     \
         if (lid == 0) ZR_FINISH_SEGMENT(OP, TN, ATN, acc, s_long);                                              \
         /* The next segment's tree overwrites the scratch slot that every work-item has just read. */          \
         barrier(CLK_LOCAL_MEM_FENCE);                                                                           \

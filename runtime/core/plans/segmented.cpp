@@ -263,7 +263,10 @@ std::uint64_t segmented_combine_depth(const Plan& plan) {
     const KernelPass& join = plan.passes.at(1);
     const std::uint64_t pieces = 2 * (ceil_div(layout.longest, span) + 1);
     const std::uint64_t joined = std::min<std::uint64_t>(pieces, kSpanSerialPieces) + 1;
-    const std::uint64_t shared = ceil_div(pieces, join.local_size) + 1 + local_tree_depth(join.local_size);
+    // The group's path: eight chains per lane over its share (the last under eight into the first), merged in
+    // three steps.
+    const std::uint64_t share = ceil_div(pieces, join.local_size);
+    const std::uint64_t shared = ceil_div(share, 8) + 7 + 1 + 3 + local_tree_depth(join.local_size);
     return span + 1 + std::max(joined, shared) + initial;
   }
   // seggroup: a work-item's chain through its share of a slice (16-byte vectors of up to 16 lanes folded one
