@@ -81,9 +81,14 @@ void bench(zr::queue& q, const char* type, const Options& o) {
       };
       const zr::event warm = once();
       warm.wait();
-      if (o.plans && !warm.get_profile().plans.empty())
+      if (o.plans && !warm.get_profile().plans.empty()) {
         std::fprintf(stderr, "%s %s %s 2^%d: %s\n", api, sum ? "sum" : "max", type, log2,
                      warm.get_profile().plans.front().description.c_str());
+        // Each pass's device time, to see which pass a plan spends its time in.
+        for (const auto& pass : once().get_profile().passes)
+          std::fprintf(stderr, "  pass %s (%s): %.1f us\n", pass.label.c_str(), pass.kernel.c_str(),
+                       static_cast<double>(pass.duration_ns()) * 1e-3);
+      }
       std::vector<double> s;
       for (int run = 0; run < o.runs; ++run) s.push_back(device_span_s(once()));
       std::vector<T> got(segments);
