@@ -1,9 +1,8 @@
 // Variants "segspan" and "segjoin": a segmented reduction whose work is split by elements, not by segments
 // (runtime/core/plans/segmented.cpp, for skewed sizes: a few huge segments among many tiny ones). Segments as in
 // segments.cl (offsets of offset_bytes 4 or 8, clamped to n; an end below its begin reads as empty).
-//   segspan: a work-item per span of `span` consecutive elements, a group per tile of its spans (grid-strided
-//            over the tiles), the tile read into local memory with coalesced loads. A work-item folds, in order,
-//            the part of each segment that lies in its span. A segment wholly inside the span (and an
+//   segspan: a work-item per span of `span` consecutive elements, grid-strided over the spans. It folds, in
+//            order, the part of each segment that lies in its span. A segment wholly inside the span (and an
 //            empty one that begins there, or at n in the last span) is stored at once, after its initial value
 //            when include_initial. A segment that crosses a span boundary leaves two pieces per span:
 //              pieces[2c]     the fold of span c's elements in the segment holding its first element, when that
@@ -17,8 +16,7 @@
 //            longer runs are listed in local memory and folded one after another by the whole group (strided
 //            lanes, then the local tree), so that a huge segment is not left to one work-item.
 // segspan: (in T, n, offsets, offset_bytes, segments, span, pieces ACC, opened ulong, result T, identity,
-//           include_initial, tile local ACC[local size x span], tile_bounds local ulong[2],
-//           staged local ulong[local size x span + 2])
+//           include_initial)
 // segjoin: (pieces ACC, opened ulong, n, offsets, offset_bytes, segments, span, serial_pieces, result T, identity,
 //           include_initial, scratch local ACC, listed local ulong, listed_count local uint)
 #include "zr_grid.h"
@@ -34,27 +32,6 @@ static inline ulong zr_bounds_below(global const uchar* offsets, uint offset_byt
   for (ulong step = (ulong)1 << (63 - clz((hi - lo) | 1)); step > 0; step >>= 1) {
     const ulong probe = min(count + step, hi);
     if ((count + step <= hi) & (zr_segment_bound(offsets, offset_bytes, 0, probe - 1, n) < at)) count = probe;
-  }
-  return count;
-}
-
-// Segment bound k from the group's staged copy of bounds [first, first + count), else from global memory.
-static inline ulong zr_staged_bound(local const ulong* staged, ulong first, ulong count, global const uchar* offsets,
-                                    uint offset_bytes, ulong k, ulong n) {
-  const ulong at = k - first;
-  if (at < count) return staged[at];
-  return zr_segment_bound(offsets, offset_bytes, 0, k, n);
-}
-#define ZR_STAGED_BOUND(k) zr_staged_bound(staged, staged_first, staged_count, offsets, offset_bytes, (k), n)
-
-// zr_bounds_below over the staged bounds.
-static inline ulong zr_staged_bounds_below(local const ulong* staged, ulong staged_first, ulong staged_count,
-                                           global const uchar* offsets, uint offset_bytes, ulong lo, ulong hi,
-                                           ulong at, ulong n) {
-  ulong count = lo;
-  for (ulong step = (ulong)1 << (63 - clz((hi - lo) | 1)); step > 0; step >>= 1) {
-    const ulong probe = min(count + step, hi);
-    if ((count + step <= hi) & (ZR_STAGED_BOUND(probe - 1) < at)) count = probe;
   }
   return count;
 }
@@ -136,68 +113,46 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
     }                                                                                                           \
   }
 #else
-// A group stages a tile of (its size x span) elements in local memory with coalesced loads; then each work-item
-// walks its span there, a segment at a time.
+// A work-item walks its span a segment at a time, straight from global memory (staging the spans and their
+// bounds in local memory measured slower on the H100: the groups it allows are too narrow).
 #define ZR_SEGMENT_KERNEL(OP, TN, T, ACC, ATN)                                                                  \
   kernel void zr_segspan_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,         \
                                      uint offset_bytes, ulong segments, ulong span, global ACC* restrict pieces, \
                                      global ulong* restrict opened, global T* result, ACC identity,             \
-                                     uint include_initial, local ACC* tile, local ulong* tile_bounds,           \
-                                     local ulong* staged) {                                                     \
-    const ulong lid = get_local_id(0);                                                                          \
-    const ulong lsize = get_local_size(0);                                                                      \
-    const ulong per_tile = lsize * span;                                                                        \
-    const ulong tiles = (n + per_tile - 1) / per_tile;                                                          \
+                                     uint include_initial) {                                                    \
     const ulong spans = (n + span - 1) / span;                                                                  \
-    for (ulong t = get_group_id(0); t < tiles; t += get_num_groups(0)) {                                        \
-      const ulong tile_start = t * per_tile;                                                                    \
-      const ulong tile_length = min(per_tile, n - tile_start);                                                  \
-      /* Which bounds the tile's spans need search: those below its start all lie below theirs, those from the \
-         first at or past its end none do. */                                                                   \
-      if (lid == 0) tile_bounds[0] = zr_bounds_below(offsets, offset_bytes, 0, segments + 1, tile_start, n);     \
-      if (lid == lsize - 1)                                                                                     \
-        tile_bounds[1] = zr_bounds_below(offsets, offset_bytes, 0, segments + 1, tile_start + tile_length, n);  \
-      for (ulong k = lid; k < tile_length; k += lsize) tile[k] = ZR_LOAD_##TN(in, tile_start + k);              \
-      barrier(CLK_LOCAL_MEM_FENCE);                                                                             \
-      /* The bounds the tile's walks read (from the segment before its first bound on), as many as fit: local    \
-         reads instead of a global load at every step of every work-item's walk. */                            \
-      const ulong lo = tile_bounds[0], hi = tile_bounds[1];                                                     \
-      const ulong staged_first = max(lo, (ulong)1) - 1;                                                          \
-      const ulong staged_count = min(min(hi + 1, segments + 1) - staged_first, per_tile + 2);                    \
-      for (ulong k = lid; k < staged_count; k += lsize)                                                         \
-        staged[k] = zr_segment_bound(offsets, offset_bytes, 0, staged_first + k, n);                            \
-      barrier(CLK_LOCAL_MEM_FENCE);                                                                             \
-      const ulong c = t * lsize + lid;                                                                          \
-      if (c < spans) {                                                                                          \
-        const ulong a = c * span;                                                                               \
-        const ulong z = min(n, a + span);                                                                       \
-        const ulong below =                                                                                     \
-            zr_staged_bounds_below(staged, staged_first, staged_count, offsets, offset_bytes, lo, hi, a, n);    \
-        ACC lead = identity, tail = identity;                                                                   \
-        ulong open = ~(ulong)0;                                                                                 \
-        for (ulong s = max(below, (ulong)1) - 1; s < segments; ++s) {                                          \
-          const ulong begin = ZR_STAGED_BOUND(s);                                                               \
-          /* Segments that begin in a later span are its own; empty ones at n belong to the last span. */       \
-          if ((begin >= z) & !((z == n) & (begin == n))) break; /* & not &&: no freeze for llvm-spirv-15 */        \
-          const ulong end = max(begin, ZR_STAGED_BOUND(s + 1));                                                 \
-          if (end <= a && begin < a) continue; /* the last to begin before the span ended before it too */      \
-          ACC acc = identity;                                                                                   \
-          for (ulong i = max(begin, a); i < min(end, z); ++i) acc = ZR_COMBINE(OP, ATN)(acc, tile[i - tile_start]); \
-          if (end > z) {                                                                                        \
-            if (begin <= a) lead = acc;                                                                         \
-            else tail = acc;                                                                                    \
-            if (begin >= a) open = s;                                                                           \
-            break;                                                                                              \
-          }                                                                                                     \
-          if (begin >= a) ZR_FINISH_SEGMENT(OP, TN, ATN, acc, s);                                               \
-          else lead = acc; /* began in an earlier span: segjoin finishes it */                                  \
+    for (ulong c = get_global_id(0); c < spans; c += get_global_size(0)) {                                      \
+      const ulong a = c * span;                                                                                 \
+      const ulong z = min(n, a + span);                                                                         \
+      const ulong below = zr_bounds_below(offsets, offset_bytes, 0, segments + 1, a, n);                        \
+      ACC lead = identity, tail = identity;                                                                     \
+      ulong open = ~(ulong)0;                                                                                   \
+      ulong s = max(below, (ulong)1) - 1;                                                                       \
+      ulong begin = zr_segment_bound(offsets, offset_bytes, 0, s, n);                                           \
+      for (; s < segments; ++s) {                                                                               \
+        /* Segments that begin in a later span are its own; empty ones at n belong to the last span. */         \
+        if ((begin >= z) & !((z == n) & (begin == n))) break; /* & not &&: no freeze for llvm-spirv-15 */          \
+        const ulong next = zr_segment_bound(offsets, offset_bytes, 0, s + 1, n);                                \
+        const ulong end = max(begin, next);                                                                     \
+        if (end <= a && begin < a) { /* the last to begin before the span ended before it too */                \
+          begin = next;                                                                                         \
+          continue;                                                                                             \
         }                                                                                                       \
-        pieces[2 * c] = lead;                                                                                   \
-        pieces[2 * c + 1] = tail;                                                                               \
-        opened[c] = open;                                                                                       \
+        ACC acc = identity;                                                                                     \
+        for (ulong i = max(begin, a); i < min(end, z); ++i) acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, i)); \
+        if (end > z) {                                                                                          \
+          if (begin <= a) lead = acc;                                                                           \
+          else tail = acc;                                                                                      \
+          if (begin >= a) open = s;                                                                             \
+          break;                                                                                                \
+        }                                                                                                       \
+        if (begin >= a) ZR_FINISH_SEGMENT(OP, TN, ATN, acc, s);                                                 \
+        else lead = acc; /* began in an earlier span: segjoin finishes it */                                    \
+        begin = next;                                                                                           \
       }                                                                                                         \
-      /* The next tile overwrites what every work-item has just read. */                                       \
-      barrier(CLK_LOCAL_MEM_FENCE);                                                                             \
+      pieces[2 * c] = lead;                                                                                     \
+      pieces[2 * c + 1] = tail;                                                                                 \
+      opened[c] = open;                                                                                         \
     }                                                                                                           \
   }
 #endif

@@ -63,12 +63,7 @@ constexpr std::uint32_t kSpanSerialPieces = 16;
 void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning, const SegmentLayout& layout,
                      std::size_t acc_size) {
   const ReductionRequest& request = plan.request;
-  // Spans staged in local memory with their segments' bounds (half of it, so that two groups fit), as many of them
-  // as it holds.
-  const std::uint64_t local_budget = caps.local_memory_bytes > 0 ? caps.local_memory_bytes / 2 : 16384;
-  const std::uint64_t span = std::clamp<std::uint64_t>(tuning.segment_span_elements, 1, local_budget / acc_size);
-  const std::uint64_t fold_local = std::bit_floor(std::clamp<std::uint64_t>(
-      (local_budget - 16) / (span * (acc_size + 8) + 16), 1, std::min(tuning.work_group_size, caps.max_work_group_size)));
+  const std::uint64_t span = std::max<std::uint64_t>(tuning.segment_span_elements, 1);
   const std::uint64_t spans = ceil_div(request.n, span);
   const std::uint64_t wave_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
   const Scalar identity = to_accumulator(request.identity);
@@ -79,12 +74,10 @@ void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning,
   const BufferArg opened = add_scratch(plan, spans * 8, std::nullopt, "the segment opened by each span");
 
   KernelPass fold = kernel_pass("segspan", request.op, request.type, "spans");
-  fold.local_size = fold_local;
+  fold.local_size = std::max<std::uint64_t>(1, std::min(tuning.work_group_size, caps.max_work_group_size));
   fold.global_size = std::clamp<std::uint64_t>(ceil_div(spans, fold.local_size), 1, wave_groups * 64) * fold.local_size;
   fold.args = {BufferArg{BufferArg::Which::input, 0}, u64(request.n), offsets, offset_bytes_arg(layout),
-               u64(layout.segments), u64(span), pieces, opened, result, identity, u32(include_initial),
-               LocalMemoryArg{fold_local * span * acc_size}, LocalMemoryArg{16},
-               LocalMemoryArg{(fold_local * span + 2) * 8}};
+               u64(layout.segments), u64(span), pieces, opened, result, identity, u32(include_initial)};
   plan.passes.push_back(std::move(fold));
 
   KernelPass join = kernel_pass("segjoin", request.op, request.type, "segments crossing spans");
