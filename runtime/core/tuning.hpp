@@ -37,6 +37,9 @@ struct Tuning {
   // Segmented reductions on GPUs (plans/segmented.hpp): segments of up to a thousand or so elements get a power
   // of two of work-items each, so that none folds more than this many elements on average.
   std::uint64_t segment_lane_elements = 32;
+  // Segmented reductions with a group per segment (seggroup): the group is as wide as gives each work-item at
+  // least this many elements (from a sub-group's width up to work_group_size).
+  std::uint64_t segment_group_elements_per_item = 4;
   // Segmented reductions of skewed sizes on GPUs (segspan): elements per work-item. Measured on the H100
   // (power-law sizes, 2^28 f32 sums): 16 read at 2.6 ms, 32 at 2.2, 64 at 2.1, 128 at 2.7.
   std::uint64_t segment_span_elements = 64;

@@ -22,8 +22,8 @@ std::uint64_t widest_group(const Capabilities& caps, const Tuning& tuning, std::
   return std::bit_floor(std::max<std::uint64_t>(widest, 1));
 }
 
-// Work-items per group for a group per segment: at least four elements per work-item, so short segments do not
-// leave most of a wide group idle. The smallest is a sub-group's width where the device has sub-groups (32 on most
+// Work-items per group for a group per segment: at least the tuning's elements per work-item, so short segments do
+// not leave most of a wide group idle. The smallest is a sub-group's width where the device has sub-groups (32 on most
 // GPUs), so that a group is never narrower than the hardware's lanes.
 std::uint64_t segment_group_size(const Capabilities& caps, const Tuning& tuning, std::uint64_t mean_length,
                                  std::size_t acc_size) {
@@ -31,7 +31,8 @@ std::uint64_t segment_group_size(const Capabilities& caps, const Tuning& tuning,
   std::uint64_t narrowest = 32;
   for (std::uint32_t s : caps.subgroup_sizes) narrowest = std::max<std::uint64_t>(narrowest, s);
   std::uint64_t size = narrowest;
-  while (size * 4 <= mean_length && size * 2 <= widest) size *= 2;
+  const std::uint64_t per_item = std::max<std::uint64_t>(tuning.segment_group_elements_per_item, 1);
+  while (size * per_item <= mean_length && size * 2 <= widest) size *= 2;
   return std::max<std::uint64_t>(1, std::min(size, widest));
 }
 
