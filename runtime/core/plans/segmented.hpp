@@ -9,7 +9,11 @@
 //                 segment (about Tuning::segment_lane_elements elements each), several segments per group;
 //   - "seggroup": on GPUs, one work-group per segment, its size following the mean segment length, and, where the
 //                 segments are too few to fill the device, several groups ("slices") per segment whose
-//                 partials a "columnsfinal" pass folds in slice order.
+//                 partials a "columnsfinal" pass folds in slice order;
+//   - "segspan" + "segjoin": on GPUs, skewed sizes given by offsets (the longest far above the mean: power-law
+//                 counts, CSR rows): the work split by elements, a work-item per span of
+//                 Tuning::segment_span_elements; segments inside a span are stored at once, those crossing spans
+//                 are folded from two pieces per span by segjoin.
 // Every path folds each segment in a fixed order set by the launch shape alone, so results are deterministic.
 // An empty segment gives the identity (then folded with the segment's initial value, as SYCL says).
 #include <cstdint>
