@@ -44,7 +44,8 @@ struct Tuning {
   // until the H100 conformance suite has run with 64 (no device time was left in the session that measured it).
   std::uint64_t segment_group_elements_per_item = 4;
   // Segmented reductions of skewed sizes on GPUs (segspan): elements per work-item. Measured on the H100
-  // (power-law sizes, 2^28 f32 sums): 16 read at 2.6 ms, 32 at 2.2, 64 at 2.1, 128 at 2.7.
+  // (power-law sizes, 2^28 f32 sums, ZE_REDUCE_SEGMENT_SPAN_ELEMENTS, the walk as now before its last tweaks):
+  // 16 read at 2.6 ms, 32 at 2.2, 64 at 2.1, 128 at 2.7; at 61d5bb0, 32 at 2.7 and 64 at 2.5 on another machine.
   std::uint64_t segment_span_elements = 64;
 };
 
