@@ -1,0 +1,114 @@
+// The skewed-size segmented plan (segspan + segjoin, plans/segmented.cpp) when its launches are smaller than its
+// spans: each pass cut to one group, which must then stride over every span and every block of spans. The
+// conformance suite's sizes never launch fewer work-items than spans, so this is the test of those loops. The
+// plan is a GPU's (the test device's capabilities as a GPU); the test device (PoCL in CI) runs every kernel of the
+// table, so the same kernels execute here.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+
+#include "plans/segmented.hpp"
+#include "test_support.hpp"
+#include "tuning.hpp"
+
+namespace zr::opencl {
+namespace {
+
+using core::DataType;
+using core::Op;
+
+// A few elements before the first segment and after the last; segments of 0..40 elements (a third of them empty),
+// a huge one in the middle, empty ones at the end: skewed enough for the span plan.
+std::vector<std::uint64_t> skewed_offsets(std::uint64_t n) {
+  std::mt19937_64 rng(44);
+  std::vector<std::uint64_t> offsets{3};
+  while (offsets.back() < n - 5) {
+    const std::uint64_t size = offsets.size() == 200 ? n / 2 : (rng() % 3 == 0 ? 0 : rng() % 41);
+    offsets.push_back(std::min(n - 5, offsets.back() + size));
+  }
+  for (int k = 0; k < 3; ++k) offsets.push_back(offsets.back());
+  return offsets;
+}
+
+template <typename T>
+std::vector<T> run_spans_in_one_group(Op op, const std::vector<T>& input, const std::vector<std::uint64_t>& offsets,
+                                      const std::vector<T>& initial, core::Plan* planned) {
+  Executor& executor = *test::shared_executor();
+  Context& context = executor.context();
+  core::Capabilities caps = context.capabilities();
+  caps.type = core::DeviceType::gpu;
+  const std::uint64_t segments = offsets.size() - 1;
+  core::SegmentLayout layout{segments, 8, 0, 0};
+  for (std::uint64_t s = 0; s < segments; ++s) layout.longest = std::max(layout.longest, offsets[s + 1] - offsets[s]);
+  core::ReductionRequest request;
+  request.op = op;
+  request.type = std::is_same_v<T, float> ? DataType::f32 : DataType::i32;
+  request.n = input.size();
+  request.identity = core::known_identity(op, request.type);
+  request.include_initial = true;
+  core::Tuning tuning = core::tuning_for(caps);
+  tuning.segment_span_elements = 7;  // spans that do not divide the segments' bounds evenly
+  core::Plan plan = core::make_segmented_plan(caps, request, layout, tuning);
+  *planned = plan;
+  if (plan.passes.size() != 2 || !plan.passes[0].entry_point.starts_with("zr_segspan_")) return {};
+  for (auto& pass : plan.passes) pass.global_size = pass.local_size;
+
+  const auto bytes_of = [](const auto& values) {
+    return std::as_bytes(std::span(values.data(), values.size()));
+  };
+  Buffer input_buffer = context.create_buffer(input.size() * sizeof(T));
+  Buffer offsets_buffer = context.create_buffer(offsets.size() * sizeof(std::uint64_t));
+  Buffer result_buffer = context.create_buffer(segments * sizeof(T));
+  context.write(input_buffer.get(), bytes_of(input));
+  context.write(offsets_buffer.get(), bytes_of(offsets));
+  context.write(result_buffer.get(), bytes_of(initial));
+  const cl_mem results[] = {result_buffer.get()};
+  (void)executor.wait(executor.enqueue(plan, input_buffer.get(), results, Timestamps::on, offsets_buffer.get()));
+  std::vector<T> got(segments);
+  context.read(result_buffer.get(), std::as_writable_bytes(std::span(got)));
+  return got;
+}
+
+TEST(OpenclSegmentSpans, GivenOneGroupPerPassWhenSummingSkewedSegmentsThenEverySegmentIsExact) {
+  ZR_REQUIRE_TEST_DEVICE();
+  const std::uint64_t n = 20011;
+  std::vector<std::int32_t> input(n);
+  for (std::uint64_t i = 0; i < n; ++i) input[i] = static_cast<std::int32_t>((i * 2654435761u) % 2001) - 1000;
+  const auto offsets = skewed_offsets(n);
+  std::vector<std::int32_t> initial(offsets.size() - 1);
+  for (std::size_t s = 0; s < initial.size(); ++s) initial[s] = static_cast<std::int32_t>(s % 7) - 3;
+  core::Plan plan;
+  const auto got = run_spans_in_one_group(Op::plus, input, offsets, initial, &plan);
+  ASSERT_EQ(got.size(), initial.size()) << "not the span plan:\n" << core::describe(plan);
+  for (std::size_t s = 0; s < got.size(); ++s) {
+    std::int32_t expected = initial[s];
+    for (std::uint64_t i = offsets[s]; i < offsets[s + 1]; ++i) expected += input[i];
+    ASSERT_EQ(got[s], expected) << "segment " << s << " of " << got.size() << " [" << offsets[s] << ", "
+                                << offsets[s + 1] << ")\n" << core::describe(plan);
+  }
+}
+
+TEST(OpenclSegmentSpans, GivenOneGroupPerPassWhenTakingMaximaOfSkewedSegmentsThenEverySegmentMatches) {
+  ZR_REQUIRE_TEST_DEVICE();
+  const std::uint64_t n = 30011;
+  std::vector<float> input(n);
+  for (std::uint64_t i = 0; i < n; ++i) input[i] = static_cast<float>((i * 2654435761u) % 100003) / 7.0f - 5000.0f;
+  const auto offsets = skewed_offsets(n);
+  // The identity as every initial value: each result is its segment's maximum, -inf for the empty ones.
+  std::vector<float> initial(offsets.size() - 1, -std::numeric_limits<float>::infinity());
+  core::Plan plan;
+  const auto got = run_spans_in_one_group(Op::maximum, input, offsets, initial, &plan);
+  ASSERT_EQ(got.size(), initial.size()) << "not the span plan:\n" << core::describe(plan);
+  for (std::size_t s = 0; s < got.size(); ++s) {
+    float expected = -std::numeric_limits<float>::infinity();
+    for (std::uint64_t i = offsets[s]; i < offsets[s + 1]; ++i) expected = std::max(expected, input[i]);
+    ASSERT_EQ(got[s], expected) << "segment " << s << " of " << got.size() << " [" << offsets[s] << ", "
+                                << offsets[s + 1] << ")\n" << core::describe(plan);
+  }
+}
+
+}  // namespace
+}  // namespace zr::opencl
