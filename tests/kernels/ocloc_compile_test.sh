@@ -9,6 +9,8 @@
 #   spv_dir DIR                      where <module>.spv are
 #   target NAME DEVICE [FEATURE...]  a target, the ocloc -device that stands for it, the module features it lacks
 #   module NAME [FEATURE...]         a module and the features it requires
+#   elsewhere TARGET WHY...          the plain modules (not linked_*) are built for TARGET by another test, named
+#                                    in WHY: skipped here
 #
 # How the spill detection was verified (by hand, with intel-opencl-icd 22.43 / IGC 1.0.12504): a throw-away
 # module "spilltest" (not committed) held a kernel keeping 24 float16 values live through three rounds of
@@ -91,12 +93,13 @@ fi
 jobs="${jobs:-$(nproc 2>/dev/null || echo 2)}"
 
 spv_dir="" targets=() modules=()
-declare -A device lacks requires
+declare -A device lacks requires elsewhere
 while read -r kind name rest; do
   case "$kind" in
     spv_dir) spv_dir="$name" ;;
     target) targets+=("$name"); read -r device[$name] lacks[$name] <<<"$rest" ;;
     module) modules+=("$name"); requires[$name]="$rest" ;;
+    elsewhere) elsewhere[$name]="$rest" ;;
     ""|\#*) ;;
     *) echo "$config: unknown line '$kind $name $rest'" >&2; exit 2 ;;
   esac
@@ -121,7 +124,9 @@ for target in "${targets[@]}"; do
       done
     done
     if [[ -n "$missing" ]]; then
-      skipped_because[$target/$module]="$missing"
+      skipped_because[$target/$module]="lacks $missing"
+    elif [[ -n "${elsewhere[$target]:-}" && "$module" != linked_* ]]; then
+      skipped_because[$target/$module]="${elsewhere[$target]}"
     else
       pairs+=("$target" "${device[$target]}" "$module")
       if [[ ! -r "$spv_dir/$module.spv" ]]; then
@@ -138,10 +143,14 @@ printf '%s\n' "${pairs[@]}" |
 
 failures=0
 for target in "${targets[@]}"; do
-  built=() skipped=() kernels=0 max_spill=0
+  built=() skipped=() kernels=0 max_spill=0 built_elsewhere=0
   for module in "${modules[@]}"; do
+    if [[ -n "${elsewhere[$target]:-}" && "${skipped_because[$target/$module]:-}" == "${elsewhere[$target]}" ]]; then
+      built_elsewhere=$((built_elsewhere + 1))
+      continue
+    fi
     if [[ -n "${skipped_because[$target/$module]:-}" ]]; then
-      skipped+=("$module (lacks ${skipped_because[$target/$module]})")
+      skipped+=("$module (${skipped_because[$target/$module]})")
       continue
     fi
     dir="$work/$target/$module"
@@ -186,6 +195,7 @@ for target in "${targets[@]}"; do
   [[ "${device[$target]}" != "$target" ]] && shown="$target (as ${device[$target]})"
   echo "$shown: ${#built[@]} modules built, ${#skipped[@]} skipped, $kernels kernels, max spill size $max_spill"
   for s in "${skipped[@]}"; do echo "    skipped: $s"; done
+  ((built_elsewhere > 0)) && echo "    $built_elsewhere modules not built here: ${elsewhere[$target]}"
 done
 echo "ocloc: ${#modules[@]} modules x ${#targets[@]} targets in $((SECONDS - start)) s with $jobs jobs"
 
