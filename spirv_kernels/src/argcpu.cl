@@ -8,6 +8,7 @@
 // block; each lane visits its indices in increasing order, so only a strictly better value replaces its best,
 // and the lanes are then combined in the arg order, zr_arg.h). The last < W elements are considered one by one.
 // Arguments: in, n (64-bit), partials (one zr_arg per work-item), scratch (unused: the argtree signature).
+#include "zr_cpu_device_kernel.h"
 #include "zr_arg.h"
 
 #define ZR_ACAT_(a, b) a##b
@@ -284,7 +285,7 @@ static inline __attribute__((unused)) int zr_acpu_any_long(long8 m) {
     }                                                                                                        \
     zr_argcpu_rescan_##OP##_##TN(p, first, ZR_ACPU_RUN, best_value_out, best_index_out);                      \
   }                                                                                                          \
-  kernel void zr_argcpu_##OP##_##TN(global const T* restrict in, ulong n, global zr_arg_##ATN* restrict partials, \
+  ZR_CPU_DEVICE_KERNEL void zr_argcpu_##OP##_##TN(global const T* restrict in, ulong n, global zr_arg_##ATN* restrict partials, \
                                     local zr_arg_##ATN* scratch) {                                           \
     const ulong items = get_global_size(0);                                                                  \
     /* ceil(n / items) written without n % items, which clang turns into a freeze llvm-spirv-15 rejects */  \

@@ -8,6 +8,7 @@
 // loop, or inner loops, gave llvm-spirv-15 blocks before their dominators or undefined IDs (spirv-val
 // rejects both).
 // Arguments: in, n (64-bit), partials (one state per work-item), scratch (unused: mtree's signature).
+#include "zr_cpu_device_kernel.h"
 #include "zr_moments.h"
 #include "zr_cpu_loads.h"
 
@@ -48,7 +49,7 @@
   F(A, TN, v0, acc) F(A, TN, v0 + 1, acc) F(A, TN, v0 + 2, acc) F(A, TN, v0 + 3, acc) \
   F(A, TN, v0 + 4, acc) F(A, TN, v0 + 5, acc) F(A, TN, v0 + 6, acc) F(A, TN, v0 + 7, acc)
 #define ZR_MCPU_KERNEL(OP, TN, T, A, ATN)                                                                     \
-  kernel void zr_mcpu_##OP##_##TN(global const T* restrict in, ulong n, global zr_moments_##ATN* partials,     \
+  ZR_CPU_DEVICE_KERNEL void zr_mcpu_##OP##_##TN(global const T* restrict in, ulong n, global zr_moments_##ATN* partials,     \
                                   local zr_moments_##ATN* scratch) {                                          \
     typedef ZR_MOMENTS_VECTOR(A, ZR_MCPU_LANES_##TN) zr_xt_;                                                         \
     const ulong items = get_global_size(0);                                                                   \

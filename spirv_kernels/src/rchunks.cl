@@ -13,6 +13,7 @@
 // them, in turn on another 2-core Xeon (2026-11-25, PoCL 3.1, 2^26 and 2^28): f32 17.7-19.1 -> 23.3-24.7 GB/s
 // (0.59-0.62x -> 0.78-0.81x our default sum in the same run), f64 20.8-21.5 -> 23.4-24.9 (0.69-0.76x ->
 // 0.82-0.88x). bench/README.md, "Reproducible sums".
+#include "zr_cpu_device_kernel.h"
 #include "zr_binned.h"
 
 #define ZR_RLANES_f32 16
@@ -294,7 +295,7 @@ static inline int zr_rany_outside_f32(uint16 v) {
 #define ZR_RCHUNKS_AT(FTN, v) (begin + ((v) % ZR_RSTREAMS) * stream + (v) / ZR_RSTREAMS * ZR_RLANES_##FTN)
 #define ZR_RCHUNKS_KERNEL(TN, T, FTN, FT, MANTISSA, MIN_EXPONENT)                                              \
   ZR_DEFINE_RCHUNKS_CAREFUL(ZR_RCHUNKS_NAME_(ZR_RCHUNKS_VARIANT, TN), TN, T, FTN, FT)                          \
-  kernel void ZR_RCHUNKS_NAME_(ZR_RCHUNKS_VARIANT, TN)(global const T* restrict in, ulong n,                  \
+  ZR_CPU_DEVICE_KERNEL void ZR_RCHUNKS_NAME_(ZR_RCHUNKS_VARIANT, TN)(global const T* restrict in, ulong n,                  \
                                                       global zr_binned* restrict states, local zr_binned* scratch) { \
     const ulong items = get_global_size(0);                                                                    \
     const ulong chunk = ((n + items - 1) / items + 15) / 16 * 16;                                              \

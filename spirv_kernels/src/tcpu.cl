@@ -8,6 +8,7 @@
 // (2-core Xeon, 2^24 f32).
 // Arguments: in, n (64-bit), partials (one ACC per work-item), value (count_equal's; LANE), scratch (unused:
 // the signature of ttree).
+#include "zr_cpu_device_kernel.h"
 #include "zr_transform.h"
 #include "zr_cpu_loads.h"
 
@@ -20,7 +21,7 @@
 #define ZR_TCPU_KERNEL(OP, TN, T, LANE, ACC, ATN, RT, RTN) \
   ZR_TCPU_KERNEL_(OP, TN, T, LANE, ACC, ATN, ZR_VECTOR_OF(ACC, ZR_VEC_##TN))
 #define ZR_TCPU_KERNEL_(OP, TN, T, LANE, ACC, ATN, XT)                                                       \
-  kernel void zr_tcpu_##OP##_##TN(global const T* restrict in, ulong n, global ACC* restrict partials,       \
+  ZR_CPU_DEVICE_KERNEL void zr_tcpu_##OP##_##TN(global const T* restrict in, ulong n, global ACC* restrict partials,       \
                                   LANE value, local ACC* scratch) {                                          \
     const ulong items = get_global_size(0);                                                                  \
     const ulong per_item = n == 0 ? 0 : (n - 1) / items + 1; /* no n % items: see cpu.cl */                 \

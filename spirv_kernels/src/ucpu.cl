@@ -8,6 +8,7 @@
 // independent chains. A chunk shorter than four vectors is folded in one.
 // Arguments: in, n (64-bit), partials (one slot per work-item), partial_flags (one uint per work-item),
 // slots and flags (local; unused: the signature of utree).
+#include "zr_cpu_device_kernel.h"
 #include "zr_user.h"
 #include "zr_cpu_loads.h"
 
@@ -23,7 +24,7 @@
 #define ZR_UCPU_FOLD_2(lane, index) ZR_UCPU_FOLD_(2, lane, index)
 #define ZR_UCPU_FOLD_3(lane, index) ZR_UCPU_FOLD_(3, lane, index)
 
-kernel void ZR_USER_KERNEL_NAME(ucpu)(global const ZR_UT* restrict in, ulong n, global uint4* partial_words,
+ZR_CPU_DEVICE_KERNEL void ZR_USER_KERNEL_NAME(ucpu)(global const ZR_UT* restrict in, ulong n, global uint4* partial_words,
                                       global uint* partial_flags, local uint4* slot_words, local uint* flags) {
   // Declared as 16-byte words so that every device aligns them for any accumulator (a uchar* local argument
   // need not be).
