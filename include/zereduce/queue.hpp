@@ -62,13 +62,16 @@ reduction_spec arg_spec(arg_result<T>* result, op_kind op, const property_list& 
 }
 
 // Where a segmented reduction's segments come from: `segments` + 1 offsets of offset_bytes (4 or 8) bytes,
-// signed ones never negative (checked with the rest), or, when offsets is null, `segments` of `length` elements.
+// signed ones never negative (checked with the rest); or, with begin_end, `segments` begin offsets and as many
+// end offsets; or, when offsets is null (offset_bytes 0), `segments` of `length` elements.
 struct segment_source {
   const void* offsets = nullptr;
   std::uint32_t offset_bytes = 0;
   bool signed_offsets = false;
   std::uint64_t segments = 0;
   std::uint64_t length = 0;
+  const void* ends = nullptr;
+  bool begin_end = false;  // begins in offsets, ends in ends
 };
 
 template <typename Offset>
@@ -76,6 +79,14 @@ segment_source offsets_of(const Offset* offsets, std::uint64_t segments) {
   static_assert(std::is_integral_v<Offset> && !std::is_same_v<Offset, bool> && (sizeof(Offset) == 4 || sizeof(Offset) == 8),
                 "segment offsets are 32- or 64-bit integers");
   return {offsets, sizeof(Offset), std::is_signed_v<Offset>, segments, 0};
+}
+
+template <typename Offset>
+segment_source bounds_of(const Offset* begins, const Offset* ends, std::uint64_t segments) {
+  segment_source source = offsets_of(begins, segments);
+  source.ends = ends;
+  source.begin_end = true;
+  return source;
 }
 
 // The element type the runtime reads a user operator's input as: its bits.
@@ -319,6 +330,25 @@ class ZR_API queue {
     return submit_segments(host_input.data(), host_input.size(), true, detail::offsets_of(offsets.data(), offsets.size() - 1),
                            reduction(results.data(), op, props).spec());
   }
+  // Segments given by where each begins and ends (as CUB's segmented reductions take them): results[s] = the
+  // op-reduction of input[begins[s], ends[s]), folded after results[s]'s value unless initialize_to_identity.
+  // The segments may overlap, leave elements out, come in any order or be empty (end == begin: the identity);
+  // an end below its begin, or past n, is refused. Both arrays hold `segments` 32- or 64-bit integers of one
+  // type, in device or host memory, and are checked before any work.
+  template <typename T, typename Offset, typename BinaryOperation>
+  event reduce_segments(const T* input, std::uint64_t n, const Offset* begins, const Offset* ends,
+                        std::uint64_t segments, T* results, BinaryOperation op, const property_list& props = {}) {
+    return submit_segments(input, n, false, detail::bounds_of(begins, ends, segments), reduction(results, op, props).spec());
+  }
+  template <typename T, typename Offset, typename BinaryOperation>
+  event reduce_segments(std::span<const T> host_input, std::span<const Offset> begins, std::span<const Offset> ends,
+                        std::span<T> results, BinaryOperation op, const property_list& props = {}) {
+    check_segment_bounds(begins.size(), ends.size());
+    check_segment_results(results.size(), begins.size());
+    return submit_segments(host_input.data(), host_input.size(), true,
+                           detail::bounds_of(begins.data(), ends.data(), begins.size()),
+                           reduction(results.data(), op, props).spec());
+  }
   // Equal segments: `rows` rows of `columns` values, results[r] the reduction of row r (NumPy's axis=-1).
   template <typename T, typename BinaryOperation>
   event reduce_rows(const T* input, std::uint64_t rows, std::uint64_t columns, T* results, BinaryOperation op,
@@ -357,6 +387,7 @@ class ZR_API queue {
   [[noreturn]] static void throw_no_offsets();
   [[noreturn]] static void throw_ragged_rows(std::uint64_t n, std::uint64_t columns);
   static void check_segment_results(std::uint64_t results, std::uint64_t segments);
+  static void check_segment_bounds(std::uint64_t begins, std::uint64_t ends);
   template <typename T>
   event submit_arg(const T* input, std::uint64_t n, bool host_input, arg_result<T>* result, op_kind op,
                    const property_list& props) {

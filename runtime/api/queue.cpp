@@ -120,6 +120,12 @@ void queue::check_segment_results(std::uint64_t results, std::uint64_t segments)
                                std::to_string(segments) + " segments: give one result per segment");
 }
 
+void queue::check_segment_bounds(std::uint64_t begins, std::uint64_t ends) {
+  if (begins != ends)
+    throw InvalidArgumentError("the segments' begin offsets are " + std::to_string(begins) + " but their end offsets " +
+                               std::to_string(ends) + ": give one begin and one end per segment");
+}
+
 void queue::wait() { impl_->wait(); }
 
 void queue::throw_size_overflow(std::uint64_t count, std::size_t element_size) {

@@ -17,8 +17,9 @@ namespace zr::api {
 
 namespace {
 
+// `what`: "segment offset", "segment begin" or "segment end", for the messages.
 std::uint64_t offset_at(const std::byte* offsets, std::uint32_t offset_bytes, bool signed_offsets, std::uint64_t k,
-                        std::uint64_t n) {
+                        std::uint64_t n, const char* what = "segment offset") {
   std::int64_t value = 0;
   if (offset_bytes == 4) {
     std::uint32_t bits = 0;
@@ -29,16 +30,16 @@ std::uint64_t offset_at(const std::byte* offsets, std::uint32_t offset_bytes, bo
     std::memcpy(&bits, offsets + k * 8, 8);
     if (!signed_offsets) {
       if (bits > n)
-        throw InvalidArgumentError("segment offset " + std::to_string(k) + " is " + std::to_string(bits) +
+        throw InvalidArgumentError(std::string(what) + " " + std::to_string(k) + " is " + std::to_string(bits) +
                                    ", past the end of the input (n = " + std::to_string(n) + ")");
       return bits;
     }
     value = static_cast<std::int64_t>(bits);
   }
   if (value < 0)
-    throw InvalidArgumentError("segment offset " + std::to_string(k) + " is negative (" + std::to_string(value) + ")");
+    throw InvalidArgumentError(std::string(what) + " " + std::to_string(k) + " is negative (" + std::to_string(value) + ")");
   if (static_cast<std::uint64_t>(value) > n)
-    throw InvalidArgumentError("segment offset " + std::to_string(k) + " is " + std::to_string(value) +
+    throw InvalidArgumentError(std::string(what) + " " + std::to_string(k) + " is " + std::to_string(value) +
                                ", past the end of the input (n = " + std::to_string(n) + ")");
   return static_cast<std::uint64_t>(value);
 }
@@ -53,6 +54,8 @@ SegmentedJob::SegmentedJob(BackendDevice& device, const void* input, std::uint64
       n_(n),
       host_input_(host_input),
       offsets_(segments.offsets),
+      begin_end_(segments.begin_end),
+      ends_(segments.ends),
       spec_(spec),
       timestamps_(timestamps) {
   const auto type = static_cast<core::DataType>(spec.type);
@@ -92,10 +95,12 @@ SegmentedJob::SegmentedJob(BackendDevice& device, const void* input, std::uint64
   if (segments.offsets || segments.offset_bytes) {
     layout_.offset_bytes = segments.offset_bytes;
     signed_offsets_ = segments.signed_offsets;
+    if (begin_end_) layout_.end_step = layout_.segments;
     check_offsets_memory();
     // Offsets in host memory are read now, so that bad ones fail the call; device offsets are read in queue order,
     // once the work before this reduction (which may write them) is done.
-    if (host_offsets_) plan(static_cast<const std::byte*>(offsets_));
+    if (host_offsets_ && (!begin_end_ || host_ends_))
+      plan(static_cast<const std::byte*>(offsets_), static_cast<const std::byte*>(ends_));
   } else {
     if (segments.segments > 0 && (segments.length > n_ / segments.segments || segments.length * segments.segments != n_))
       throw InvalidArgumentError(std::to_string(segments.segments) + " rows of " + std::to_string(segments.length) +
@@ -104,7 +109,7 @@ SegmentedJob::SegmentedJob(BackendDevice& device, const void* input, std::uint64
       throw InvalidArgumentError("no rows, but n = " + std::to_string(n_) + " values were given");
     layout_.length = segments.length;
     layout_.longest = segments.segments > 0 ? segments.length : 0;
-    plan(nullptr);
+    plan(nullptr, nullptr);
   }
 }
 
@@ -127,19 +132,29 @@ void SegmentedJob::check_request() const {
 }
 
 void SegmentedJob::check_offsets_memory() {
-  const std::uint64_t count = layout_.segments + 1;
-  if (!offsets_) throw InvalidArgumentError("the segment offsets are nullptr (" + std::to_string(count) + " are needed)");
-  if (reinterpret_cast<std::uintptr_t>(offsets_) % layout_.offset_bytes != 0)
-    throw InvalidArgumentError("the segment offsets at " + address(offsets_) + " are not aligned to their " +
-                               std::to_string(layout_.offset_bytes) + "-byte integers");
-  host_offsets_ = is_host_range(device_, offsets_, count * layout_.offset_bytes,
-                                "the segment offsets (" + std::to_string(count) + " " +
-                                    std::to_string(layout_.offset_bytes * 8) + "-bit integers)",
-                                true);
+  const std::uint64_t count = offset_count();
+  const std::string integers = std::to_string(count) + " " + std::to_string(layout_.offset_bytes * 8) + "-bit integers";
+  auto check = [&](const void* pointer, const std::string& what) {
+    if (!pointer) throw InvalidArgumentError(what + " are nullptr (" + std::to_string(count) + " are needed)");
+    if (reinterpret_cast<std::uintptr_t>(pointer) % layout_.offset_bytes != 0)
+      throw InvalidArgumentError(what + " at " + address(pointer) + " are not aligned to their " +
+                                 std::to_string(layout_.offset_bytes) + "-byte integers");
+    return is_host_range(device_, pointer, count * layout_.offset_bytes, what + " (" + integers + ")", true);
+  };
+  if (!begin_end_) {
+    host_offsets_ = check(offsets_, "the segment offsets");
+    return;
+  }
+  if (count == 0) {
+    host_offsets_ = host_ends_ = true;  // nothing to read
+    return;
+  }
+  host_offsets_ = check(offsets_, "the segments' begin offsets");
+  host_ends_ = check(ends_, "the segments' end offsets");
 }
 
-void SegmentedJob::plan(const std::byte* host_offsets) {
-  if (host_offsets) {
+void SegmentedJob::plan(const std::byte* host_offsets, const std::byte* host_ends) {
+  if (host_offsets && !begin_end_) {
     std::uint64_t previous = offset_at(host_offsets, layout_.offset_bytes, signed_offsets_, 0, n_);
     layout_.longest = 0;
     for (std::uint64_t k = 1; k <= layout_.segments; ++k) {
@@ -152,6 +167,27 @@ void SegmentedJob::plan(const std::byte* host_offsets) {
       previous = next;
     }
   }
+  if (begin_end_) {
+    layout_.longest = 0;
+    layout_.covered = 0;
+    for (std::uint64_t s = 0; s < layout_.segments; ++s) {
+      const std::uint64_t begin = offset_at(host_offsets, layout_.offset_bytes, signed_offsets_, s, n_, "segment begin");
+      const std::uint64_t end = offset_at(host_ends, layout_.offset_bytes, signed_offsets_, s, n_, "segment end");
+      if (end < begin)
+        throw InvalidArgumentError("segment " + std::to_string(s) + " ends at " + std::to_string(end) +
+                                   ", before it begins at " + std::to_string(begin) +
+                                   " (an empty segment has its end equal to its begin)");
+      layout_.longest = std::max(layout_.longest, end - begin);
+      layout_.covered += std::min(end - begin, UINT64_MAX - layout_.covered);
+    }
+    // The kernels read a segment's end `segments` offsets after its begin.
+    const std::uint64_t bytes = layout_.segments * layout_.offset_bytes;
+    bounds_.resize(2 * bytes);
+    if (bytes > 0) {
+      std::memcpy(bounds_.data(), host_offsets, bytes);
+      std::memcpy(bounds_.data() + bytes, host_ends, bytes);
+    }
+  }
   const auto& caps = device_.capabilities();
   planned_ = planned_run(core::make_segmented_plan(caps, request_of(spec_, n_, true), layout_, core::tuning_for(caps)));
 }
@@ -159,9 +195,17 @@ void SegmentedJob::plan(const std::byte* host_offsets) {
 void SegmentedJob::execute(profile& out) {
   device_.throw_if_unusable();
   if (!planned_) {
-    std::vector<std::byte> offsets((layout_.segments + 1) * layout_.offset_bytes);
-    device_.copy(offsets.data(), offsets_, offsets.size());
-    plan(offsets.data());
+    // Device offsets, read now that the work before this reduction is done.
+    const std::uint64_t bytes = offset_count() * layout_.offset_bytes;
+    auto read = [&](const void* offsets, bool host) {
+      std::vector<std::byte> copy(bytes);
+      if (host) std::memcpy(copy.data(), offsets, bytes);
+      else device_.copy(copy.data(), offsets, bytes);
+      return copy;
+    };
+    const std::vector<std::byte> offsets = read(offsets_, host_offsets_);
+    const std::vector<std::byte> ends = begin_end_ ? read(ends_, host_ends_) : std::vector<std::byte>{};
+    plan(offsets.data(), begin_end_ ? ends.data() : nullptr);
   }
   out.plans.push_back(planned_->summary);
   if (layout_.segments == 0) return;
@@ -175,12 +219,13 @@ void SegmentedJob::execute(profile& out) {
     if (n_ > 0) timed_copy(device_, out, "copy input to the device", input_copy.get(), input_, n_ * element);
     input = input_copy.get();
   }
-  const void* offsets = offsets_;
+  const void* offsets = begin_end_ ? static_cast<const void*>(bounds_.data()) : offsets_;
   ScopedAllocation offsets_copy;
-  if (layout_.offset_bytes && host_offsets_ && !in_place) {
-    const std::uint64_t bytes = (layout_.segments + 1) * layout_.offset_bytes;
+  if (layout_.offset_bytes && (begin_end_ || host_offsets_) && !in_place) {
+    const std::uint64_t bytes = begin_end_ ? bounds_.size() : (layout_.segments + 1) * layout_.offset_bytes;
     offsets_copy = ScopedAllocation(device_, memory_kind::device, bytes);
-    timed_copy(device_, out, "copy segment offsets to the device", offsets_copy.get(), offsets_, bytes);
+    timed_copy(device_, out, begin_end_ ? "copy segment begins and ends to the device" : "copy segment offsets to the device",
+               offsets_copy.get(), offsets, bytes);
     offsets = offsets_copy.get();
   }
   const core::ResultTarget target{spec_.var, host_results_};

@@ -24,8 +24,9 @@ class SegmentedJob {
  private:
   void check_request() const;
   void check_offsets_memory();
-  // Checks offsets read to the host (when given), which tells the longest segment, and plans.
-  void plan(const std::byte* host_offsets);
+  // Checks offsets (and end offsets) read to the host, when given, which tells the longest segment, and plans.
+  void plan(const std::byte* host_offsets, const std::byte* host_ends);
+  std::uint64_t offset_count() const { return begin_end_ ? layout_.segments : layout_.segments + 1; }
 
   BackendDevice& device_;
   const void* input_;
@@ -33,6 +34,10 @@ class SegmentedJob {
   bool host_input_;
   const void* offsets_;
   bool host_offsets_ = false;
+  bool begin_end_;  // begin and end arrays: offsets_ holds the begins, ends_ the ends
+  const void* ends_;
+  bool host_ends_ = false;
+  std::vector<std::byte> bounds_;  // begin and end arrays: the begins, then the ends, as the kernels read them
   bool signed_offsets_ = false;
   bool host_results_ = false;
   detail::reduction_spec spec_;

@@ -84,6 +84,11 @@ struct SegmentLayout {
   std::uint32_t offset_bytes = 0;
   std::uint64_t length = 0;
   std::uint64_t longest = 0;
+  // Segment s ends at offset s + end_step: 1 for segments + 1 offsets (and equal segments); `segments` for begin
+  // and end arrays stored one after the other, whose segments may overlap or leave gaps: `covered` then holds the
+  // sum of their lengths, which sets the mean length instead of n.
+  std::uint64_t end_step = 1;
+  std::uint64_t covered = 0;
   bool operator==(const SegmentLayout&) const = default;
 };
 

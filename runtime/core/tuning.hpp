@@ -40,9 +40,8 @@ struct Tuning {
   // Segmented reductions with a group per segment (seggroup): the group is as wide as gives each work-item at
   // least this many elements (from a sub-group's width up to work_group_size). Measured on the H100 (segments of
   // 4096, 2^28 in all, bench/results/segmented_h100_2026-11-27c): f32 and i32 read at the probe with 32 or 64
-  // (349-353 us against 398-479 with 4 or 16), f64 within 2% of 4's; 2^14 and 2^16 the same for all four. Still 4
-  // until the H100 conformance suite has run with 64 (no device time was left in the session that measured it).
-  std::uint64_t segment_group_elements_per_item = 4;
+  // (349-353 us against 398-479 with 4 or 16), f64 within 2% of 4's; 2^14 and 2^16 the same for all four.
+  std::uint64_t segment_group_elements_per_item = 64;
   // Segmented reductions of skewed sizes on GPUs (segspan): elements per work-item. Measured on the H100
   // (power-law sizes, 2^28 f32 sums, ZE_REDUCE_SEGMENT_SPAN_ELEMENTS, the walk as now before its last tweaks):
   // 16 read at 2.6 ms, 32 at 2.2, 64 at 2.1, 128 at 2.7; at 61d5bb0, 32 at 2.7 and 64 at 2.5 on another machine.

@@ -8,21 +8,23 @@
 // With one slice the work-item stores the segment's result, folded after its initial value when
 // include_initial; with more it writes partials[slice * segments + segment] (ACC), folded by the column passes.
 // Arguments as seggroup's, without the local scratch:
-//   (in T, n, offsets, offset_bytes, length, segments, slices, partials ACC, result T, identity, include_initial)
+//   (in T, n, offsets, offset_bytes, length, segments, slices, partials ACC, result T, identity, include_initial,
+//    end_step)
 // Built for CPU devices only (kernels.table): floating minimum/maximum take 64-byte states, as cpu_wide.cl's.
 #define ZR_CPU_MINMAX_LANES_f32 16
 #define ZR_CPU_MINMAX_LANES_f64 8
 #define ZR_CPU_INSTANCES(K) /* cpu.cl's machinery only: its kernels are not instantiated here */
+#include "zr_cpu_device_kernel.h"
 #include "cpu.cl"
 #include "zr_segments.h"
 
 #define ZR_SEGCPU_KERNEL(OP, TN, T, ACC, ATN) ZR_SEGCPU_KERNEL_W(OP, TN, T, ACC, ATN, ZR_CPU_W(OP, ATN))
 #define ZR_SEGCPU_KERNEL_W(OP, TN, T, ACC, ATN, W) ZR_SEGCPU_KERNEL_(OP, TN, T, ACC, ATN, W, ZR_CAT(ACC, W))
 #define ZR_SEGCPU_KERNEL_(OP, TN, T, ACC, ATN, W, VACC)                                                      \
-  kernel void zr_segcpu_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,       \
+  ZR_CPU_DEVICE_KERNEL void zr_segcpu_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,       \
                                     uint offset_bytes, ulong length, ulong segments, ulong slices,          \
                                     global ACC* restrict partials, global T* result, ACC identity,          \
-                                    uint include_initial) {                                                 \
+                                    uint include_initial, ulong end_step) {                                 \
     const ulong pieces = segments * slices;                                                                 \
     /* a contiguous run of pieces per work-item; ceil(pieces / items) without a division's remainder */    \
     const ulong per_item = pieces == 0 ? 0 : (pieces - 1) / get_global_size(0) + 1;                        \
@@ -34,7 +36,7 @@
       const ulong s = slices == 1 ? piece : piece / slices;                                                 \
       const ulong k = piece - s * slices;                                                                   \
       const ulong begin = zr_segment_bound(offsets, offset_bytes, length, s, n);                            \
-      const ulong end = max(begin, zr_segment_bound(offsets, offset_bytes, length, s + 1, n));              \
+      const ulong end = zr_segment_end(offsets, offset_bytes, length, s, end_step, begin, n);              \
       const ulong per_slice = slices == 1 ? end - begin : (end - begin + slices - 1) / slices;              \
       const ulong first = begin + min(end - begin, k * per_slice);                                          \
       const ulong last = begin + min(end - begin, (k + 1) * per_slice);                                     \

@@ -1,5 +1,5 @@
 // Variants "segitem", "segsub" and "seggroup": segmented reductions (runtime/core/plans/segmented.hpp). Segment s is
-// in[offsets[s], offsets[s + 1]) with offsets of offset_bytes (4 or 8) bytes, or in[s * length, (s + 1) *
+// in[offsets[s], offsets[s + end_step]) with offsets of offset_bytes (4 or 8) bytes, or in[s * length, (s + 1) *
 // length) when offset_bytes is 0 (offsets is then null). Bounds are clamped to n and an end below its begin
 // reads as an empty segment, so offsets changed after the host checked them can never make a kernel read
 // outside the input. An empty segment gives the identity.
@@ -10,11 +10,13 @@
 //             read as 16-byte vectors between a scalar head and tail, folded per work-item, then through the
 //             local-memory tree. With one slice the group stores the segment's result; with more it writes
 //             partials[slice * segments + segment] (ACC), folded by the column passes (rows = slices).
-// segitem:  (in T, n, offsets, offset_bytes, length, segments, result T, identity, include_initial)
+// segitem:  (in T, n, offsets, offset_bytes, length, segments, result T, identity, include_initial, end_step)
 // segsub:   (in T, n, offsets, offset_bytes, length, segments, lanes_log2, result T, identity, include_initial,
-//            scratch local ACC)
+//            scratch local ACC, end_step)
 // seggroup: (in T, n, offsets, offset_bytes, length, segments, slices, partials ACC, result T, identity,
-//            include_initial, scratch local ACC)
+//            include_initial, scratch local ACC, end_step)
+// end_step: segment s ends at bound s + end_step (zr_segments.h): 1 for segments + 1 offsets and equal segments,
+// `segments` for begin and end arrays stored one after the other.
 #include "zr_grid.h"
 #include "zr_group_tree.h"
 #include "zr_segments.h"
@@ -27,7 +29,8 @@
 #define ZR_SEGMENT_KERNEL(OP, TN, T, ACC, ATN)                                                                 \
   kernel void zr_segsub_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,         \
                                     uint offset_bytes, ulong length, ulong segments, uint lanes_log2,          \
-                                    global T* result, ACC identity, uint include_initial, local ACC* scratch) { \
+                                    global T* result, ACC identity, uint include_initial, local ACC* scratch,  \
+                                    ulong end_step) {                                                          \
     const uint lid = (uint)get_local_id(0);                                                                    \
     const uint lanes = 1u << lanes_log2;                                                                       \
     const uint lane = lid & (lanes - 1);                                                                       \
@@ -38,7 +41,7 @@
       ACC acc = identity;                                                                                      \
       if (s < segments) {                                                                                      \
         const ulong begin = zr_segment_bound(offsets, offset_bytes, length, s, n);                             \
-        const ulong end = max(begin, zr_segment_bound(offsets, offset_bytes, length, s + 1, n));               \
+        const ulong end = zr_segment_end(offsets, offset_bytes, length, s, end_step, begin, n);               \
         for (ulong i = begin + lane; i < end; i += lanes) acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, i)); \
       }                                                                                                        \
       scratch[lid] = acc;                                                                                      \
@@ -60,10 +63,10 @@
 #define ZR_SEGMENT_KERNEL(OP, TN, T, ACC, ATN)                                                                 \
   kernel void zr_segitem_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,         \
                                      uint offset_bytes, ulong length, ulong segments, global T* result,        \
-                                     ACC identity, uint include_initial) {                                     \
+                                     ACC identity, uint include_initial, ulong end_step) {                     \
     for (ulong s = get_global_id(0); s < segments; s += get_global_size(0)) {                                  \
       const ulong begin = zr_segment_bound(offsets, offset_bytes, length, s, n);                               \
-      const ulong end = max(begin, zr_segment_bound(offsets, offset_bytes, length, s + 1, n));                 \
+      const ulong end = zr_segment_end(offsets, offset_bytes, length, s, end_step, begin, n);                 \
       ACC acc = identity;                                                                                      \
       for (ulong i = begin; i < end; ++i) acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, i));                 \
       if (include_initial) acc = ZR_COMBINE(OP, ATN)(ZR_LOAD_##TN(result, s), acc);                            \
@@ -75,7 +78,7 @@
   kernel void zr_seggroup_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,        \
                                       uint offset_bytes, ulong length, ulong segments, ulong slices,           \
                                       global ACC* restrict partials, global T* result, ACC identity,           \
-                                      uint include_initial, local ACC* scratch) {                              \
+                                      uint include_initial, local ACC* scratch, ulong end_step) {              \
     const ulong lid = get_local_id(0);                                                                         \
     const ulong lsize = get_local_size(0);                                                                     \
     const ulong pieces = segments * slices;                                                                    \
@@ -83,7 +86,7 @@
       const ulong s = piece / slices;                                                                          \
       const ulong k = piece - s * slices;                                                                      \
       const ulong begin = zr_segment_bound(offsets, offset_bytes, length, s, n);                               \
-      const ulong end = max(begin, zr_segment_bound(offsets, offset_bytes, length, s + 1, n));                 \
+      const ulong end = zr_segment_end(offsets, offset_bytes, length, s, end_step, begin, n);                 \
       const ulong per_slice = (end - begin + slices - 1) / slices;                                             \
       const ulong first = begin + min(end - begin, k * per_slice);                                             \
       const ulong last = begin + min(end - begin, (k + 1) * per_slice);                                        \

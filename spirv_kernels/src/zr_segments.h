@@ -9,6 +9,14 @@ static inline ulong zr_segment_bound(global const uchar* offsets, uint offset_by
   return min(bound, n);
 }
 
+// Where segment s, beginning at `begin`, ends: the bound end_step entries after its begin's (1 for segments + 1
+// offsets, and for equal segments; `segments` for begin and end arrays stored one after the other), never below
+// its begin.
+static inline ulong zr_segment_end(global const uchar* offsets, uint offset_bytes, ulong length, ulong s, ulong end_step,
+                                   ulong begin, ulong n) {
+  return max(begin, zr_segment_bound(offsets, offset_bytes, length, s + end_step, n));
+}
+
 // A piece's fold `acc` (ACC) of segment s, slice k: with one slice the segment's result, folded after its initial
 // value when include_initial; with more its partial, partials[k * segments + s], for the column passes. Uses the
 // kernel's slices, segments, partials, result and include_initial.

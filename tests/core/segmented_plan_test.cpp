@@ -140,6 +140,10 @@ TEST(SegmentedPlan, GivenManyLongSegmentsWhenPlanningThenOneGroupPerSegmentSized
     EXPECT_GE(pass.local_size, previous_local) << "groups never narrow as segments grow";
     EXPECT_LE(pass.local_size, caps.max_work_group_size);
     EXPECT_LE(pass.group_count(), segments);
+    // Wide enough to share the segment, narrow enough that each work-item still folds about the tuning's share
+    // (a 4096-element segment gave 512-wide groups of 8 elements each, read at 0.72-0.86 of the H100's probe).
+    const std::uint64_t per_item = tuning_for(caps).segment_group_elements_per_item;
+    EXPECT_GE(length / pass.local_size, per_item / 2) << length;
     previous_local = pass.local_size;
   }
 }
@@ -240,6 +244,40 @@ TEST(SegmentedPlan, GivenInitialValuesWhenPlanningThenEveryPassThatStoresFoldsTh
   EXPECT_EQ(std::get<Scalar>(sliced.passes.front().args[10]).as<std::uint32_t>(), 1u);
 }
 
+// Begin and end arrays stored one after the other: every kernel reads a segment's end `segments` offsets after
+// its begin, the mean comes from the segments' own lengths (they may overlap or leave the input out), and the
+// element-split plan, which walks the input in order, is never chosen.
+TEST(SegmentedPlan, GivenBeginAndEndArraysWhenPlanningThenEveryKernelReadsTheEndSegmentsAfterTheBegin) {
+  for (const auto& caps : kDevices) {
+    SCOPED_TRACE(caps.device_name);
+    auto bounds = [](std::uint64_t segments, std::uint64_t longest, std::uint64_t covered) {
+      SegmentLayout layout = by_offsets(segments, longest);
+      layout.end_step = segments;
+      layout.covered = covered;
+      return layout;
+    };
+    const std::uint64_t n = 1u << 24;
+    for (const SegmentLayout& layout : {bounds(1u << 20, 6, 3u << 20), bounds(1u << 16, 700, 400u << 16),
+                                        bounds(1u << 12, 1u << 20, 1u << 30), bounds(3, n, 2 * n),
+                                        bounds(50'000'000, 1'000'000, 250'000'000)}) {
+      const Plan plan = plan_for(caps, n, layout);
+      ASSERT_FALSE(plan.passes.empty());
+      const KernelPass& first = plan.passes.front();
+      EXPECT_FALSE(first.entry_point.starts_with("zr_segspan_")) << describe(plan);
+      EXPECT_EQ(u64_arg(first, first.args.size() - 1), layout.segments) << describe(plan);
+      EXPECT_EQ(buffer_arg(first, 2).which, BufferArg::Which::segment_offsets);
+    }
+    // 2^16 segments of 400 on average in an input of 2^16 elements: the segments' mean, not n's, sets the plan.
+    const Plan covered = plan_for(caps, 1u << 16, bounds(1u << 16, 700, 400u << 16));
+    EXPECT_EQ(covered.passes.front().entry_point, caps.type == DeviceType::cpu ? "zr_segcpu_plus_f32" : "zr_segsub_plus_f32")
+        << describe(covered);
+    // The offsets of segments + 1 and equal segments end at the next bound.
+    EXPECT_EQ(u64_arg(plan_for(caps, n, equal(1u << 20, 16)).passes.front(),
+                      plan_for(caps, n, equal(1u << 20, 16)).passes.front().args.size() - 1),
+              1u);
+  }
+}
+
 TEST(SegmentedPlan, GivenLayoutsThatCannotDescribeTheInputWhenPlanningThenInvalidArgument) {
   const Capabilities caps = test::nvidia_like_gpu();
   EXPECT_THROW(plan_for(caps, 100, by_offsets(10, 10, 2)), InvalidArgumentError);   // 16-bit offsets
@@ -247,6 +285,12 @@ TEST(SegmentedPlan, GivenLayoutsThatCannotDescribeTheInputWhenPlanningThenInvali
   EXPECT_THROW(plan_for(caps, 100, equal(3, 33)), InvalidArgumentError);           // 99 elements
   EXPECT_THROW(plan_for(caps, 100, by_offsets(2, 101)), InvalidArgumentError);     // longer than n
   EXPECT_THROW(plan_for(caps, 1ull << 63, equal(4, 1ull << 62)), InvalidArgumentError);  // 2^64 wraps to 0
+  SegmentLayout ends_elsewhere = by_offsets(10, 10);
+  ends_elsewhere.end_step = 9;  // neither the next offset nor the end array's
+  EXPECT_THROW(plan_for(caps, 100, ends_elsewhere), InvalidArgumentError);
+  SegmentLayout rows_with_ends = equal(10, 10);
+  rows_with_ends.end_step = 10;  // equal segments have no end array
+  EXPECT_THROW(plan_for(caps, 100, rows_with_ends), InvalidArgumentError);
   ReductionRequest wrong = request(Op::plus, DataType::f32, 100);
   wrong.identity = known_identity(Op::plus, DataType::f64);
   EXPECT_THROW(make_segmented_plan(caps, wrong, equal(10, 10), tuning_for(caps)), InvalidArgumentError);

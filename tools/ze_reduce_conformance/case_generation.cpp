@@ -293,7 +293,7 @@ void add_segment_checks(std::vector<ConformanceCase>& out, const DeviceUnderTest
   constexpr SegmentShape kShapes[] = {SegmentShape::rows,      SegmentShape::tiny,
                                       SegmentShape::medium,    SegmentShape::few_long,
                                       SegmentShape::power_law, SegmentShape::one_huge_among_tiny,
-                                      SegmentShape::with_empty};
+                                      SegmentShape::with_empty, SegmentShape::begin_end};
   std::vector<std::uint64_t> sizes = {5003};
   if (mode == SuiteMode::full) sizes.push_back((1u << 18) + 5);
   std::vector<InputKind> inputs = {InputKind::random};

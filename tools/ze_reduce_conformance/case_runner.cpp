@@ -155,19 +155,19 @@ void expect_user_reference(CaseRecord& record, DeviceUnderTest& dut, const Datas
 // Every segment against its own host reference; deterministic cases run again and must repeat every bit.
 void expect_segments_reference(CaseRecord& record, DeviceUnderTest& dut, const Dataset& data, const void* input) {
   const ConformanceCase& c = record.c;
-  const std::vector<std::uint64_t> offsets = segment_offsets(c);
-  const std::vector<std::byte> initial = segment_initial_values(c, offsets.size() - 1);
+  const CaseSegments segments = case_segments(c);
+  const std::vector<std::byte> initial = segment_initial_values(c, segments.count());
   SegmentedRun first;
   try {
-    first = reduce_segments_once(dut.get_queue(), c, input, offsets, initial);
+    first = reduce_segments_once(dut.get_queue(), c, input, segments, initial);
   } catch (const Error& error) {
     fail(record, dut, "the library threw: ", error);
     return;
   }
-  if (auto why = segments_disagreement(c, data.host, offsets, initial, first)) fail(record, dut, *why);
+  if (auto why = segments_disagreement(c, data.host, segments, initial, first)) fail(record, dut, *why);
   if (!c.properties.deterministic) return;
   try {
-    if (reduce_segments_once(dut.get_queue(), c, input, offsets, initial).results != first.results)
+    if (reduce_segments_once(dut.get_queue(), c, input, segments, initial).results != first.results)
       fail(record, dut, "deterministic, yet run 2 gave other bits for some segment");
   } catch (const Error& error) {
     fail(record, dut, "run 2 threw: ", error);

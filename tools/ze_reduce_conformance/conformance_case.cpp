@@ -50,6 +50,7 @@ std::string_view name(SegmentShape shape) {
     case SegmentShape::power_law: return "power_law";
     case SegmentShape::one_huge_among_tiny: return "one_huge_among_tiny";
     case SegmentShape::with_empty: return "with_empty";
+    case SegmentShape::begin_end: return "begin_end";
   }
   return "unknown";
 }
@@ -64,6 +65,7 @@ std::string_view camel_name(SegmentShape shape) {
     case SegmentShape::power_law: return "PowerLaw";
     case SegmentShape::one_huge_among_tiny: return "OneHugeAmongTiny";
     case SegmentShape::with_empty: return "WithEmpty";
+    case SegmentShape::begin_end: return "BeginEnd";
   }
   return "Unknown";
 }

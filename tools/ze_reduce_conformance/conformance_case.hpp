@@ -48,6 +48,7 @@ enum class SegmentShape : std::uint8_t {
   power_law,            // Pareto sizes, capped at n / 2
   one_huge_among_tiny,  // segments of one, and one of n / 2
   with_empty,           // every other segment empty
+  begin_end,            // begin and end arrays: segments anywhere, overlapping, leaving elements out, some empty
 };
 std::string_view name(SegmentShape shape);        // "one_huge_among_tiny"
 std::string_view camel_name(SegmentShape shape);  // "OneHugeAmongTiny"

@@ -20,7 +20,31 @@ core::Scalar scalar_at(const ConformanceCase& c, std::span<const std::byte> pack
   std::memcpy(value.bytes.data(), packed.data() + i * element_size(c), element_size(c));
   return value;
 }
-}  // namespace
+
+// begin_end: segments anywhere in the input, overlapping and leaving elements out, a few empty ones (some at n).
+// The lengths follow the seed and op: all of at most 6 elements (a work-item each), 20 to 700, or mostly short
+// with a tenth up to n / 3 (a group per segment, slices on some devices).
+CaseSegments begin_end_segments(const ConformanceCase& c) {
+  std::mt19937_64 rng(c.seed);
+  const std::uint64_t n = c.n;
+  const std::uint64_t family = (c.seed + static_cast<std::uint64_t>(c.op)) % 3;
+  auto length = [&]() -> std::uint64_t {
+    if (family == 0) return rng() % 7;
+    if (family == 1) return 20 + rng() % 681;
+    return rng() % 10 == 0 ? rng() % (n / 3 + 1) : rng() % 40;
+  };
+  CaseSegments segments;
+  std::uint64_t covered = 0;
+  while (segments.count() < 3 || covered < n) {
+    const std::uint64_t k = segments.count();
+    const std::uint64_t begin = k % 13 == 5 ? n : rng() % (n + 1);
+    const std::uint64_t end = k % 11 == 3 ? begin : std::min(n, begin + length());
+    segments.begins.push_back(begin);
+    segments.ends.push_back(end);
+    covered += std::max<std::uint64_t>(end - begin, 1);
+  }
+  return segments;
+}
 
 std::vector<std::uint64_t> segment_offsets(const ConformanceCase& c) {
   std::mt19937_64 rng(c.seed);
@@ -55,6 +79,17 @@ std::vector<std::uint64_t> segment_offsets(const ConformanceCase& c) {
   return offsets;
 }
 
+}  // namespace
+
+CaseSegments case_segments(const ConformanceCase& c) {
+  if (c.segments == SegmentShape::begin_end) return begin_end_segments(c);
+  CaseSegments segments;
+  segments.offsets = segment_offsets(c);
+  segments.begins.assign(segments.offsets.begin(), segments.offsets.end() - 1);
+  segments.ends.assign(segments.offsets.begin() + 1, segments.offsets.end());
+  return segments;
+}
+
 std::vector<std::byte> segment_initial_values(const ConformanceCase& c, std::uint64_t segments) {
   std::vector<std::byte> values(segments * element_size(c));
   for (std::uint64_t s = 0; s < segments; ++s)
@@ -62,11 +97,11 @@ std::vector<std::byte> segment_initial_values(const ConformanceCase& c, std::uin
   return values;
 }
 
-SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void* input,
-                                  std::span<const std::uint64_t> offsets, std::span<const std::byte> initial) {
+SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void* input, const CaseSegments& bounds,
+                                  std::span<const std::byte> initial) {
   SegmentedRun run;
   run.results.assign(initial.begin(), initial.end());
-  const std::uint64_t segments = offsets.size() - 1;
+  const std::uint64_t segments = bounds.count();
   property_list props;
   if (c.properties.initialize_to_identity) props = props.with(property::reduction::initialize_to_identity{});
   if (c.properties.deterministic) props = props.with(property::reduction::deterministic{});
@@ -80,16 +115,24 @@ SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void
     if (c.segments == SegmentShape::rows) return q.reduce_rows(elements, segments, kRowLength, results, Op(), props);
     auto submit = [&](auto width_tag) {
       using Offset = typename decltype(width_tag)::type;
-      std::vector<Offset> narrowed(offsets.begin(), offsets.end());
-      if (!device_offsets) {
-        event e = q.reduce_segments(elements, c.n, narrowed.data(), segments, results, Op(), props);
-        e.wait();  // the host offsets must outlive the work
-        return e;
+      // Each array as the library reads it, on the host or copied to the device.
+      auto placed = [&](const std::vector<std::uint64_t>& values) {
+        std::vector<Offset> narrowed(values.begin(), values.end());
+        auto on_device = make_device_array<Offset>(q, std::max<std::size_t>(narrowed.size(), 1));
+        if (device_offsets && !narrowed.empty()) q.copy(narrowed.data(), on_device.get(), narrowed.size()).wait();
+        return std::make_pair(std::move(narrowed), std::move(on_device));
+      };
+      auto pointer = [&](const auto& array) { return device_offsets ? array.second.get() : array.first.data(); };
+      event e;
+      if (bounds.offsets.empty()) {
+        const auto begins = placed(bounds.begins), ends = placed(bounds.ends);
+        e = q.reduce_segments(elements, c.n, pointer(begins), pointer(ends), segments, results, Op(), props);
+        e.wait();  // the arrays must outlive the work
+      } else {
+        const auto offsets = placed(bounds.offsets);
+        e = q.reduce_segments(elements, c.n, pointer(offsets), segments, results, Op(), props);
+        e.wait();
       }
-      auto on_device = make_device_array<Offset>(q, narrowed.size());
-      q.copy(narrowed.data(), on_device.get(), narrowed.size()).wait();
-      event e = q.reduce_segments(elements, c.n, on_device.get(), segments, results, Op(), props);
-      e.wait();
       return e;
     };
     return narrow_offsets ? submit(std::type_identity<std::uint32_t>{}) : submit(std::type_identity<std::uint64_t>{});
@@ -103,15 +146,15 @@ SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void
 }
 
 std::optional<std::string> segments_disagreement(const ConformanceCase& c, std::span<const std::byte> input,
-                                                 std::span<const std::uint64_t> offsets,
-                                                 std::span<const std::byte> initial, const SegmentedRun& run) {
+                                                 const CaseSegments& bounds, std::span<const std::byte> initial,
+                                                 const SegmentedRun& run) {
   std::string message;
   std::uint64_t wrong = 0;
-  const std::uint64_t segments = offsets.size() - 1;
+  const std::uint64_t segments = bounds.count();
   for (std::uint64_t s = 0; s < segments; ++s) {
     ConformanceCase segment = c;
-    segment.n = offsets[s + 1] - offsets[s];
-    const auto data = input.subspan(offsets[s] * element_size(c), segment.n * element_size(c));
+    segment.n = bounds.ends[s] - bounds.begins[s];
+    const auto data = input.subspan(bounds.begins[s] * element_size(c), segment.n * element_size(c));
     const auto why = disagreement(segment, data, scalar_at(c, initial, s), scalar_at(c, run.results, s), run.combine_depth);
     if (why && wrong++ < 3)
       message += (message.empty() ? "" : "; ") + ("segment " + std::to_string(s) + " of " + std::to_string(segments) +

@@ -12,8 +12,15 @@
 
 namespace zr::conformance {
 
-// segments + 1 non-decreasing offsets within [0, c.n], seeded by c.seed; the first may be above 0.
-std::vector<std::uint64_t> segment_offsets(const ConformanceCase& c);
+// A case's segments, seeded by c.seed: segment s is [begins[s], ends[s]) within [0, c.n]. Every shape but
+// begin_end gives them as segments + 1 non-decreasing `offsets` (the first may be above 0), which is how they
+// go to the library; begin_end as begin and end arrays.
+struct CaseSegments {
+  std::vector<std::uint64_t> offsets;  // empty for begin_end
+  std::vector<std::uint64_t> begins, ends;
+  std::uint64_t count() const { return begins.size(); }
+};
+CaseSegments case_segments(const ConformanceCase& c);
 
 // Segment s's value before the reduction (folded in unless initialize_to_identity), as packed bytes.
 std::vector<std::byte> segment_initial_values(const ConformanceCase& c, std::uint64_t segments);
@@ -25,13 +32,13 @@ struct SegmentedRun {
 };
 
 // Reduces the case's input (a device allocation of q's device) into host results starting from `initial`.
-// The offsets go in as the seed picks: device or host memory, 64- or 32-bit integers.
-SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void* input,
-                                  std::span<const std::uint64_t> offsets, std::span<const std::byte> initial);
+// The offsets (or begins and ends) go in as the seed picks: device or host memory, 64- or 32-bit integers.
+SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void* input, const CaseSegments& segments,
+                                  std::span<const std::byte> initial);
 
 // nullopt when every segment agrees with its host reference; else the first disagreements.
 std::optional<std::string> segments_disagreement(const ConformanceCase& c, std::span<const std::byte> input,
-                                                 std::span<const std::uint64_t> offsets,
-                                                 std::span<const std::byte> initial, const SegmentedRun& run);
+                                                 const CaseSegments& segments, std::span<const std::byte> initial,
+                                                 const SegmentedRun& run);
 
 }  // namespace zr::conformance

@@ -105,6 +105,9 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
       (layout.length > request.n / layout.segments || layout.length * layout.segments != request.n))
     throw InvalidArgumentError(std::to_string(layout.segments) + " segments of " + std::to_string(layout.length) +
                                " elements do not make up n = " + std::to_string(request.n));
+  if (layout.end_step != 1 && (layout.offset_bytes == 0 || layout.end_step != layout.segments))
+    throw InvalidArgumentError("a segment's end is 1 offset after its begin (segments + 1 offsets) or `segments` "
+                               "offsets after it (begin and end arrays), not " + std::to_string(layout.end_step));
   if (layout.longest > request.n)
     throw InvalidArgumentError("the longest segment (" + std::to_string(layout.longest) + " elements) is longer than n = " +
                                std::to_string(request.n));
@@ -130,7 +133,7 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
     plan.reason = "no segments: nothing to run";
     return plan;
   }
-  const std::uint64_t mean = request.n / layout.segments;
+  const std::uint64_t mean = (layout.end_step == 1 ? request.n : layout.covered) / layout.segments;
   const std::uint64_t wave_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
 
   // Segments of a few elements: a work-item each, one scalar loop (CPU devices read longer ones with segcpu's
@@ -141,7 +144,7 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
     const std::uint64_t groups = std::clamp<std::uint64_t>(ceil_div(layout.segments, pass.local_size), 1, wave_groups * 64);
     pass.global_size = groups * pass.local_size;
     pass.args = {input, u64(request.n), offsets, offset_bytes_arg(layout), u64(layout.length), u64(layout.segments),
-                 result, identity, u32(include_initial)};
+                 result, identity, u32(include_initial), u64(layout.end_step)};
     plan.reason = "segments of at most " + std::to_string(layout.longest) + " elements: a work-item per segment";
     plan.passes.push_back(std::move(pass));
     return plan;
@@ -163,7 +166,7 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
     pass.global_size = std::clamp<std::uint64_t>(ceil_div(layout.segments, per_group), 1, wave_groups * 64) * widest;
     pass.args = {input, u64(request.n), offsets, offset_bytes_arg(layout), u64(layout.length), u64(layout.segments),
                  u32(static_cast<std::uint32_t>(std::countr_zero(lanes))), result, identity, u32(include_initial),
-                 LocalMemoryArg{local_bytes(widest, acc_size)}};
+                 LocalMemoryArg{local_bytes(widest, acc_size)}, u64(layout.end_step)};
     plan.reason = "segments of " + std::to_string(mean) + " elements on average (longest " + std::to_string(layout.longest) +
                   "): " + std::to_string(lanes) + " work-items per segment, " + std::to_string(per_group) + " segments per group";
     plan.passes.push_back(std::move(pass));
@@ -186,7 +189,7 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
     if (slices > 1)
       partials = add_scratch(plan, pieces * acc_size, std::nullopt, "segment partials, " + std::to_string(slices) + " slices each");
     pass.args = {input, u64(request.n), offsets, offset_bytes_arg(layout), u64(layout.length), u64(layout.segments),
-                 u64(slices), partials, result, identity, u32(include_initial)};
+                 u64(slices), partials, result, identity, u32(include_initial), u64(layout.end_step)};
     plan.passes.push_back(std::move(pass));
     plan.reason = "segments of " + std::to_string(mean) + " elements on average (longest " + std::to_string(layout.longest) +
                   "), CPU device: a work-item per contiguous piece" +
@@ -195,7 +198,8 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
     return plan;
   }
 
-  if (skewed && layout.offset_bytes != 0) {
+  // (Spans follow the elements in order: only segments + 1 offsets, which tile the input, can be walked so.)
+  if (skewed && layout.offset_bytes != 0 && layout.end_step == 1) {
     add_span_passes(plan, caps, tuning, layout, acc_size);
     return plan;
   }
@@ -218,7 +222,8 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
   if (slices > 1)
     partials = add_scratch(plan, pieces * acc_size, std::nullopt, "segment partials, " + std::to_string(slices) + " slices each");
   pass.args = {input, u64(request.n), offsets, offset_bytes_arg(layout), u64(layout.length), u64(layout.segments),
-               u64(slices), partials, result, identity, u32(include_initial), LocalMemoryArg{local_bytes(local, acc_size)}};
+               u64(slices), partials, result, identity, u32(include_initial), LocalMemoryArg{local_bytes(local, acc_size)},
+               u64(layout.end_step)};
   plan.passes.push_back(std::move(pass));
   plan.reason = "segments of " + std::to_string(mean) + " elements on average (longest " + std::to_string(layout.longest) +
                 "): a group of " + std::to_string(local) + " per segment" +
