@@ -276,28 +276,50 @@ std::unique_ptr<Submission> submit(const py::object& values, const std::string& 
   return job;
 }
 
+using OffsetArray = py::array_t<std::int64_t, py::array::c_style>;
+
+OffsetArray offset_array(const py::array& offsets, const char* what) {
+  if (!offsets.dtype().is(py::dtype::of<std::int64_t>()) || offsets.ndim() != 1 || !(offsets.flags() & py::array::c_style))
+    throw zr::InvalidArgumentError(std::string(what) + " must be a contiguous 1-D int64 array");
+  return offsets.cast<OffsetArray>();
+}
+
 // Starts a segmented reduction of all of `values` (a C-contiguous NumPy array or a DeviceArray): with `offsets`
-// (segments + 1 int64 values, host memory the library copies as needed) queue::reduce_segments, else rows of
-// `columns` values (queue::reduce_rows). `initial` as for submit, one value per segment.
+// (segments + 1 int64 values, host memory the library copies as needed) queue::reduce_segments; with `ends` too,
+// `offsets` are the segments' begins and `ends` their ends (as many of each); else rows of `columns` values
+// (queue::reduce_rows). `initial` as for submit, one value per segment.
 std::unique_ptr<Submission> submit_segments(const py::object& values, const std::optional<py::array>& offsets,
                                             std::uint64_t columns, const std::string& op_name,
-                                            const std::optional<py::array>& initial, bool deterministic, long device) {
+                                            const std::optional<py::array>& initial, bool deterministic, long device,
+                                            const std::optional<py::array>& ends) {
   const InputView view = input_of(values, device, "_zereduce.submit_segments");
   const zr::element_type type = element_type_of(view.dtype);
   const zr::op_kind op = op_of(op_name);
-  std::optional<py::array_t<std::int64_t, py::array::c_style>> bounds;
+  std::optional<OffsetArray> bounds, end_bounds;
+  if (ends && !offsets) throw zr::InvalidArgumentError("segment ends need the segments' begins too");
   if (offsets) {
-    if (!offsets->dtype().is(py::dtype::of<std::int64_t>()) || offsets->ndim() != 1 || !(offsets->flags() & py::array::c_style))
-      throw zr::InvalidArgumentError("segment offsets must be a contiguous 1-D int64 array");
-    if (offsets->size() == 0) throw zr::InvalidArgumentError("segment offsets: give segments + 1 of them (none were given)");
-    bounds = offsets->cast<py::array_t<std::int64_t, py::array::c_style>>();
+    bounds = offset_array(*offsets, ends ? "segment begins" : "segment offsets");
+    if (ends) {
+      end_bounds = offset_array(*ends, "segment ends");
+      if (end_bounds->size() != bounds->size())
+        throw zr::InvalidArgumentError("the segments' begin offsets are " + std::to_string(bounds->size()) +
+                                       " but their end offsets " + std::to_string(end_bounds->size()) +
+                                       ": give one begin and one end per segment");
+    } else if (bounds->size() == 0) {
+      throw zr::InvalidArgumentError("segment offsets: give segments + 1 of them (none were given)");
+    }
   } else if (columns == 0 ? view.n != 0 : view.n % columns != 0) {
     throw zr::InvalidArgumentError("rows of " + std::to_string(columns) + " values cannot hold the " +
                                    std::to_string(view.n) + " values given");
   }
-  const std::uint64_t segments = bounds ? static_cast<std::uint64_t>(bounds->size() - 1) : columns ? view.n / columns : 0;
-  auto job = std::make_unique<Submission>(offsets ? py::make_tuple(values, *bounds) : py::make_tuple(values), view.dtype,
-                                          static_cast<std::size_t>(segments), false);
+  const std::uint64_t segments = end_bounds ? static_cast<std::uint64_t>(bounds->size())
+                                 : bounds   ? static_cast<std::uint64_t>(bounds->size() - 1)
+                                 : columns  ? view.n / columns
+                                            : 0;
+  auto job = std::make_unique<Submission>(end_bounds ? py::make_tuple(values, *bounds, *end_bounds)
+                                          : bounds   ? py::make_tuple(values, *bounds)
+                                                     : py::make_tuple(values),
+                                          view.dtype, static_cast<std::size_t>(segments), false);
   if (initial) {
     if (!initial->dtype().is(view.dtype) || static_cast<std::uint64_t>(initial->size()) != segments)
       throw zr::InvalidArgumentError("the initial value must be one value of the array's dtype per segment");
@@ -313,12 +335,20 @@ std::unique_ptr<Submission> submit_segments(const py::object& values, const std:
     auto* results = reinterpret_cast<T*>(job->storage());
     const auto* input = static_cast<const T*>(view.data);
     const std::int64_t* bound = bounds ? bounds->data() : nullptr;
+    const std::int64_t* end_bound = end_bounds ? end_bounds->data() : nullptr;
     py::gil_scoped_release released;
     if (view.host_input) {
       const std::span<const T> host(input, view.n);
-      job->start(bound ? q.reduce_segments(host, std::span<const std::int64_t>(bound, segments + 1),
-                                           std::span<T>(results, segments), Op{}, props)
-                       : q.reduce_rows(host, columns, std::span<T>(results, segments), Op{}, props));
+      const std::span<T> out(results, segments);
+      if (end_bound)
+        job->start(q.reduce_segments(host, std::span<const std::int64_t>(bound, segments),
+                                     std::span<const std::int64_t>(end_bound, segments), out, Op{}, props));
+      else if (bound)
+        job->start(q.reduce_segments(host, std::span<const std::int64_t>(bound, segments + 1), out, Op{}, props));
+      else
+        job->start(q.reduce_rows(host, columns, out, Op{}, props));
+    } else if (end_bound) {
+      job->start(q.reduce_segments(input, view.n, bound, end_bound, segments, results, Op{}, props));
     } else {
       job->start(bound ? q.reduce_segments(input, view.n, bound, segments, results, Op{}, props)
                        : q.reduce_rows(input, segments, columns, results, Op{}, props));
@@ -546,7 +576,7 @@ PYBIND11_MODULE(_zereduce, m) {
         py::arg("device"));
   m.def("reduce_now", &reduce_now, py::arg("values"), py::arg("op"));
   m.def("submit_segments", &submit_segments, py::arg("values"), py::arg("offsets"), py::arg("columns"), py::arg("op"),
-        py::arg("initial"), py::arg("deterministic"), py::arg("device"));
+        py::arg("initial"), py::arg("deterministic"), py::arg("device"), py::arg("ends") = py::none());
   m.def("submit", &submit, py::arg("values"), py::arg("op"), py::arg("initial"), py::arg("identity"),
         py::arg("deterministic"), py::arg("reproducible"), py::arg("strategy"), py::arg("device"), py::arg("columns"));
 }

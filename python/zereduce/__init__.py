@@ -297,27 +297,40 @@ def _segments(job):
         raise InvalidArgumentError(str(error)) from None
 
 
-def segment_reduce(x, offsets, op="sum", *, initial=None, deterministic=False, device=None):
+def _offset_array(offsets, what, n):
+    """Segment offsets as the contiguous int64 array the binding takes, or InvalidArgumentError saying why not."""
+    bounds = _np.ascontiguousarray(_np.asarray(offsets).reshape(-1))
+    if bounds.size and bounds.dtype.kind not in "iu":
+        raise InvalidArgumentError(f"{what} must be integers, not {bounds.dtype}")
+    if bounds.dtype.kind == "u" and bounds.size and bounds.max() > _np.iinfo(_np.int64).max:
+        raise InvalidArgumentError(f"{what[:-1]} {int(bounds.max())} is past the end of the input (n = {n})")
+    return bounds.astype(_np.int64, copy=False)
+
+
+def segment_reduce(x, offsets, op="sum", *, ends=None, initial=None, deterministic=False, device=None):
     """One reduction per segment of the flattened ``x``: result ``s`` reduces ``x[offsets[s]:offsets[s + 1]]``
     (queue::reduce_segments; docs/python.md, "Segments and axes"). ``offsets``: ``segments + 1`` non-decreasing
     integers, the last at most ``x.size`` (elements before ``offsets[0]`` belong to no segment); bad ones raise
-    InvalidArgumentError naming the offset. An empty segment gives the operation's identity (``initial``, one
-    value or one per segment, is folded in when given). Results are deterministic."""
+    InvalidArgumentError naming the offset. With ``ends``, ``offsets`` holds each segment's begin and ``ends`` its
+    end, as many of each: result ``s`` reduces ``x[offsets[s]:ends[s]]``, and the segments may overlap, come in any
+    order or leave elements out (an end below its begin is refused). An empty segment gives the operation's
+    identity (``initial``, one value or one per segment, is folded in when given). Results are deterministic."""
     values = _flat_values(x)
-    bounds = _np.ascontiguousarray(_np.asarray(offsets).reshape(-1))
-    if bounds.size == 0:
+    bounds = _offset_array(offsets, "segment begins" if ends is not None else "segment offsets", values.size)
+    end_bounds = None
+    if ends is not None:
+        end_bounds = _offset_array(ends, "segment ends", values.size)
+        segments = bounds.size
+    elif bounds.size == 0:
         raise InvalidArgumentError("segment offsets: give segments + 1 of them (none were given)")
-    if bounds.dtype.kind not in "iu":
-        raise InvalidArgumentError(f"segment offsets must be integers, not {bounds.dtype}")
-    if bounds.dtype.kind == "u" and bounds.size and bounds.max() > _np.iinfo(_np.int64).max:
-        raise InvalidArgumentError(f"segment offset {int(bounds.max())} is past the end of the input (n = {values.size})")
-    bounds = bounds.astype(_np.int64, copy=False)
+    else:
+        segments = bounds.size - 1
     start = None
     if initial is not None:
-        start = _np.broadcast_to(_np.asarray(initial, dtype=values.dtype), (bounds.size - 1,)).copy()
+        start = _np.broadcast_to(_np.asarray(initial, dtype=values.dtype), (segments,)).copy()
     try:
         job = _zereduce.submit_segments(values, bounds, 0, _OPS.get(op, op), start, bool(deterministic),
-                                        -1 if device is None else int(device))
+                                        -1 if device is None else int(device), end_bounds)
     except _zereduce.InvalidArgumentError as error:
         raise InvalidArgumentError(str(error)) from None
     return _segments(job)
@@ -346,10 +359,9 @@ def reduceat(x, indices, op="sum", *, device=None):
     result = host[idx].copy()
     if bool(_np.all(idx[1:] >= idx[:-1])):
         reduced = segment_reduce(values, _np.append(idx, n), op, device=device)
-        result[proper] = reduced[proper]
-    else:  # decreasing indices: overlapping segments, one reduction each
-        for i in _np.flatnonzero(proper):
-            result[i] = reduce(host[idx[i]:ends[i]], op, device=device)
+    else:  # decreasing indices: overlapping segments, as begin and end arrays (the improper ones empty)
+        reduced = segment_reduce(values, idx, op, ends=_np.maximum(ends, idx), device=device)
+    result[proper] = reduced[proper]
     return result
 
 

@@ -87,6 +87,32 @@ def test_segment_reduce_refuses_bad_offsets_naming_them():
         zereduce.segment_reduce(x, [])
 
 
+@pytest.mark.parametrize("dtype", [np.int32, np.float32, np.uint8, np.float64])
+def test_segment_reduce_with_ends_reduces_each_range_anywhere(dtype):
+    rng = np.random.default_rng(11)
+    x = values(dtype, 50_000, seed=3)
+    for longest in (6, 700, 30_000):  # a work-item, lanes, a group per segment
+        begins = rng.integers(0, x.size + 1, size=400)
+        ends = np.minimum(x.size, begins + rng.integers(0, longest + 1, size=400))
+        ends[::7] = begins[::7]  # some empty
+        for op in ("sum", "min", "max"):
+            got = zereduce.segment_reduce(x, begins, op, ends=ends)
+            assert got.shape == (400,)
+            for s in range(400):  # each against its own range, as agree() checks a pair of offsets
+                agree(x, [begins[s], ends[s]], op, got[s:s + 1])
+
+
+def test_segment_reduce_with_ends_refuses_bad_ranges_naming_them():
+    x = np.ones(10, dtype=np.float32)
+    with pytest.raises(zereduce.InvalidArgumentError, match="segment 1 ends at 2, before it begins at 5"):
+        zereduce.segment_reduce(x, [0, 5], ends=[3, 2])
+    with pytest.raises(zereduce.InvalidArgumentError, match="segment end 0 is 11, past the end"):
+        zereduce.segment_reduce(x, [0], ends=[11])
+    with pytest.raises(zereduce.InvalidArgumentError, match="begin offsets are 2 but their end offsets 1"):
+        zereduce.segment_reduce(x, [0, 1], ends=[3])
+    assert zereduce.segment_reduce(x, [], ends=[]).shape == (0,)
+
+
 @pytest.mark.parametrize("indices", [[0, 3, 3, 5], [0, 4, 1, 6], [6], [2, 2], [0, 1, 2, 3, 4, 5, 6], [5, 0]])
 @pytest.mark.parametrize("op", ["sum", "max", "min", "prod"])
 def test_reduceat_is_numpys(indices, op):
@@ -100,6 +126,8 @@ def test_reduceat_of_a_large_array_and_its_errors():
     indices = np.sort(rng.integers(0, x.size, size=3000))
     got, want = zereduce.reduceat(x, indices, "max"), np.maximum.reduceat(x, indices)
     assert np.array_equal(got, want)
+    shuffled = rng.permutation(indices)  # decreasing indices: begin and end arrays, one call
+    assert np.array_equal(zereduce.reduceat(x, shuffled, "min"), np.minimum.reduceat(x, shuffled))
     with pytest.raises(IndexError, match="out-of-bounds"):
         zereduce.reduceat(x, [0, x.size])
     with pytest.raises(IndexError):
