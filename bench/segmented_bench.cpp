@@ -13,8 +13,11 @@
 // device span (first kernel's start to the last one's end), median of --runs runs; input, offsets and results
 // in device memory. ok: every segment's result against a host fold (maxima and i32 sums exactly, floating
 // sums within 1e-3 relative of a double sum).
+// ZR_SEGMENTED_BENCH_REPRODUCIBLE=1: every reduction with property::reduction::reproducible (floating sums run
+// as binned sums; the other rows are unchanged), each line then carrying "reproducible":true.
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -62,7 +65,10 @@ void bench(zr::queue& q, const char* type, const Options& o) {
   auto results = zr::make_device_array<T>(q, n);
   auto offsets_device = zr::make_device_array<std::uint32_t>(q, n + 1);
   q.copy(host.data(), input.get(), n).wait();
-  const zr::property_list from_identity{zr::property::reduction::initialize_to_identity{}};
+  const char* reproducible_env = std::getenv("ZR_SEGMENTED_BENCH_REPRODUCIBLE");
+  const bool reproducible = reproducible_env && std::string(reproducible_env) == "1";
+  zr::property_list from_identity{zr::property::reduction::initialize_to_identity{}};
+  if (reproducible) from_identity = from_identity.with(zr::property::reduction::reproducible{});
 
   auto measure = [&](const char* api, const char* layout, int log2, const std::vector<std::uint32_t>& offsets) {
     const std::uint64_t segments = offsets.size() - 1;
@@ -94,9 +100,10 @@ void bench(zr::queue& q, const char* type, const Options& o) {
       std::vector<T> got(segments);
       q.copy(results.get(), got.data(), segments).wait();
       std::printf("{\"peer\":\"ours\",\"api\":\"%s\",\"op\":\"%s\",\"type\":\"%s\",\"layout\":\"%s\",\"log2\":%d,"
-                  "\"n\":%llu,\"segments\":%llu,\"seconds\":%.9g,\"ok\":%s}\n",
+                  "\"n\":%llu,\"segments\":%llu,\"seconds\":%.9g,\"ok\":%s%s}\n",
                   api, sum ? "sum" : "max", type, layout, log2, static_cast<unsigned long long>(n),
-                  static_cast<unsigned long long>(segments), median(s), agrees(sum, host, offsets, got) ? "true" : "false");
+                  static_cast<unsigned long long>(segments), median(s), agrees(sum, host, offsets, got) ? "true" : "false",
+                  reproducible ? ",\"reproducible\":true" : "");
       std::fflush(stdout);
     }
   };

@@ -287,11 +287,12 @@ OffsetArray offset_array(const py::array& offsets, const char* what) {
 // Starts a segmented reduction of all of `values` (a C-contiguous NumPy array or a DeviceArray): with `offsets`
 // (segments + 1 int64 values, host memory the library copies as needed) queue::reduce_segments; with `ends` too,
 // `offsets` are the segments' begins and `ends` their ends (as many of each); else rows of `columns` values
-// (queue::reduce_rows). `initial` as for submit, one value per segment.
+// (queue::reduce_rows). `initial` as for submit, one value per segment; `reproducible`: floating sums per segment
+// as binned sums.
 std::unique_ptr<Submission> submit_segments(const py::object& values, const std::optional<py::array>& offsets,
                                             std::uint64_t columns, const std::string& op_name,
                                             const std::optional<py::array>& initial, bool deterministic, long device,
-                                            const std::optional<py::array>& ends) {
+                                            const std::optional<py::array>& ends, bool reproducible) {
   const InputView view = input_of(values, device, "_zereduce.submit_segments");
   const zr::element_type type = element_type_of(view.dtype);
   const zr::op_kind op = op_of(op_name);
@@ -332,6 +333,7 @@ std::unique_ptr<Submission> submit_segments(const py::object& values, const std:
     zr::property_list props;
     if (!initial) props = props.with(zr::property::reduction::initialize_to_identity{});
     if (deterministic) props = props.with(zr::property::reduction::deterministic{});
+    if (reproducible) props = props.with(zr::property::reduction::reproducible{});
     auto* results = reinterpret_cast<T*>(job->storage());
     const auto* input = static_cast<const T*>(view.data);
     const std::int64_t* bound = bounds ? bounds->data() : nullptr;
@@ -576,7 +578,8 @@ PYBIND11_MODULE(_zereduce, m) {
         py::arg("device"));
   m.def("reduce_now", &reduce_now, py::arg("values"), py::arg("op"));
   m.def("submit_segments", &submit_segments, py::arg("values"), py::arg("offsets"), py::arg("columns"), py::arg("op"),
-        py::arg("initial"), py::arg("deterministic"), py::arg("device"), py::arg("ends") = py::none());
+        py::arg("initial"), py::arg("deterministic"), py::arg("device"), py::arg("ends") = py::none(),
+        py::arg("reproducible") = false);
   m.def("submit", &submit, py::arg("values"), py::arg("op"), py::arg("initial"), py::arg("identity"),
         py::arg("deterministic"), py::arg("reproducible"), py::arg("strategy"), py::arg("device"), py::arg("columns"));
 }

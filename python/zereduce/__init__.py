@@ -273,10 +273,10 @@ def reduce(x, op, *, initial=None, identity=None, deterministic=False, reproduci
     The GIL is released while the device works; Ctrl-C interrupts the wait with KeyboardInterrupt.
     """
     if axis is not None and (keepdims or not _is_column_axis(x, axis)):
-        if identity is not None or reproducible or strategy is not None:
+        if identity is not None or strategy is not None:
             raise UnsupportedError("reductions over an axis other than a 2-D array's axis 0 run as segments, which take "
-                                   "no identity, reproducible or strategy yet")
-        return _reduce_axes(x, op, axis, keepdims, initial, deterministic, device)
+                                   "no identity or strategy yet")
+        return _reduce_axes(x, op, axis, keepdims, initial, deterministic, device, reproducible)
     job = reduce_async(x, op, initial=initial, identity=identity, deterministic=deterministic,
                        reproducible=reproducible, strategy=strategy, device=device, axis=axis)._job
     try:
@@ -307,14 +307,17 @@ def _offset_array(offsets, what, n):
     return bounds.astype(_np.int64, copy=False)
 
 
-def segment_reduce(x, offsets, op="sum", *, ends=None, initial=None, deterministic=False, device=None):
+def segment_reduce(x, offsets, op="sum", *, ends=None, initial=None, deterministic=False, reproducible=False,
+                   device=None):
     """One reduction per segment of the flattened ``x``: result ``s`` reduces ``x[offsets[s]:offsets[s + 1]]``
     (queue::reduce_segments; docs/python.md, "Segments and axes"). ``offsets``: ``segments + 1`` non-decreasing
     integers, the last at most ``x.size`` (elements before ``offsets[0]`` belong to no segment); bad ones raise
     InvalidArgumentError naming the offset. With ``ends``, ``offsets`` holds each segment's begin and ``ends`` its
     end, as many of each: result ``s`` reduces ``x[offsets[s]:ends[s]]``, and the segments may overlap, come in any
     order or leave elements out (an end below its begin is refused). An empty segment gives the operation's
-    identity (``initial``, one value or one per segment, is folded in when given). Results are deterministic."""
+    identity (``initial``, one value or one per segment, is folded in when given). Results are deterministic;
+    with ``reproducible``, a floating sum's result for each segment has the bits of ``sum(segment,
+    reproducible=True)`` on every device."""
     values = _flat_values(x)
     bounds = _offset_array(offsets, "segment begins" if ends is not None else "segment offsets", values.size)
     end_bounds = None
@@ -330,7 +333,7 @@ def segment_reduce(x, offsets, op="sum", *, ends=None, initial=None, determinist
         start = _np.broadcast_to(_np.asarray(initial, dtype=values.dtype), (segments,)).copy()
     try:
         job = _zereduce.submit_segments(values, bounds, 0, _OPS.get(op, op), start, bool(deterministic),
-                                        -1 if device is None else int(device), end_bounds)
+                                        -1 if device is None else int(device), end_bounds, bool(reproducible))
     except _zereduce.InvalidArgumentError as error:
         raise InvalidArgumentError(str(error)) from None
     return _segments(job)
@@ -386,7 +389,7 @@ def _axes_of(axis, ndim):
     return tuple(sorted(normalized))
 
 
-def _reduce_axes(x, op, axis, keepdims, initial, deterministic, device):
+def _reduce_axes(x, op, axis, keepdims, initial, deterministic, device, reproducible=False):
     """The reduction of a C-contiguous N-D ``x`` over ``axis``: trailing axes as rows (queue::reduce_rows),
     others moved to the end first (a copy)."""
     values = x if isinstance(x, DeviceArray) else _host_array(x)
@@ -415,7 +418,8 @@ def _reduce_axes(x, op, axis, keepdims, initial, deterministic, device):
         flat = flat[:0]
     try:
         job = _zereduce.submit_segments(flat, None if columns else _np.zeros(rows + 1, dtype=_np.int64), columns, op_name,
-                                        start, bool(deterministic), -1 if device is None else int(device))
+                                        start, bool(deterministic), -1 if device is None else int(device), None,
+                                        bool(reproducible))
     except _zereduce.InvalidArgumentError as error:
         raise InvalidArgumentError(str(error)) from None
     result = _segments(job).reshape(out_shape)

@@ -115,20 +115,15 @@ SegmentedJob::SegmentedJob(BackendDevice& device, const void* input, std::uint64
 
 void SegmentedJob::check_request() const {
   const auto op = static_cast<core::Op>(spec_.op);
-  const auto type = static_cast<core::DataType>(spec_.type);
   if (core::is_arg_op(op) || core::is_transform_op(op) || core::is_moments_op(op) || core::is_user_op(op) || spec_.partial)
     throw UnsupportedError("segmented reductions offer plus, multiplies, minimum, maximum and the bitwise and logical "
                            "ops; " + std::string(to_string(spec_.op)) + " per segment is not offered yet");
   if (spec_.properties.requested_strategy())
     throw UnsupportedError("segmented reductions choose their plan from the segment sizes; strategy '" +
                            std::string(to_string(*spec_.properties.requested_strategy())) + "' cannot be asked for");
-  auto request = request_of(spec_, n_, true);
-  // Validates the (op, type) on this device: the message names the device and what it lacks.
-  core::choose_strategy(device_.capabilities(), request);
-  if (core::is_binned_sum(request))
-    throw UnsupportedError("reproducible segmented sums of " + std::string(core::name(type)) +
-                           " are not offered yet: reduce each segment with queue::reduce and property "
-                           "reduction::reproducible, or drop the property (segmented results are deterministic)");
+  // Validates the (op, type) on this device, and for reproducible floating sums what binned sums need (subnormal
+  // f32 arithmetic, at most binned_max_elements): the message names the device and what it lacks.
+  core::choose_strategy(device_.capabilities(), request_of(spec_, n_, true));
 }
 
 void SegmentedJob::check_offsets_memory() {

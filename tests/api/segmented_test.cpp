@@ -380,11 +380,6 @@ TEST(SegmentsMisuse, GivenRaggedRowsOrUnofferedPropertiesWhenReducingThenTheErro
   std::vector<float> two(2);
   expect_error<UnsupportedError>(
       [&] {
-        q.reduce_rows(std::span<const float>(data), 5, std::span<float>(two), plus<>(), {property::reduction::reproducible{}});
-      },
-      "reproducible segmented sums of f32 are not offered yet");
-  expect_error<UnsupportedError>(
-      [&] {
         q.reduce_rows(std::span<const float>(data), 5, std::span<float>(two), plus<>(),
                       {property::reduction::use_strategy{strategy::global_atomics}});
       },

@@ -278,6 +278,33 @@ TEST(SegmentedPlan, GivenBeginAndEndArraysWhenPlanningThenEveryKernelReadsTheEnd
   }
 }
 
+// Reproducible floating sums: one pass of segbinned for every layout and device (a group per segment, each
+// work-item with a 64-byte binned state in local memory), never a plain-sum kernel.
+TEST(SegmentedPlan, GivenAReproducibleFloatingSumWhenPlanningThenEverySegmentIsOneGroupsBinnedSum) {
+  for (const auto& caps : kDevices) {
+    SCOPED_TRACE(caps.device_name);
+    for (DataType type : {DataType::f32, DataType::f64, DataType::f16}) {
+      ReductionRequest r = request(Op::plus, type, 1u << 24);
+      r.reproducible = true;
+      SegmentLayout bounds = by_offsets(1000, 1u << 20);
+      bounds.end_step = 1000;
+      bounds.covered = 1u << 24;
+      for (const SegmentLayout& layout : {equal(1u << 22, 4), equal(16, 1u << 20), by_offsets(50'000, 1u << 22), bounds}) {
+        const Plan plan = make_segmented_plan(caps, r, layout, tuning_for(caps));
+        ASSERT_EQ(plan.passes.size(), 1u) << describe(plan);
+        const KernelPass& pass = plan.passes.front();
+        EXPECT_EQ(pass.entry_point, "zr_segbinned_plus_" + std::string(name(type)));
+        EXPECT_TRUE(plan.scratch.empty());
+        EXPECT_EQ(u64_arg(pass, 5), layout.segments);
+        EXPECT_EQ(std::get<LocalMemoryArg>(pass.args[8]).bytes, pass.local_size * 64);
+        EXPECT_EQ(u64_arg(pass, 9), layout.end_step);
+        EXPECT_LE(pass.local_size * 64, caps.local_memory_bytes ? caps.local_memory_bytes : UINT64_MAX);
+        EXPECT_LE(pass.group_count(), layout.segments);
+      }
+    }
+  }
+}
+
 TEST(SegmentedPlan, GivenLayoutsThatCannotDescribeTheInputWhenPlanningThenInvalidArgument) {
   const Capabilities caps = test::nvidia_like_gpu();
   EXPECT_THROW(plan_for(caps, 100, by_offsets(10, 10, 2)), InvalidArgumentError);   // 16-bit offsets

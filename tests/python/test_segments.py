@@ -161,4 +161,19 @@ def test_axis_errors_and_empty_axes():
     with pytest.raises(ValueError, match="duplicate"):
         zereduce.sum(m, axis=(0, -3))
     with pytest.raises(zereduce.UnsupportedError, match="segments"):
-        zereduce.sum(np.ones((2, 3), np.float32), axis=1, reproducible=True)
+        zereduce.sum(np.ones((2, 3), np.float32), axis=1, strategy="tree")
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_reproducible_segment_sums_have_each_segments_own_reproducible_bits(dtype):
+    rng = np.random.default_rng(4)
+    offsets = offsets_of(rng.integers(0, 900, size=60))
+    n = max(int(offsets[-1]), 27_000)
+    x = (rng.standard_normal(n) * 2.0 ** rng.integers(-10, 10, size=n)).astype(dtype)
+    got = zereduce.segment_reduce(x, offsets, "sum", reproducible=True)
+    for s in range(60):
+        want = zereduce.sum(x[offsets[s]:offsets[s + 1]], reproducible=True)
+        assert got[s].tobytes() == np.asarray(want, dtype=dtype).tobytes(), (s, got[s], want)
+    rows = zereduce.sum(x[:27_000].reshape(30, 900), axis=1, reproducible=True)
+    for r in range(30):
+        assert rows[r].tobytes() == np.asarray(zereduce.sum(x[r * 900:(r + 1) * 900], reproducible=True), dtype=dtype).tobytes()

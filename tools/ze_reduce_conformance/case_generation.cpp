@@ -286,7 +286,7 @@ void add_user_operator_cases(std::vector<ConformanceCase>& out, const DeviceUnde
 
 // Segmented reductions (segmented_cases.hpp): every plain op the device runs, every shape of segments, random
 // input (and infinities for floating types), from the identity and from initial values, deterministic (so each
-// runs twice). Sizes: one that ends in a partial row, and in full mode one of 2^18 + 5 elements (long enough
+// runs twice); floating sums also reproducible. Sizes: one that ends in a partial row, and in full mode one of 2^18 + 5 elements (long enough
 // for slices on every device; 2^20 cost CI a minute per device for the host checks of its 400,000 segments).
 void add_segment_checks(std::vector<ConformanceCase>& out, const DeviceUnderTest& dut, std::size_t slot,
                         element_type type, SuiteMode mode, std::uint64_t base_seed) {
@@ -314,6 +314,12 @@ void add_segment_checks(std::vector<ConformanceCase>& out, const DeviceUnderTest
           c.properties.initialize_to_identity = (k + static_cast<std::size_t>(op)) % 2 == 0;
           c.properties.deterministic = true;
           out.push_back(c);
+          // Floating sums again, reproducible: each segment bitwise its own 1-D binned sum (the host model).
+          if (op == op_kind::plus && is_floating(type) && !dut.get().strategies(type, op, true, true).empty()) {
+            c.properties.reproducible = true;
+            c.properties.initialize_to_identity = !c.properties.initialize_to_identity;
+            out.push_back(c);
+          }
         }
   }
 }

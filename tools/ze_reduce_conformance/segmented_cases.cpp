@@ -105,6 +105,7 @@ SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void
   property_list props;
   if (c.properties.initialize_to_identity) props = props.with(property::reduction::initialize_to_identity{});
   if (c.properties.deterministic) props = props.with(property::reduction::deterministic{});
+  if (c.properties.reproducible) props = props.with(property::reduction::reproducible{});
   const bool device_offsets = c.seed % 2 == 0;
   const bool narrow_offsets = c.seed / 2 % 2 == 1;
   const event done = tools::visit_pair(c.type, c.op, [&](auto type_tag, auto op_tag) {

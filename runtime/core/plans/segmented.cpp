@@ -6,6 +6,7 @@
 
 #include "plans/columns.hpp"
 #include "plans/plan_building.hpp"
+#include "strategy.hpp"
 #include "zereduce/errors.hpp"
 
 namespace zr::core {
@@ -94,6 +95,27 @@ void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning,
                 " elements, then the segments crossing spans from their pieces";
 }
 
+// Reproducible sums of segments (segbinned.cl): a group per segment, each work-item's binned sum of a strided
+// share merged exactly, so a segment's bits are those of its own 1-D reproducible sum whatever the plan.
+constexpr std::size_t kBinnedStateBytes = 64;  // zr_binned.h's zr_binned
+void add_binned_pass(Plan& plan, const Capabilities& caps, const Tuning& tuning, const SegmentLayout& layout,
+                     std::uint64_t mean) {
+  const ReductionRequest& request = plan.request;
+  KernelPass pass = kernel_pass("segbinned", Op::plus, request.type, "segments");
+  pass.local_size = segment_group_size(caps, tuning, mean, kBinnedStateBytes);
+  const std::uint64_t wave_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
+  pass.global_size = std::clamp<std::uint64_t>(layout.segments, 1, wave_groups * 64) * pass.local_size;
+  const BufferArg offsets{layout.offset_bytes ? BufferArg::Which::segment_offsets : BufferArg::Which::none, 0};
+  pass.args = {BufferArg{BufferArg::Which::input, 0}, u64(request.n), offsets, offset_bytes_arg(layout),
+               u64(layout.length), u64(layout.segments), BufferArg{BufferArg::Which::result, 0},
+               u32(request.include_initial ? 1 : 0), LocalMemoryArg{local_bytes(pass.local_size, kBinnedStateBytes)},
+               u64(layout.end_step)};
+  plan.reason = "reproducible sums of segments of " + std::to_string(mean) + " elements on average (longest " +
+                std::to_string(layout.longest) + "): a group of " + std::to_string(pass.local_size) +
+                " per segment, binned sums merged exactly";
+  plan.passes.push_back(std::move(pass));
+}
+
 }  // namespace
 
 Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& request, const SegmentLayout& layout,
@@ -135,6 +157,10 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
   }
   const std::uint64_t mean = (layout.end_step == 1 ? request.n : layout.covered) / layout.segments;
   const std::uint64_t wave_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
+  if (is_binned_sum(request)) {
+    add_binned_pass(plan, caps, tuning, layout, mean);
+    return plan;
+  }
 
   // Segments of a few elements: a work-item each, one scalar loop (CPU devices read longer ones with segcpu's
   // vector states, below).
@@ -239,6 +265,7 @@ std::uint64_t segmented_combine_depth(const Plan& plan) {
   const std::uint64_t initial = plan.request.include_initial ? 1 : 0;
   const KernelPass& first = plan.passes.front();
   if (first.entry_point.starts_with("zr_segitem_")) return layout.longest + initial;
+  if (first.entry_point.starts_with("zr_segbinned_")) return layout.longest + initial;  // exact until rounded once
   if (first.entry_point.starts_with("zr_segsub_")) {
     const std::uint64_t lanes_log2 = std::get<Scalar>(first.args[6]).as<std::uint32_t>();
     return ceil_div(layout.longest, std::uint64_t{1} << lanes_log2) + lanes_log2 + initial;

@@ -14,6 +14,8 @@
 //                 counts, CSR rows): the work split by elements, a work-item per span of
 //                 Tuning::segment_span_elements; segments inside a span are stored at once, those crossing spans
 //                 are folded from two pieces per span by segjoin.
+//   - "segbinned": reproducible floating-point sums (zr_binned.h), a group per segment: each segment's result has
+//                 the bits of the 1-D reproducible sum of that segment, on any device.
 // Every path folds each segment in a fixed order set by the launch shape alone, so results are deterministic.
 // An empty segment gives the identity (then folded with the segment's initial value, as SYCL says).
 #include <cstdint>
