@@ -61,6 +61,31 @@ reduction_spec arg_spec(arg_result<T>* result, op_kind op, const property_list& 
   return spec;
 }
 
+// zr::argmin<>() and zr::argmax<>() as operations of the segmented reductions.
+template <typename Operation>
+inline constexpr bool is_arg_operation_v = false;
+template <typename T>
+inline constexpr bool is_arg_operation_v<argmin<T>> = true;
+template <typename T>
+inline constexpr bool is_arg_operation_v<argmax<T>> = true;
+template <typename Operation>
+inline constexpr bool is_argmax_v = false;
+template <typename T>
+inline constexpr bool is_argmax_v<argmax<T>> = true;
+
+// A segmented reduction's spec: results of the input's type for the ops, arg_result<T> for argmin/argmax.
+template <typename T, typename Result, typename Operation>
+reduction_spec segment_spec(Result* results, Operation op, const property_list& props) {
+  if constexpr (is_arg_operation_v<Operation>) {
+    static_assert(std::is_same_v<Result, arg_result<T>>, "argmin/argmax per segment write arg_result<T> results");
+    return arg_spec(results, is_argmax_v<Operation> ? op_kind::argmax : op_kind::argmin, props);
+  } else {
+    static_assert(std::is_same_v<Result, T>, "the results of a segmented reduction hold the input's type "
+                                             "(arg_result<T> for zr::argmin<>() and zr::argmax<>())");
+    return reduction(results, op, props).spec();
+  }
+}
+
 // Where a segmented reduction's segments come from: `segments` + 1 offsets of offset_bytes (4 or 8) bytes,
 // signed ones never negative (checked with the rest); or, with begin_end, `segments` begin offsets and as many
 // end offsets; or, when offsets is null (offset_bytes 0), `segments` of `length` elements.
@@ -316,54 +341,56 @@ class ZR_API queue {
   // segments + 1 non-decreasing 32- or 64-bit integers, the last at most n; an empty segment gives the
   // identity. Input, offsets and results may each be this device's memory or ordinary host memory (copied
   // as needed); the offsets are checked before any work. Each segment is folded in a fixed order: results
-  // are deterministic.
-  template <typename T, typename Offset, typename BinaryOperation>
-  event reduce_segments(const T* input, std::uint64_t n, const Offset* offsets, std::uint64_t segments, T* results,
+  // are deterministic. With zr::argmin<>() or zr::argmax<>() the results are arg_result<T>: each segment's
+  // first extreme (arg_result.hpp's rules) and its index counted from the segment's begin; an empty segment has
+  // none and is refused. Every form below (begin and end arrays, rows) takes them too.
+  template <typename T, typename Offset, typename Result, typename BinaryOperation>
+  event reduce_segments(const T* input, std::uint64_t n, const Offset* offsets, std::uint64_t segments, Result* results,
                         BinaryOperation op, const property_list& props = {}) {
-    return submit_segments(input, n, false, detail::offsets_of(offsets, segments), reduction(results, op, props).spec());
+    return submit_segments(input, n, false, detail::offsets_of(offsets, segments), detail::segment_spec<T>(results, op, props));
   }
-  template <typename T, typename Offset, typename BinaryOperation>
-  event reduce_segments(std::span<const T> host_input, std::span<const Offset> offsets, std::span<T> results,
+  template <typename T, typename Offset, typename Result, typename BinaryOperation>
+  event reduce_segments(std::span<const T> host_input, std::span<const Offset> offsets, std::span<Result> results,
                         BinaryOperation op, const property_list& props = {}) {
     if (offsets.empty()) throw_no_offsets();
     check_segment_results(results.size(), offsets.size() - 1);
     return submit_segments(host_input.data(), host_input.size(), true, detail::offsets_of(offsets.data(), offsets.size() - 1),
-                           reduction(results.data(), op, props).spec());
+                           detail::segment_spec<T>(results.data(), op, props));
   }
   // Segments given by where each begins and ends (as CUB's segmented reductions take them): results[s] = the
   // op-reduction of input[begins[s], ends[s]), folded after results[s]'s value unless initialize_to_identity.
   // The segments may overlap, leave elements out, come in any order or be empty (end == begin: the identity);
   // an end below its begin, or past n, is refused. Both arrays hold `segments` 32- or 64-bit integers of one
   // type, in device or host memory, and are checked before any work.
-  template <typename T, typename Offset, typename BinaryOperation>
+  template <typename T, typename Offset, typename Result, typename BinaryOperation>
   event reduce_segments(const T* input, std::uint64_t n, const Offset* begins, const Offset* ends,
-                        std::uint64_t segments, T* results, BinaryOperation op, const property_list& props = {}) {
-    return submit_segments(input, n, false, detail::bounds_of(begins, ends, segments), reduction(results, op, props).spec());
+                        std::uint64_t segments, Result* results, BinaryOperation op, const property_list& props = {}) {
+    return submit_segments(input, n, false, detail::bounds_of(begins, ends, segments), detail::segment_spec<T>(results, op, props));
   }
-  template <typename T, typename Offset, typename BinaryOperation>
+  template <typename T, typename Offset, typename Result, typename BinaryOperation>
   event reduce_segments(std::span<const T> host_input, std::span<const Offset> begins, std::span<const Offset> ends,
-                        std::span<T> results, BinaryOperation op, const property_list& props = {}) {
+                        std::span<Result> results, BinaryOperation op, const property_list& props = {}) {
     check_segment_bounds(begins.size(), ends.size());
     check_segment_results(results.size(), begins.size());
     return submit_segments(host_input.data(), host_input.size(), true,
                            detail::bounds_of(begins.data(), ends.data(), begins.size()),
-                           reduction(results.data(), op, props).spec());
+                           detail::segment_spec<T>(results.data(), op, props));
   }
   // Equal segments: `rows` rows of `columns` values, results[r] the reduction of row r (NumPy's axis=-1).
-  template <typename T, typename BinaryOperation>
-  event reduce_rows(const T* input, std::uint64_t rows, std::uint64_t columns, T* results, BinaryOperation op,
+  template <typename T, typename Result, typename BinaryOperation>
+  event reduce_rows(const T* input, std::uint64_t rows, std::uint64_t columns, Result* results, BinaryOperation op,
                     const property_list& props = {}) {
     return submit_segments(input, checked_product(rows, columns), false, {nullptr, 0, false, rows, columns},
-                           reduction(results, op, props).spec());
+                           detail::segment_spec<T>(results, op, props));
   }
-  template <typename T, typename BinaryOperation>
-  event reduce_rows(std::span<const T> host_input, std::uint64_t columns, std::span<T> results, BinaryOperation op,
+  template <typename T, typename Result, typename BinaryOperation>
+  event reduce_rows(std::span<const T> host_input, std::uint64_t columns, std::span<Result> results, BinaryOperation op,
                     const property_list& props = {}) {
     const std::uint64_t rows = columns == 0 ? results.size() : host_input.size() / columns;
     if (columns == 0 ? !host_input.empty() : host_input.size() % columns != 0) throw_ragged_rows(host_input.size(), columns);
     check_segment_results(results.size(), rows);
     return submit_segments(host_input.data(), host_input.size(), true, {nullptr, 0, false, rows, columns},
-                           reduction(results.data(), op, props).spec());
+                           detail::segment_spec<T>(results.data(), op, props));
   }
 
   // Waits for everything submitted so far; rethrows the first error of work nobody waited for.

@@ -61,6 +61,10 @@ SegmentedJob::SegmentedJob(BackendDevice& device, const void* input, std::uint64
   const auto type = static_cast<core::DataType>(spec.type);
   const std::size_t element = core::size_of(type);
   const std::string type_name(core::name(type));
+  const bool arg = core::is_arg_op(static_cast<core::Op>(spec.op));
+  // An arg-reduction's result per segment is an arg_result<T>: the value, then a 64-bit index.
+  const std::size_t result_size = arg ? core::kArgResultBytes : element;
+  const std::string results_name = arg ? "arg_result<" + type_name + ">" : type_name;
   if (n_ > UINT64_MAX / element)
     throw InvalidArgumentError("n = " + std::to_string(n_) + " elements of " + type_name +
                                " is more bytes than a 64-bit size can hold");
@@ -81,16 +85,17 @@ SegmentedJob::SegmentedJob(BackendDevice& device, const void* input, std::uint64
   }
 
   layout_.segments = segments.segments;
-  if (segments.segments > UINT64_MAX / element - 1)
+  if (segments.segments > UINT64_MAX / result_size - 1)
     throw InvalidArgumentError(std::to_string(segments.segments) + " segments are more results than a 64-bit size can hold");
   if (segments.segments > 0) {
     if (!spec_.var)
       throw InvalidArgumentError("the results are nullptr but there are " + std::to_string(segments.segments) + " segments");
-    if (reinterpret_cast<std::uintptr_t>(spec_.var) % element != 0)
+    const std::size_t alignment = arg ? alignof(std::uint64_t) : element;
+    if (reinterpret_cast<std::uintptr_t>(spec_.var) % alignment != 0)
       throw InvalidArgumentError("the results at " + address(spec_.var) + " are not aligned to their " +
-                                 std::to_string(element) + "-byte " + type_name + " values");
-    host_results_ = is_host_range(device_, spec_.var, segments.segments * element,
-                                  "the results (" + std::to_string(segments.segments) + " " + type_name + " values)", true);
+                                 std::to_string(alignment) + "-byte " + results_name + " values");
+    host_results_ = is_host_range(device_, spec_.var, segments.segments * result_size,
+                                  "the results (" + std::to_string(segments.segments) + " " + results_name + " values)", true);
   }
   if (segments.offsets || segments.offset_bytes) {
     layout_.offset_bytes = segments.offset_bytes;
@@ -107,6 +112,7 @@ SegmentedJob::SegmentedJob(BackendDevice& device, const void* input, std::uint64
                                  " values are not the n = " + std::to_string(n_) + " values given");
     if (segments.segments == 0 && n_ != 0)
       throw InvalidArgumentError("no rows, but n = " + std::to_string(n_) + " values were given");
+    if (segments.segments > 0 && segments.length == 0) refuse_empty_segment(0);
     layout_.length = segments.length;
     layout_.longest = segments.segments > 0 ? segments.length : 0;
     plan(nullptr, nullptr);
@@ -115,15 +121,23 @@ SegmentedJob::SegmentedJob(BackendDevice& device, const void* input, std::uint64
 
 void SegmentedJob::check_request() const {
   const auto op = static_cast<core::Op>(spec_.op);
-  if (core::is_arg_op(op) || core::is_transform_op(op) || core::is_moments_op(op) || core::is_user_op(op) || spec_.partial)
-    throw UnsupportedError("segmented reductions offer plus, multiplies, minimum, maximum and the bitwise and logical "
-                           "ops; " + std::string(to_string(spec_.op)) + " per segment is not offered yet");
+  if (core::is_transform_op(op) || core::is_moments_op(op) || core::is_user_op(op) || spec_.partial)
+    throw UnsupportedError("segmented reductions offer plus, multiplies, minimum, maximum, the bitwise and logical "
+                           "ops, argmin and argmax; " + std::string(to_string(spec_.op)) + " per segment is not offered yet");
   if (spec_.properties.requested_strategy())
     throw UnsupportedError("segmented reductions choose their plan from the segment sizes; strategy '" +
                            std::string(to_string(*spec_.properties.requested_strategy())) + "' cannot be asked for");
   // Validates the (op, type) on this device, and for reproducible floating sums what binned sums need (subnormal
   // f32 arithmetic, at most binned_max_elements): the message names the device and what it lacks.
   core::choose_strategy(device_.capabilities(), request_of(spec_, n_, true));
+}
+
+void SegmentedJob::refuse_empty_segment(std::uint64_t s) const {
+  const auto op = static_cast<core::Op>(spec_.op);
+  if (!core::is_arg_op(op)) return;  // the others give their identity
+  throw InvalidArgumentError("segment " + std::to_string(s) + " is empty, and an empty segment has no " +
+                             std::string(core::name(op)) + " (as the argmin/argmax of an empty input): give every "
+                             "segment at least one element");
 }
 
 void SegmentedJob::check_offsets_memory() {
@@ -158,6 +172,7 @@ void SegmentedJob::plan(const std::byte* host_offsets, const std::byte* host_end
         throw InvalidArgumentError("segment offsets must not decrease, but offset " + std::to_string(k - 1) + " is " +
                                    std::to_string(previous) + " and offset " + std::to_string(k) + " is " +
                                    std::to_string(next));
+      if (next == previous) refuse_empty_segment(k - 1);
       layout_.longest = std::max(layout_.longest, next - previous);
       previous = next;
     }
@@ -172,6 +187,7 @@ void SegmentedJob::plan(const std::byte* host_offsets, const std::byte* host_end
         throw InvalidArgumentError("segment " + std::to_string(s) + " ends at " + std::to_string(end) +
                                    ", before it begins at " + std::to_string(begin) +
                                    " (an empty segment has its end equal to its begin)");
+      if (end == begin) refuse_empty_segment(s);
       layout_.longest = std::max(layout_.longest, end - begin);
       layout_.covered += std::min(end - begin, UINT64_MAX - layout_.covered);
     }

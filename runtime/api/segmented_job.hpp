@@ -24,6 +24,8 @@ class SegmentedJob {
  private:
   void check_request() const;
   void check_offsets_memory();
+  // Throws for an arg-reduction (whose empty segments have no result); the other ops give the identity.
+  void refuse_empty_segment(std::uint64_t s) const;
   // Checks offsets (and end offsets) read to the host, when given, which tells the longest segment, and plans.
   void plan(const std::byte* host_offsets, const std::byte* host_ends);
   std::uint64_t offset_count() const { return begin_end_ ? layout_.segments : layout_.segments + 1; }

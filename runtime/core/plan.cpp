@@ -341,12 +341,14 @@ void plan_user_reduction(Plan& plan, const Capabilities& caps, const Tuning& tun
 
 std::uint64_t result_bytes(const Plan& plan, std::size_t index) {
   if (plan.request.binned_state_output) return kBinnedStateBytes;
-  if (is_arg_op(plan.request.op)) return kArgResultBytes;
-  if (is_transform_op(plan.request.op)) return size_of(transform_result_type(plan.request.op, plan.request.type));
-  if (is_moments_op(plan.request.op)) return moments_bytes(plan.request.op);
-  if (is_user_op(plan.request.op) && plan.request.user_operator) return plan.request.user_operator->accumulator_bytes;
   const std::uint64_t elements = index < plan.results.size() ? plan.results[index].elements : 1;
-  return elements * size_of(plan.request.type);
+  const Op op = plan.request.op;
+  std::uint64_t each = size_of(plan.request.type);
+  if (is_arg_op(op)) each = kArgResultBytes;
+  else if (is_transform_op(op)) each = size_of(transform_result_type(op, plan.request.type));
+  else if (is_moments_op(op)) each = moments_bytes(op);
+  else if (is_user_op(op) && plan.request.user_operator) each = plan.request.user_operator->accumulator_bytes;
+  return elements * each;
 }
 
 bool reads_initial_value(const Plan& plan, std::size_t index) {

@@ -305,6 +305,59 @@ TEST(SegmentedPlan, GivenAReproducibleFloatingSumWhenPlanningThenEverySegmentIsO
   }
 }
 
+TEST(SegmentedPlan, GivenAnArgReductionWhenPlanningThenLanesFollowTheSizesAndFewSegmentsGetSlicesAndAJoin) {
+  for (const auto& caps : kDevices) {
+    SCOPED_TRACE(caps.device_name);
+    const bool cpu = caps.type == DeviceType::cpu;
+    auto lanes_of = [](const KernelPass& pass) { return 1ull << std::get<Scalar>(pass.args[7]).as<std::uint32_t>(); };
+    for (Op op : {Op::argmin, Op::argmax}) {
+      const std::string suffix = std::string(name(op)) + "_f32";
+      // Many segments: one pass, each result stored at once (16 bytes, arg_result<float>), from the lanes' tree.
+      std::uint64_t previous_lanes = 0;
+      for (std::uint64_t length : {4u, 64u, 1024u, 1u << 16}) {
+        const std::uint64_t segments = (1ull << 30) / length;
+        const Plan plan = plan_for(caps, segments * length, equal(segments, length), op);
+        ASSERT_EQ(plan.passes.size(), 1u) << describe(plan);
+        const KernelPass& pass = plan.passes.front();
+        EXPECT_EQ(pass.entry_point, "zr_segarg_" + suffix);
+        EXPECT_EQ(u64_arg(pass, 6), 1u);  // one slice
+        EXPECT_EQ(buffer_arg(pass, 8).which, BufferArg::Which::none);
+        EXPECT_EQ(buffer_arg(pass, 9).which, BufferArg::Which::result);
+        EXPECT_EQ(std::get<LocalMemoryArg>(pass.args[10]).bytes, std::max<std::uint64_t>(8, pass.local_size * 16));
+        EXPECT_EQ(result_bytes(plan, 0), segments * 16);
+        const std::uint64_t lanes = lanes_of(pass);
+        EXPECT_LE(lanes, pass.local_size);
+        EXPECT_GE(lanes, previous_lanes);  // longer segments, more lanes each
+        if (cpu) {
+          EXPECT_EQ(lanes, 1u);  // CPU groups run their work-items one after another: one each
+        }
+        previous_lanes = lanes;
+        EXPECT_EQ(combine_depth(plan), 0u);  // compares, never rounds
+      }
+      if (!cpu) {
+        EXPECT_GT(previous_lanes, 1u);
+        // Skewed sizes: a group per segment, so no long segment is left to a few lanes.
+        const Plan skewed = plan_for(caps, 1u << 24, by_offsets(1u << 22, 1u << 20), op);
+        EXPECT_EQ(lanes_of(skewed.passes.front()), skewed.passes.front().local_size);
+      }
+      // Few long segments: slices (a group each on GPUs), their candidates in scratch, then a work-item per segment
+      // takes the best of its slices.
+      const Plan few = plan_for(caps, 1ull << 28, by_offsets(3, 1ull << 27), op);
+      ASSERT_EQ(few.passes.size(), 2u) << describe(few);
+      const std::uint64_t slices = u64_arg(few.passes[0], 6);
+      EXPECT_GT(slices, 1u);
+      ASSERT_EQ(few.scratch.size(), 1u);
+      EXPECT_EQ(few.scratch.front().bytes, 3 * slices * 16);
+      EXPECT_EQ(buffer_arg(few.passes[0], 8), (BufferArg{BufferArg::Which::scratch, 0}));
+      EXPECT_EQ(few.passes[1].entry_point, "zr_segargjoin_" + suffix);
+      EXPECT_EQ(buffer_arg(few.passes[1], 0), (BufferArg{BufferArg::Which::scratch, 0}));
+      EXPECT_EQ(u64_arg(few.passes[1], 6), slices);
+      EXPECT_EQ(buffer_arg(few.passes[1], 7).which, BufferArg::Which::result);
+      EXPECT_GE(few.passes[1].global_size, 3u);
+    }
+  }
+}
+
 TEST(SegmentedPlan, GivenLayoutsThatCannotDescribeTheInputWhenPlanningThenInvalidArgument) {
   const Capabilities caps = test::nvidia_like_gpu();
   EXPECT_THROW(plan_for(caps, 100, by_offsets(10, 10, 2)), InvalidArgumentError);   // 16-bit offsets

@@ -1,5 +1,8 @@
 #include "plans/plan_building.hpp"
 
+#include <algorithm>
+#include <bit>
+
 #include "zereduce/errors.hpp"
 
 namespace zr::core::plans {
@@ -25,6 +28,12 @@ KernelPass kernel_pass(std::string_view variant, Op op, DataType type, std::stri
 BufferArg add_scratch(Plan& plan, std::uint64_t bytes, std::optional<Scalar> fill, std::string purpose) {
   plan.scratch.push_back({std::max<std::uint64_t>(bytes, 8), std::move(fill), std::move(purpose)});
   return BufferArg{BufferArg::Which::scratch, static_cast<std::uint32_t>(plan.scratch.size() - 1)};
+}
+
+std::uint64_t widest_group(const Capabilities& caps, const Tuning& tuning, std::size_t acc_size) {
+  std::uint64_t widest = std::min(tuning.work_group_size, caps.max_work_group_size);
+  if (caps.local_memory_bytes > 0) widest = std::min<std::uint64_t>(widest, caps.local_memory_bytes / (2 * acc_size));
+  return std::bit_floor(std::max<std::uint64_t>(widest, 1));
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "plan.hpp"
+#include "tuning.hpp"
 
 namespace zr::core::plans {
 
@@ -29,6 +30,10 @@ BufferArg add_scratch(Plan& plan, std::uint64_t bytes, std::optional<Scalar> fil
 inline std::uint64_t local_bytes(std::uint64_t local_size, std::size_t acc_size) {
   return std::max<std::uint64_t>(local_size * acc_size, 8);
 }
+
+// The largest power of two of work-items a group may have: the tuning's size, within the device's limits,
+// with room for an accumulator of acc_size bytes per work-item in local memory.
+std::uint64_t widest_group(const Capabilities& caps, const Tuning& tuning, std::size_t acc_size);
 
 // Combines on the longest path through ZR_LOCAL_TREE (spirv_kernels/src/zr_group_tree.h).
 std::uint64_t local_tree_depth(std::uint64_t local_size);

@@ -6,6 +6,7 @@
 
 #include "plans/columns.hpp"
 #include "plans/plan_building.hpp"
+#include "plans/segmented_arg.hpp"
 #include "strategy.hpp"
 #include "zereduce/errors.hpp"
 
@@ -14,14 +15,6 @@ namespace zr::core {
 using namespace plans;
 
 namespace {
-
-// The largest power of two of work-items a group may have: the tuning's size, within the device's limits,
-// with room for an accumulator per work-item in local memory.
-std::uint64_t widest_group(const Capabilities& caps, const Tuning& tuning, std::size_t acc_size) {
-  std::uint64_t widest = std::min(tuning.work_group_size, caps.max_work_group_size);
-  if (caps.local_memory_bytes > 0) widest = std::min<std::uint64_t>(widest, caps.local_memory_bytes / (2 * acc_size));
-  return std::bit_floor(std::max<std::uint64_t>(widest, 1));
-}
 
 // Work-items per group for a group per segment: at least the tuning's elements per work-item, so short segments do
 // not leave most of a wide group idle. The smallest is a sub-group's width where the device has sub-groups (32 on most
@@ -161,6 +154,10 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
     add_binned_pass(plan, caps, tuning, layout, mean);
     return plan;
   }
+  if (is_arg_op(op)) {
+    add_segmented_arg_passes(plan, caps, tuning, layout, mean);
+    return plan;
+  }
 
   // Segments of a few elements: a work-item each, one scalar loop (CPU devices read longer ones with segcpu's
   // vector states, below).
@@ -264,6 +261,7 @@ std::uint64_t segmented_combine_depth(const Plan& plan) {
   const SegmentLayout& layout = *plan.segments;
   const std::uint64_t initial = plan.request.include_initial ? 1 : 0;
   const KernelPass& first = plan.passes.front();
+  if (first.entry_point.starts_with("zr_segarg_")) return 0;  // arg-reductions compare, never round
   if (first.entry_point.starts_with("zr_segitem_")) return layout.longest + initial;
   if (first.entry_point.starts_with("zr_segbinned_")) return layout.longest + initial;  // exact until rounded once
   if (first.entry_point.starts_with("zr_segsub_")) {

@@ -14,6 +14,7 @@
 //                 counts, CSR rows): the work split by elements, a work-item per span of
 //                 Tuning::segment_span_elements; segments inside a span are stored at once, those crossing spans
 //                 are folded from two pieces per span by segjoin.
+//   - "segarg" (+ "segargjoin"): argmin/argmax per segment (plans/segmented_arg.hpp).
 //   - "segbinned": reproducible floating-point sums (zr_binned.h), a group per segment: each segment's result has
 //                 the bits of the 1-D reproducible sum of that segment, on any device.
 // Every path folds each segment in a fixed order set by the launch shape alone, so results are deterministic.

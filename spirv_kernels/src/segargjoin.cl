@@ -1,0 +1,3 @@
+// Variant "segargjoin": see segarg.cl.
+#define ZR_SEGARG_JOIN
+#include "segarg.cl"
