@@ -6,6 +6,7 @@
 #include <random>
 
 #include "common/type_dispatch.hpp"
+#include "plan.hpp"
 #include "reference_check.hpp"
 
 namespace zr::conformance {
@@ -82,15 +83,31 @@ std::vector<std::uint64_t> segment_offsets(const ConformanceCase& c) {
 }  // namespace
 
 CaseSegments case_segments(const ConformanceCase& c) {
-  if (c.segments == SegmentShape::begin_end) return begin_end_segments(c);
   CaseSegments segments;
-  segments.offsets = segment_offsets(c);
-  segments.begins.assign(segments.offsets.begin(), segments.offsets.end() - 1);
-  segments.ends.assign(segments.offsets.begin() + 1, segments.offsets.end());
+  if (c.segments == SegmentShape::begin_end) {
+    segments = begin_end_segments(c);
+  } else {
+    segments.offsets = segment_offsets(c);
+    // An empty segment has no argmin/argmax (refused: tests/api/segment_arg_test.cpp): arg cases leave them out.
+    if (is_arg_op(c.op)) segments.offsets.erase(std::unique(segments.offsets.begin(), segments.offsets.end()), segments.offsets.end());
+    segments.begins.assign(segments.offsets.begin(), segments.offsets.end() - 1);
+    segments.ends.assign(segments.offsets.begin() + 1, segments.offsets.end());
+  }
+  if (is_arg_op(c.op) && segments.offsets.empty()) {
+    std::size_t kept = 0;
+    for (std::size_t s = 0; s < segments.count(); ++s)
+      if (segments.ends[s] > segments.begins[s]) {
+        segments.begins[kept] = segments.begins[s];
+        segments.ends[kept++] = segments.ends[s];
+      }
+    segments.begins.resize(kept);
+    segments.ends.resize(kept);
+  }
   return segments;
 }
 
 std::vector<std::byte> segment_initial_values(const ConformanceCase& c, std::uint64_t segments) {
+  if (is_arg_op(c.op)) return std::vector<std::byte>(segments * core::kArgResultBytes);  // written, never read
   std::vector<std::byte> values(segments * element_size(c));
   for (std::uint64_t s = 0; s < segments; ++s)
     std::memcpy(values.data() + s * element_size(c), initial_value(c.type, c.op, c.seed + s).data(), element_size(c));
@@ -108,11 +125,10 @@ SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void
   if (c.properties.reproducible) props = props.with(property::reduction::reproducible{});
   const bool device_offsets = c.seed % 2 == 0;
   const bool narrow_offsets = c.seed / 2 % 2 == 1;
-  const event done = tools::visit_pair(c.type, c.op, [&](auto type_tag, auto op_tag) {
+  auto reduce = [&](auto type_tag, auto op_tag, auto* results) {
     using T = typename decltype(type_tag)::type;
     using Op = typename decltype(op_tag)::type;
     const T* elements = static_cast<const T*>(input);
-    T* results = reinterpret_cast<T*>(run.results.data());
     if (c.segments == SegmentShape::rows) return q.reduce_rows(elements, segments, kRowLength, results, Op(), props);
     auto submit = [&](auto width_tag) {
       using Offset = typename decltype(width_tag)::type;
@@ -137,7 +153,24 @@ SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void
       return e;
     };
     return narrow_offsets ? submit(std::type_identity<std::uint32_t>{}) : submit(std::type_identity<std::uint64_t>{});
-  });
+  };
+  const event done =
+      is_arg_op(c.op)
+          ? tools::visit_element_type(c.type, [&](auto type_tag) {
+              using T = typename decltype(type_tag)::type;
+              if constexpr (!detail::is_arithmetic_v<T>) {
+                throw InvalidArgumentError(std::string(to_string(c.op)) + " is not defined for " + std::string(to_string(c.type)));
+                return event{};
+              } else {
+                auto* results = reinterpret_cast<arg_result<T>*>(run.results.data());
+                return c.op == op_kind::argmax ? reduce(type_tag, std::type_identity<argmax<>>{}, results)
+                                               : reduce(type_tag, std::type_identity<argmin<>>{}, results);
+              }
+            })
+          : tools::visit_pair(c.type, c.op, [&](auto type_tag, auto op_tag) {
+              using T = typename decltype(type_tag)::type;
+              return reduce(type_tag, op_tag, reinterpret_cast<T*>(run.results.data()));
+            });
   done.wait();
   const profile& p = done.get_profile();
   if (!p.plans.empty()) run.combine_depth = p.plans.front().combine_depth;
@@ -156,7 +189,15 @@ std::optional<std::string> segments_disagreement(const ConformanceCase& c, std::
     ConformanceCase segment = c;
     segment.n = bounds.ends[s] - bounds.begins[s];
     const auto data = input.subspan(bounds.begins[s] * element_size(c), segment.n * element_size(c));
-    const auto why = disagreement(segment, data, scalar_at(c, initial, s), scalar_at(c, run.results, s), run.combine_depth);
+    std::optional<std::string> why;
+    if (is_arg_op(c.op)) {
+      const std::span<const std::byte> result = std::span<const std::byte>(run.results).subspan(s * core::kArgResultBytes);
+      std::uint64_t index = 0;
+      std::memcpy(&index, result.data() + 8, 8);
+      why = arg_disagreement(segment, data, scalar_at(c, result, 0), index);
+    } else {
+      why = disagreement(segment, data, scalar_at(c, initial, s), scalar_at(c, run.results, s), run.combine_depth);
+    }
     if (why && wrong++ < 3)
       message += (message.empty() ? "" : "; ") + ("segment " + std::to_string(s) + " of " + std::to_string(segments) +
                                                   " (" + std::to_string(segment.n) + " elements): " + *why);
