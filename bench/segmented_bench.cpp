@@ -1,5 +1,5 @@
 // zr_segmented_bench: our segmented reductions (queue::reduce_rows for equal segments, queue::reduce_segments with
-// 32-bit offsets for equal and power-law segments) of f32, f64 and i32 sums and maxima, the total fixed at
+// 32-bit offsets for equal and power-law segments) of f32, f64 and i32 sums and maxima and f32 argmax, the total fixed at
 // 2^total_log2 elements and the segments those of bench/segment_sizes.hpp, so that bench/segmented_report.py
 // can put them next to CUB's DeviceSegmentedReduce (bench/cub/cub_segmented.cu) on the same GPU.
 //
@@ -8,11 +8,11 @@
 // (segment lengths 2^min-log2 .. 2^upto-log2 by --step; --types a mask, 1 f32 + 2 f64 + 4 i32; the power-law
 // segments only when the lengths go up to the total)
 //
-// Prints one JSON object per line: {"peer":"ours","api":"rows"|"offsets","op":"sum"|"max","type","layout":
+// Prints one JSON object per line: {"peer":"ours","api":"rows"|"offsets","op":"sum"|"max"|"argmax","type","layout":
 // "equal"|"power_law","log2" (segment length; -1 for power law),"n","segments","seconds","ok"}. seconds: the
 // device span (first kernel's start to the last one's end), median of --runs runs; input, offsets and results
 // in device memory. ok: every segment's result against a host fold (maxima and i32 sums exactly, floating
-// sums within 1e-3 relative of a double sum).
+// sums within 1e-3 relative of a double sum, argmax's value and first index within the segment).
 // ZR_SEGMENTED_BENCH_REPRODUCIBLE=1: every reduction with property::reduction::reproducible (floating sums run
 // as binned sums; the other rows are unchanged), each line then carrying "reproducible":true.
 #include <cmath>
@@ -57,6 +57,18 @@ bool agrees(bool sum, const std::vector<T>& host, const std::vector<std::uint32_
 }
 
 template <typename T>
+bool argmax_agrees(const std::vector<T>& host, const std::vector<std::uint32_t>& offsets,
+                   const std::vector<zr::arg_result<T>>& got) {
+  for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
+    std::uint32_t best = offsets[s];
+    for (std::uint32_t i = offsets[s]; i < offsets[s + 1]; ++i)
+      if (host[best] < host[i]) best = i;
+    if (got[s].value != host[best] || got[s].index != best - offsets[s]) return false;
+  }
+  return true;
+}
+
+template <typename T>
 void bench(zr::queue& q, const char* type, const Options& o) {
   const std::uint64_t n = std::uint64_t{1} << o.max_log2;
   std::vector<T> host(n);
@@ -64,6 +76,8 @@ void bench(zr::queue& q, const char* type, const Options& o) {
   auto input = zr::make_device_array<T>(q, n);
   auto results = zr::make_device_array<T>(q, n);
   auto offsets_device = zr::make_device_array<std::uint32_t>(q, n + 1);
+  // argmax (f32 only, as the CUB peer): one arg_result per segment.
+  auto arg_results = zr::make_device_array<zr::arg_result<T>>(q, std::is_same_v<T, float> ? n : 1);
   q.copy(host.data(), input.get(), n).wait();
   const char* reproducible_env = std::getenv("ZR_SEGMENTED_BENCH_REPRODUCIBLE");
   const bool reproducible = reproducible_env && std::string(reproducible_env) == "1";
@@ -73,10 +87,15 @@ void bench(zr::queue& q, const char* type, const Options& o) {
   auto measure = [&](const char* api, const char* layout, int log2, const std::vector<std::uint32_t>& offsets) {
     const std::uint64_t segments = offsets.size() - 1;
     q.copy(offsets.data(), offsets_device.get(), offsets.size()).wait();
-    for (bool sum : {true, false}) {
+    for (const std::string op : {"sum", "max", "argmax"}) {
+      if (op == "argmax" && !std::is_same_v<T, float>) continue;
+      const bool sum = op == "sum";
       auto once = [&] {
         const bool rows = std::string(api) == "rows";
         const std::uint64_t length = std::uint64_t{1} << std::max(log2, 0);
+        if (op == "argmax")
+          return rows ? q.reduce_rows(input.get(), segments, length, arg_results.get(), zr::argmax<>())
+                      : q.reduce_segments(input.get(), n, offsets_device.get(), segments, arg_results.get(), zr::argmax<>());
         if (sum)
           return rows ? q.reduce_rows(input.get(), segments, length, results.get(), zr::plus<T>(), from_identity)
                       : q.reduce_segments(input.get(), n, offsets_device.get(), segments, results.get(), zr::plus<T>(),
@@ -88,7 +107,7 @@ void bench(zr::queue& q, const char* type, const Options& o) {
       const zr::event warm = once();
       warm.wait();
       if (o.plans && !warm.get_profile().plans.empty()) {
-        std::fprintf(stderr, "%s %s %s 2^%d: %s\n", api, sum ? "sum" : "max", type, log2,
+        std::fprintf(stderr, "%s %s %s 2^%d: %s\n", api, op.c_str(), type, log2,
                      warm.get_profile().plans.front().description.c_str());
         // Each pass's device time, to see which pass a plan spends its time in.
         for (const auto& pass : once().get_profile().passes)
@@ -97,12 +116,20 @@ void bench(zr::queue& q, const char* type, const Options& o) {
       }
       std::vector<double> s;
       for (int run = 0; run < o.runs; ++run) s.push_back(device_span_s(once()));
-      std::vector<T> got(segments);
-      q.copy(results.get(), got.data(), segments).wait();
+      bool ok = false;
+      if (op == "argmax") {
+        std::vector<zr::arg_result<T>> got(segments);
+        q.copy(arg_results.get(), got.data(), segments).wait();
+        ok = argmax_agrees(host, offsets, got);
+      } else {
+        std::vector<T> got(segments);
+        q.copy(results.get(), got.data(), segments).wait();
+        ok = agrees(sum, host, offsets, got);
+      }
       std::printf("{\"peer\":\"ours\",\"api\":\"%s\",\"op\":\"%s\",\"type\":\"%s\",\"layout\":\"%s\",\"log2\":%d,"
                   "\"n\":%llu,\"segments\":%llu,\"seconds\":%.9g,\"ok\":%s%s}\n",
-                  api, sum ? "sum" : "max", type, layout, log2, static_cast<unsigned long long>(n),
-                  static_cast<unsigned long long>(segments), median(s), agrees(sum, host, offsets, got) ? "true" : "false",
+                  api, op.c_str(), type, layout, log2, static_cast<unsigned long long>(n),
+                  static_cast<unsigned long long>(segments), median(s), ok ? "true" : "false",
                   reproducible ? ",\"reproducible\":true" : "");
       std::fflush(stdout);
     }

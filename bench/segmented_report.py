@@ -32,8 +32,11 @@ def main(folder):
         else:
             cub[(r["op"], r["type"], r["layout"], r["log2"])] = r
 
-    def rate(r):  # GB/s over input and results
-        return (r["n"] + r["segments"]) * SIZES[r["type"]] / r["seconds"] / 1e9
+    def rate(r):  # GB/s over input and results; an argmax result is 16 bytes for ours (arg_result), 8 for CUB's
+        result_bytes = SIZES[r["type"]]
+        if r["op"] == "argmax":
+            result_bytes = 16 if r["peer"] == "ours" else 8
+        return (r["n"] * SIZES[r["type"]] + r["segments"] * result_bytes) / r["seconds"] / 1e9
 
     has_rerun = (folder / "ours_i32.jsonl").exists()
     print("# Segmented reductions on the H100: ours against CUB DeviceSegmentedReduce\n")
@@ -51,7 +54,9 @@ def main(folder):
     for t in ("f32", "f64", "i32"):
         if t not in probe:
             continue
-        for op in ("sum", "max"):
+        for op in ("sum", "max", "argmax"):
+            if not any(k[1] == op and k[2] == t for k in ours):
+                continue
             print(f"## {op} {t} (read probe {probe[t]:.0f} GB/s)\n")
             print("| segment | segments | rows / probe | offsets / probe | CUB / probe | ours / CUB |")
             print("|---|---|---|---|---|---|")
@@ -72,14 +77,6 @@ def main(folder):
                 label = f"2^{log2}" if log2 >= 0 else "power law"
                 print(f"| {label} | {best['segments']} | {cell(row_r)} | {cell(off_r)} | {cell(cub_r)} | {vs} |")
             print()
-    arg = [r for k, r in cub.items() if k[0] == "argmax"]
-    if arg:
-        print("## argmax f32: CUB only (ze-reduce has no segmented argmax yet)\n")
-        print("| segment | CUB / probe |")
-        print("|---|---|")
-        for r in sorted(arg, key=lambda r: (r["layout"] != "equal", r["log2"])):
-            label = f"2^{r['log2']}" if r["log2"] >= 0 else "power law"
-            print(f"| {label} | {rate(r) / probe['f32']:.2f}{'' if r['ok'] else ' !'} |")
 
 
 if __name__ == "__main__":

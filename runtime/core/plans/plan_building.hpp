@@ -35,6 +35,10 @@ inline std::uint64_t local_bytes(std::uint64_t local_size, std::size_t acc_size)
 // with room for an accumulator of acc_size bytes per work-item in local memory.
 std::uint64_t widest_group(const Capabilities& caps, const Tuning& tuning, std::size_t acc_size);
 
+// Work-items ("lanes") per segment for segments of `mean` elements on average, a power of two up to widest
+// (plans/segmented.cpp: measured for segsub, used by the arg family too).
+std::uint64_t segment_lanes(std::uint64_t mean, const Tuning& tuning, std::uint64_t widest);
+
 // Combines on the longest path through ZR_LOCAL_TREE (spirv_kernels/src/zr_group_tree.h).
 std::uint64_t local_tree_depth(std::uint64_t local_size);
 

@@ -35,18 +35,6 @@ Scalar offset_bytes_arg(const SegmentLayout& layout) { return u32(layout.offset_
 // Fewer segments than compute units x this get slices.
 constexpr std::uint64_t kSegmentGroupsPerComputeUnit = 4;
 
-// Lanes per segment for segsub: about sqrt(mean) / 2, and enough that none folds more than the tuning's
-// segment_lane_elements on average. Measured on the H100 (bench/results/segmented_h100.md, the sweep): f32 sums
-// of 16-element segments read best with 2 lanes (0.88 of the read probe, against 0.66 with 1 and 0.71 with 4),
-// 64 with 4, 256 with 8, 1024 with 32; segments of 4096 read better with a group each (0.88 against 0.70).
-constexpr std::uint64_t kSegmentMaxLanes = 32;
-constexpr std::uint64_t kSegmentSkew = 16;
-std::uint64_t segment_lanes(std::uint64_t mean, const Tuning& tuning, std::uint64_t widest) {
-  const auto root = static_cast<std::uint64_t>(std::sqrt(static_cast<double>(mean)));
-  const std::uint64_t wanted = std::max(root / 2, mean / std::max<std::uint64_t>(tuning.segment_lane_elements, 1));
-  return std::bit_floor(std::clamp<std::uint64_t>(wanted, 1, widest));
-}
-
 // segjoin: a segment crossing spans whose pieces are at most this many is folded by one work-item; longer ones by
 // the whole group.
 constexpr std::uint32_t kSpanSerialPieces = 16;
@@ -88,6 +76,10 @@ void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning,
                 " elements, then the segments crossing spans from their pieces";
 }
 
+// Lanes past this many per segment: a group per segment instead (seggroup).
+constexpr std::uint64_t kSegmentMaxLanes = 32;
+constexpr std::uint64_t kSegmentSkew = 16;
+
 // Reproducible sums of segments (segbinned.cl): a group per segment, each work-item's binned sum of a strided
 // share merged exactly, so a segment's bits are those of its own 1-D reproducible sum whatever the plan.
 constexpr std::size_t kBinnedStateBytes = 64;  // zr_binned.h's zr_binned
@@ -110,6 +102,16 @@ void add_binned_pass(Plan& plan, const Capabilities& caps, const Tuning& tuning,
 }
 
 }  // namespace
+
+// Lanes per segment for segsub: about sqrt(mean) / 2, and enough that none folds more than the tuning's
+// segment_lane_elements on average. Measured on the H100 (bench/results/segmented_h100.md, the sweep): f32 sums
+// of 16-element segments read best with 2 lanes (0.88 of the read probe, against 0.66 with 1 and 0.71 with 4),
+// 64 with 4, 256 with 8, 1024 with 32; segments of 4096 read better with a group each (0.88 against 0.70).
+std::uint64_t plans::segment_lanes(std::uint64_t mean, const Tuning& tuning, std::uint64_t widest) {
+  const auto root = static_cast<std::uint64_t>(std::sqrt(static_cast<double>(mean)));
+  const std::uint64_t wanted = std::max(root / 2, mean / std::max<std::uint64_t>(tuning.segment_lane_elements, 1));
+  return std::bit_floor(std::clamp<std::uint64_t>(wanted, 1, widest));
+}
 
 Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& request, const SegmentLayout& layout,
                          const Tuning& tuning) {

@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "plans/plan_building.hpp"
+#include "plans/segmented.hpp"
 
 namespace zr::core::plans {
 
@@ -26,9 +27,9 @@ void add_segmented_arg_passes(Plan& plan, const Capabilities& caps, const Tuning
   const std::uint64_t lane_elements = std::max<std::uint64_t>(tuning.segment_lane_elements, 1);
   std::uint64_t lanes = 1;
   std::uint64_t slices = 1;
-  if (!cpu && layout.longest > lane_elements) {
+  if (!cpu && layout.longest > kSegmentPerItemMaxLength) {
     const bool skewed = layout.longest > kSkew * std::max(mean, lane_elements);
-    lanes = skewed ? local : std::bit_floor(std::clamp<std::uint64_t>(mean / lane_elements, 1, local));
+    lanes = skewed ? local : segment_lanes(mean, tuning, local);
   }
   if (layout.segments < busy_groups) {
     // Few segments: a group (on CPUs a work-item) per slice of each, enough slices to fill the device, none
