@@ -4,13 +4,14 @@
 // segments), clamped to n; the host refuses empty segments, which have no extreme.
 //   segarg:     2^lanes_log2 work-items ("lanes") per piece, the group's size / lanes pieces at a time, grid-strided
 //               over blocks of pieces. A piece is slice k of segment s (piece = s * slices + k); each lane scans
-//               every lanes-th element of its slice, the lanes meet pairwise in local memory. One slice: the
+//               every lanes-th 16-byte vector of its slice (zr_arg_grid.h's lane states), the lanes meet pairwise
+//               in local memory. One slice: the
 //               result is stored; more: partials[k * segments + s] (index counted from 0 of the input).
 //   segargjoin: a work-item per segment takes the best of its `slices` partials and stores the result.
 // segarg:     (in T, n, offsets, offset_bytes, length, segments, slices, lanes_log2, partials zr_arg, result
 //              arg_result<T>[segments], scratch local zr_arg, end_step)
 // segargjoin: (partials zr_arg, n, offsets, offset_bytes, length, segments, slices, result, end_step)
-#include "zr_arg.h"
+#include "zr_arg_grid.h"
 #include "zr_segments.h"
 
 // The result of segment s: the value as T, the index from the segment's begin (arg_result<T> is 16 bytes).
@@ -51,9 +52,9 @@
       const ulong piece = block * per_group + (lid >> lanes_log2);                                              \
       const ulong s = piece / slices;                                                                           \
       const ulong k = piece - s * slices;                                                                       \
-      ACC bv;                                                                                                   \
-      ulong bi;                                                                                                 \
-      ZR_ARG_IDENTITY(OP, ATN, bv, bi);                                                                         \
+      ACC b_value;                                                                                              \
+      ulong b_index;                                                                                            \
+      ZR_ARG_IDENTITY(OP, ATN, b_value, b_index);                                                               \
       ulong begin = 0;                                                                                          \
       if (piece < pieces) {                                                                                     \
         begin = zr_segment_bound(offsets, offset_bytes, length, s, n);                                          \
@@ -61,11 +62,10 @@
         const ulong per_slice = (end - begin + slices - 1) / slices;                                            \
         const ulong first = begin + min(end - begin, k * per_slice);                                            \
         const ulong last = begin + min(end - begin, (k + 1) * per_slice);                                       \
-        for (ulong i = first + lane; i < last; i += lanes) {                                                    \
-          const ACC v = ZR_LOAD_##TN(in, i);                                                                    \
-          ZR_ARG_TAKE(OP, ATN, bv, bi, v, i);                                                                   \
-        }                                                                                                       \
+        ZR_ARG_RANGE_SCAN(OP, TN, ACC, ATN, in, first, last, lane, lanes, b);                                   \
       }                                                                                                         \
+      ACC bv = b_value;                                                                                         \
+      ulong bi = b_index;                                                                                       \
       scratch[lid].value = bv;                                                                                  \
       scratch[lid].index = bi;                                                                                  \
       barrier(CLK_LOCAL_MEM_FENCE);                                                                             \

@@ -6,8 +6,8 @@
 // compare-selects per loop step: f32 argmax ran at 0.85x of our maximum at 2^24 on the H100.) The lanes start
 // from the work-item's first vector, so every lane holds a real element, and each visits its elements in
 // increasing order: a later one replaces the best only when strictly better (ties keep the earlier index).
-// The lanes then meet in the arg order (zr_arg.h), and the last n mod VEC elements one by one. The plan
-// keeps a work-item's visits below 2^32 (core/plan.cpp).
+// The lanes then meet in the arg order (zr_arg.h), and the last n mod VEC elements one by one. The plans
+// keep a work-item's visits below 2^32 (core/plan.cpp, plans/segmented_arg.cpp).
 #ifndef ZR_ARG_GRID_H
 #define ZR_ARG_GRID_H
 
@@ -74,14 +74,23 @@
   ZR_ARG_LANE(OP, ATN, VEC, best, values, visits, first, stride, 15, sf)
 
 // (best_value, best_index) = the work-item's candidate of in[0, n) (the identity when it has no element).
-#define ZR_ARG_GRID_SCAN(OP, TN, ACC, ATN, in, n, best) ZR_ARG_GRID_SCAN_(OP, TN, ACC, ATN, in, n, best, ZR_VEC_##TN)
-#define ZR_ARG_GRID_SCAN_(OP, TN, ACC, ATN, in, n, best, VEC) ZR_ARG_GRID_SCAN_VEC(OP, TN, ACC, ATN, in, n, best, VEC)
-#define ZR_ARG_GRID_SCAN_VEC(OP, TN, ACC, ATN, in, n, best, VEC)                                            \
+#define ZR_ARG_GRID_SCAN(OP, TN, ACC, ATN, in, n, best) \
+  ZR_ARG_RANGE_SCAN(OP, TN, ACC, ATN, in, 0, n, get_global_id(0), get_global_size(0), best)
+
+// (best_value, best_index) = worker `worker` of `workers`' candidate of in[begin, end): the scalar head up to the
+// first vector boundary of `in` (relative to in[0], so that the loads are as aligned as the input), every
+// workers-th vector from there, the scalar tail. The identity when the worker has no element.
+#define ZR_ARG_RANGE_SCAN(OP, TN, ACC, ATN, in, begin, end, worker, workers, best) \
+  ZR_ARG_RANGE_SCAN_(OP, TN, ACC, ATN, in, begin, end, worker, workers, best, ZR_VEC_##TN)
+#define ZR_ARG_RANGE_SCAN_(OP, TN, ACC, ATN, in, begin, end, worker, workers, best, VEC) \
+  ZR_ARG_RANGE_SCAN_VEC(OP, TN, ACC, ATN, in, begin, end, worker, workers, best, VEC)
+#define ZR_ARG_RANGE_SCAN_VEC(OP, TN, ACC, ATN, in, begin, end, worker, workers, best, VEC)                  \
   do {                                                                                                     \
     ZR_ARG_IDENTITY(OP, ATN, best##_value, best##_index);                                                  \
-    const ulong zr_vectors_ = (n) / VEC;                                                                   \
-    const ulong zr_stride_ = get_global_size(0);                                                           \
-    const ulong zr_first_ = get_global_id(0);                                                              \
+    const ulong zr_head_end_ = min((ulong)(end), ((ulong)(begin) + VEC - 1) / VEC * VEC);                 \
+    const ulong zr_vectors_ = (ulong)(end) / VEC;                                                          \
+    const ulong zr_stride_ = (workers);                                                                    \
+    const ulong zr_first_ = zr_head_end_ / VEC + (worker);                                                 \
     if (zr_first_ < zr_vectors_) {                                                                         \
       ZR_VTYPE_##TN zr_values_ = ZR_VLOAD_##TN(zr_first_, (in));                                           \
       ZR_AG_CAT(uint, VEC) zr_visits_ = (ZR_AG_CAT(uint, VEC))(0);                                         \
@@ -99,11 +108,14 @@
       }                                                                                                    \
       ZR_ARG_LANES_##VEC(OP, ATN, VEC, best, zr_values_, zr_visits_, zr_first_, zr_stride_)                \
     }                                                                                                      \
-    for (ulong zr_i_ = zr_vectors_ * VEC + zr_first_; zr_i_ < (n); zr_i_ += zr_stride_) {                  \
+    /* The head, then the tail past the last whole vector (each empty or under VEC elements). */           \
+    for (ulong zr_i_ = (ulong)(begin) + (worker); zr_i_ < zr_head_end_; zr_i_ += zr_stride_) {             \
       const ACC zr_e_ = (ACC)ZR_LOAD_##TN((in), zr_i_);                                                    \
-      const int zr_r_ = zr_beats_##OP##_##ATN(zr_e_, best##_value) | (best##_index == ULONG_MAX);          \
-      best##_value = zr_r_ ? zr_e_ : best##_value;                                                         \
-      best##_index = zr_r_ ? zr_i_ : best##_index;                                                         \
+      ZR_ARG_TAKE(OP, ATN, best##_value, best##_index, zr_e_, zr_i_);                                      \
+    }                                                                                                      \
+    for (ulong zr_i_ = max(zr_head_end_, zr_vectors_ * VEC) + (worker); zr_i_ < (ulong)(end); zr_i_ += zr_stride_) { \
+      const ACC zr_e_ = (ACC)ZR_LOAD_##TN((in), zr_i_);                                                    \
+      ZR_ARG_TAKE(OP, ATN, best##_value, best##_index, zr_e_, zr_i_);                                      \
     }                                                                                                      \
   } while (0)
 

@@ -39,7 +39,9 @@ void add_segmented_arg_passes(Plan& plan, const Capabilities& caps, const Tuning
     slices = std::clamp<std::uint64_t>(std::min(ceil_div(wave_groups, layout.segments), ceil_div(layout.longest, per_piece)),
                                        1, wave_groups);
   }
-  const std::uint64_t pieces = layout.segments * slices;  // no overflow: slices > 1 only for few segments
+  // zr_arg_grid.h counts a lane's vectors in 32 bits: no lane's share of a slice may reach 2^32 elements.
+  slices = std::max(slices, ceil_div(layout.longest, lanes << 32));
+  const std::uint64_t pieces = layout.segments * slices;  // no overflow: slices > 1 only for few or huge segments
   const std::uint64_t per_group = local / lanes;
   const BufferArg offsets{layout.offset_bytes ? BufferArg::Which::segment_offsets : BufferArg::Which::none, 0};
   const BufferArg result{BufferArg::Which::result, 0};
