@@ -5,12 +5,17 @@
 //   segarg:     2^lanes_log2 work-items ("lanes") per piece, the group's size / lanes pieces at a time, grid-strided
 //               over blocks of pieces. A piece is slice k of segment s (piece = s * slices + k); each lane scans
 //               every lanes-th 16-byte vector of its slice (zr_arg_grid.h's lane states), the lanes meet pairwise
-//               in local memory. One slice: the
-//               result is stored; more: partials[k * segments + s] (index counted from 0 of the input).
-//   segargjoin: a work-item per segment takes the best of its `slices` partials and stores the result.
+//               in local memory. One slice: the result is stored; more: partials[k * segments + s] (index counted
+//               from 0 of the input).
+//               Skewed sizes (defer_above > 0): a segment longer than defer_above is left to a second launch
+//               (listed = 1, a group per segment), its number appended to `deferred`: two uint counters (the
+//               segments listed, the second launch's groups done), then the list of 64-bit segment numbers. The
+//               second launch's last group sets both counters back to 0 for the next run.
+//   segargjoin: a group per segment takes the best of its `slices` partials and stores the result.
 // segarg:     (in T, n, offsets, offset_bytes, length, segments, slices, lanes_log2, partials zr_arg, result
-//              arg_result<T>[segments], scratch local zr_arg, end_step)
-// segargjoin: (partials zr_arg, n, offsets, offset_bytes, length, segments, slices, result, end_step)
+//              arg_result<T>[segments], scratch local zr_arg, end_step, defer_above, deferred, listed)
+// segargjoin: (partials zr_arg, n, offsets, offset_bytes, length, segments, slices, result, scratch local zr_arg,
+//              end_step)
 #include "zr_arg_grid.h"
 #include "zr_segments.h"
 
@@ -18,22 +23,31 @@
 #define ZR_SEGARG_STORE(TN, T, result, s, begin, bv, bi) \
   ZR_ARG_STORE_RESULT(TN, T, (result) + 2 * (s), bv, (bi) == ULONG_MAX ? (bi) : (bi) - (begin))
 
+// Pieces of at most this many elements are scanned one element at a time (the vector scan's head, body and tail
+// cost more than they save there).
+#define ZR_SEGARG_SCALAR_MAX 16
+
 #if defined(ZR_SEGARG_JOIN)
 #define ZR_SEGARG_KERNEL(OP, TN, T, ACC, ATN)                                                                   \
   kernel void zr_segargjoin_##OP##_##TN(global const zr_arg_##ATN* partials, ulong n, global const uchar* offsets, \
                                         uint offset_bytes, ulong length, ulong segments, ulong slices,          \
-                                        global ulong* result, ulong end_step) {                                 \
-    for (ulong s = get_global_id(0); s < segments; s += get_global_size(0)) {                                   \
+                                        global ulong* result, local zr_arg_##ATN* scratch, ulong end_step) {    \
+    for (ulong s = get_group_id(0); s < segments; s += get_num_groups(0)) {                                     \
       ACC bv;                                                                                                   \
       ulong bi;                                                                                                 \
       ZR_ARG_IDENTITY(OP, ATN, bv, bi);                                                                         \
-      for (ulong k = 0; k < slices; ++k) {                                                                      \
+      for (ulong k = get_local_id(0); k < slices; k += get_local_size(0)) {                                     \
         const ACC v = partials[k * segments + s].value;                                                         \
         const ulong at = partials[k * segments + s].index;                                                      \
         ZR_ARG_TAKE(OP, ATN, bv, bi, v, at);                                                                    \
       }                                                                                                         \
-      const ulong begin = zr_segment_bound(offsets, offset_bytes, length, s, n);                                \
-      ZR_SEGARG_STORE(TN, T, result, s, begin, bv, bi);                                                         \
+      ZR_ARG_LOCAL_TREE(OP, ATN, ACC, bv, bi, scratch);                                                         \
+      if (get_local_id(0) == 0) {                                                                               \
+        const ulong begin = zr_segment_bound(offsets, offset_bytes, length, s, n);                              \
+        ZR_SEGARG_STORE(TN, T, result, s, begin, bv, bi);                                                       \
+      }                                                                                                         \
+      /* Every work-item has just read scratch[0]: the next segment's tree overwrites it. */                    \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                                             \
     }                                                                                                           \
   }
 #else
@@ -41,28 +55,43 @@
   kernel void zr_segarg_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,          \
                                     uint offset_bytes, ulong length, ulong segments, ulong slices,              \
                                     uint lanes_log2, global zr_arg_##ATN* restrict partials,                    \
-                                    global ulong* result, local zr_arg_##ATN* scratch, ulong end_step) {        \
+                                    global ulong* result, local zr_arg_##ATN* scratch, ulong end_step,          \
+                                    ulong defer_above, global uint* deferred, uint listed) {                    \
     const uint lid = (uint)get_local_id(0);                                                                     \
     const uint lanes = 1u << lanes_log2;                                                                        \
     const uint lane = lid & (lanes - 1);                                                                        \
     const ulong per_group = get_local_size(0) >> lanes_log2;                                                    \
-    const ulong pieces = segments * slices;                                                                     \
+    global ulong* list = (global ulong*)(deferred + 2);                                                         \
+    const ulong pieces = listed ? (ulong)deferred[0] : segments * slices;                                       \
     const ulong blocks = (pieces + per_group - 1) / per_group;                                                  \
     for (ulong block = get_group_id(0); block < blocks; block += get_num_groups(0)) {                           \
       const ulong piece = block * per_group + (lid >> lanes_log2);                                              \
-      const ulong s = piece / slices;                                                                           \
-      const ulong k = piece - s * slices;                                                                       \
+      const ulong s = listed ? (piece < pieces ? list[piece] : 0) : piece / slices;                             \
+      const ulong k = listed ? 0 : piece - s * slices;                                                          \
       ACC b_value;                                                                                              \
       ulong b_index;                                                                                            \
       ZR_ARG_IDENTITY(OP, ATN, b_value, b_index);                                                               \
       ulong begin = 0;                                                                                          \
-      if (piece < pieces) {                                                                                     \
+      uint store = piece < pieces;                                                                              \
+      if (store) {                                                                                              \
         begin = zr_segment_bound(offsets, offset_bytes, length, s, n);                                          \
         const ulong end = zr_segment_end(offsets, offset_bytes, length, s, end_step, begin, n);                \
-        const ulong per_slice = (end - begin + slices - 1) / slices;                                            \
-        const ulong first = begin + min(end - begin, k * per_slice);                                            \
-        const ulong last = begin + min(end - begin, (k + 1) * per_slice);                                       \
-        ZR_ARG_RANGE_SCAN(OP, TN, ACC, ATN, in, first, last, lane, lanes, b);                                   \
+        if (defer_above > 0 && end - begin > defer_above) {                                                     \
+          store = 0;                                                                                            \
+          if (lane == 0) list[atomic_inc(deferred)] = s;                                                        \
+        } else {                                                                                                \
+          const ulong per_slice = (end - begin + slices - 1) / slices;                                          \
+          const ulong first = begin + min(end - begin, k * per_slice);                                          \
+          const ulong last = begin + min(end - begin, (k + 1) * per_slice);                                     \
+          if (last - first <= ZR_SEGARG_SCALAR_MAX) {                                                           \
+            for (ulong i = first + lane; i < last; i += lanes) {                                                \
+              const ACC v = ZR_LOAD_##TN(in, i);                                                                \
+              ZR_ARG_TAKE(OP, ATN, b_value, b_index, v, i);                                                     \
+            }                                                                                                   \
+          } else {                                                                                              \
+            ZR_ARG_RANGE_SCAN(OP, TN, ACC, ATN, in, first, last, lane, lanes, b);                               \
+          }                                                                                                     \
+        }                                                                                                       \
       }                                                                                                         \
       ACC bv = b_value;                                                                                         \
       ulong bi = b_index;                                                                                       \
@@ -79,7 +108,7 @@
         }                                                                                                       \
         barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
       }                                                                                                         \
-      if (lane == 0 && piece < pieces) {                                                                        \
+      if (lane == 0 && store) {                                                                                 \
         if (slices > 1) {                                                                                       \
           partials[k * segments + s].value = bv;                                                                \
           partials[k * segments + s].index = bi;                                                                \
@@ -89,6 +118,11 @@
       }                                                                                                         \
       /* The next block's lanes overwrite the slots just read. */                                               \
       barrier(CLK_LOCAL_MEM_FENCE);                                                                             \
+    }                                                                                                           \
+    /* The listing launch's last group resets the counters (every group read the count before counting itself). */ \
+    if (listed && lid == 0 && atomic_inc(deferred + 1) == (uint)get_num_groups(0) - 1) {                         \
+      deferred[0] = 0;                                                                                          \
+      deferred[1] = 0;                                                                                          \
     }                                                                                                           \
   }
 #endif

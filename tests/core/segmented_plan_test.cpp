@@ -336,9 +336,27 @@ TEST(SegmentedPlan, GivenAnArgReductionWhenPlanningThenLanesFollowTheSizesAndFew
       }
       if (!cpu) {
         EXPECT_GT(previous_lanes, 1u);
-        // Skewed sizes: a group per segment, so no long segment is left to a few lanes.
+        // Skewed sizes: lanes for the mean; the segments far longer are listed by the first launch (a counter and
+        // their numbers in scratch, filled with zeros once) and taken by a second launch, a group each.
         const Plan skewed = plan_for(caps, 1u << 24, by_offsets(1u << 22, 1u << 20), op);
-        EXPECT_EQ(lanes_of(skewed.passes.front()), skewed.passes.front().local_size);
+        ASSERT_EQ(skewed.passes.size(), 2u) << describe(skewed);
+        const KernelPass& first = skewed.passes[0];
+        const KernelPass& listed = skewed.passes[1];
+        EXPECT_EQ(lanes_of(first), 1u);
+        const std::uint64_t defer_above = u64_arg(first, 12);
+        EXPECT_GT(defer_above, 0u);
+        EXPECT_LT(defer_above, 1u << 20);
+        EXPECT_EQ(std::get<Scalar>(first.args[14]).as<std::uint32_t>(), 0u);
+        EXPECT_EQ(listed.entry_point, "zr_segarg_" + suffix);
+        EXPECT_EQ(lanes_of(listed), listed.local_size);
+        EXPECT_EQ(u64_arg(listed, 12), 0u);
+        EXPECT_EQ(std::get<Scalar>(listed.args[14]).as<std::uint32_t>(), 1u);
+        ASSERT_EQ(skewed.scratch.size(), 1u);
+        EXPECT_EQ(buffer_arg(first, 13), (BufferArg{BufferArg::Which::scratch, 0}));
+        EXPECT_EQ(buffer_arg(listed, 13), (BufferArg{BufferArg::Which::scratch, 0}));
+        EXPECT_GE(skewed.scratch.front().bytes, 8 + 8 * ((1u << 24) / (defer_above + 1)));
+        ASSERT_TRUE(skewed.scratch.front().initial_fill.has_value());
+        EXPECT_TRUE(skewed.scratch.front().initial_fill->bitwise_equal(Scalar::from(DataType::u32, 0)));
       }
       // Few long segments: slices (a group each on GPUs), their candidates in scratch, then a work-item per segment
       // takes the best of its slices.
@@ -353,7 +371,7 @@ TEST(SegmentedPlan, GivenAnArgReductionWhenPlanningThenLanesFollowTheSizesAndFew
       EXPECT_EQ(buffer_arg(few.passes[1], 0), (BufferArg{BufferArg::Which::scratch, 0}));
       EXPECT_EQ(u64_arg(few.passes[1], 6), slices);
       EXPECT_EQ(buffer_arg(few.passes[1], 7).which, BufferArg::Which::result);
-      EXPECT_GE(few.passes[1].global_size, 3u);
+      EXPECT_EQ(few.passes[1].global_size, 3u * few.passes[1].local_size);  // a group per segment
     }
   }
 }

@@ -12,9 +12,11 @@ namespace {
 constexpr std::size_t kArgCandidateBytes = 16;  // zr_arg.h's zr_arg_<type>: value, then a 64-bit index
 // Fewer segments than compute units x this get slices (as the other segmented plans).
 constexpr std::uint64_t kBusyGroupsPerComputeUnit = 4;
-// Sizes are skewed when the longest segment is this many times the mean: a group per segment then, so that no long
-// segment is left to a few lanes.
-constexpr std::uint64_t kSkew = 16;
+// Segments longer than lanes x segment_lane_elements x this are deferred to a group each (skewed sizes).
+constexpr std::uint64_t kDeferredLaneShare = 4;
+// A slice of a few long segments gives each of its group's work-items at least this many elements: fewer slices
+// keep the join short (the H100 took 2.7 ms for one segment of 2^28 f32 cut into 16,896 slices of 16 per item).
+constexpr std::uint64_t kSliceElementsPerItem = 256;
 }  // namespace
 
 void add_segmented_arg_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning, const SegmentLayout& layout,
@@ -27,17 +29,22 @@ void add_segmented_arg_passes(Plan& plan, const Capabilities& caps, const Tuning
   const std::uint64_t lane_elements = std::max<std::uint64_t>(tuning.segment_lane_elements, 1);
   std::uint64_t lanes = 1;
   std::uint64_t slices = 1;
+  std::uint64_t defer_above = 0;
   if (!cpu && layout.longest > kSegmentPerItemMaxLength) {
-    const bool skewed = layout.longest > kSkew * std::max(mean, lane_elements);
-    lanes = skewed ? local : segment_lanes(mean, tuning, local);
+    lanes = segment_lanes(mean, tuning, local);
+    // Skewed sizes: the segments far longer than the lanes are made for go to a second launch, a group each, so
+    // that none holds a few lanes while the rest of the launch waits.
+    defer_above = lanes * lane_elements * kDeferredLaneShare;
+    if (layout.longest <= defer_above || lanes == local) defer_above = 0;
   }
   if (layout.segments < busy_groups) {
-    // Few segments: a group (on CPUs a work-item) per slice of each, enough slices to fill the device, none
-    // shorter than min_elements_per_item per work-item.
+    // Few segments: a group (on CPUs a work-item) per slice of each, enough slices to fill the device, each
+    // work-item's share at least kSliceElementsPerItem.
     lanes = local;
-    const std::uint64_t per_piece = local * std::max<std::uint64_t>(tuning.min_elements_per_item, 16);
-    slices = std::clamp<std::uint64_t>(std::min(ceil_div(wave_groups, layout.segments), ceil_div(layout.longest, per_piece)),
-                                       1, wave_groups);
+    defer_above = 0;
+    slices = std::clamp<std::uint64_t>(
+        std::min(ceil_div(wave_groups, layout.segments), ceil_div(layout.longest, local * kSliceElementsPerItem)), 1,
+        wave_groups);
   }
   // zr_arg_grid.h counts a lane's vectors in 32 bits: no lane's share of a slice may reach 2^32 elements.
   slices = std::max(slices, ceil_div(layout.longest, lanes << 32));
@@ -45,30 +52,48 @@ void add_segmented_arg_passes(Plan& plan, const Capabilities& caps, const Tuning
   const std::uint64_t per_group = local / lanes;
   const BufferArg offsets{layout.offset_bytes ? BufferArg::Which::segment_offsets : BufferArg::Which::none, 0};
   const BufferArg result{BufferArg::Which::result, 0};
+  const BufferArg input{BufferArg::Which::input, 0};
+  const LocalMemoryArg scratch{local_bytes(local, kArgCandidateBytes)};
   BufferArg partials{BufferArg::Which::none, 0};
   if (slices > 1)
     partials = add_scratch(plan, pieces * kArgCandidateBytes, std::nullopt,
                            "candidates of " + std::to_string(slices) + " slices per segment");
+  BufferArg deferred{BufferArg::Which::none, 0};
+  if (defer_above > 0)
+    deferred = add_scratch(plan, 8 + 8 * (request.n / (defer_above + 1)), Scalar::from(DataType::u32, 0),
+                           "two counters and the numbers of the segments longer than " + std::to_string(defer_above));
+  auto scan_args = [&](std::uint64_t lanes_of_pass, std::uint64_t defer, std::uint32_t listed) {
+    return std::vector<KernelArg>{input, u64(request.n), offsets, u32(layout.offset_bytes), u64(layout.length),
+                                  u64(layout.segments), u64(slices),
+                                  u32(static_cast<std::uint32_t>(std::countr_zero(lanes_of_pass))), partials, result,
+                                  scratch, u64(layout.end_step), u64(defer), deferred, u32(listed)};
+  };
 
   KernelPass scan = kernel_pass("segarg", request.op, request.type, slices > 1 ? "slices" : "segments");
   scan.local_size = local;
   scan.global_size = std::clamp<std::uint64_t>(ceil_div(pieces, per_group), 1, wave_groups * 64) * local;
-  scan.args = {BufferArg{BufferArg::Which::input, 0}, u64(request.n), offsets, u32(layout.offset_bytes),
-               u64(layout.length), u64(layout.segments), u64(slices),
-               u32(static_cast<std::uint32_t>(std::countr_zero(lanes))), partials, result,
-               LocalMemoryArg{local_bytes(local, kArgCandidateBytes)}, u64(layout.end_step)};
+  scan.args = scan_args(lanes, defer_above, 0);
   plan.passes.push_back(std::move(scan));
   plan.reason = "argument of the extreme per segment, " + std::to_string(mean) + " elements on average (longest " +
                 std::to_string(layout.longest) + "): " +
                 (lanes == 1 ? std::string("a work-item") : std::to_string(lanes) + " work-items") + " per segment" +
-                (slices > 1 ? ", " + std::to_string(slices) + " slices each, then the best of each segment's slices" : "");
-  if (slices == 1) return;
+                (slices > 1 ? ", " + std::to_string(slices) + " slices each, then the best of each segment's slices" : "") +
+                (defer_above > 0 ? ", those longer than " + std::to_string(defer_above) + " a group each in a second launch" : "");
 
+  if (defer_above > 0) {
+    KernelPass listed = kernel_pass("segarg", request.op, request.type, "long segments");
+    listed.local_size = local;
+    listed.global_size = std::clamp<std::uint64_t>(request.n / (defer_above + 1), 1, wave_groups) * local;
+    listed.args = scan_args(local, 0, 1);
+    plan.passes.push_back(std::move(listed));
+  }
+  if (slices == 1) return;
   KernelPass join = kernel_pass("segargjoin", request.op, request.type, "segments");
-  join.local_size = cpu ? 1 : std::min<std::uint64_t>(local, 64);
-  join.global_size = std::clamp<std::uint64_t>(ceil_div(layout.segments, join.local_size), 1, wave_groups) * join.local_size;
+  join.local_size = std::min<std::uint64_t>(local, 256);
+  join.global_size = std::clamp<std::uint64_t>(layout.segments, 1, wave_groups) * join.local_size;
   join.args = {partials, u64(request.n), offsets, u32(layout.offset_bytes), u64(layout.length), u64(layout.segments),
-               u64(slices), result, u64(layout.end_step)};
+               u64(slices), result, LocalMemoryArg{local_bytes(join.local_size, kArgCandidateBytes)},
+               u64(layout.end_step)};
   plan.passes.push_back(std::move(join));
 }
 
