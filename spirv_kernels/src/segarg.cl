@@ -12,10 +12,16 @@
 //               segments listed, the second launch's groups done), then the list of 64-bit segment numbers. The
 //               second launch's last group sets both counters back to 0 for the next run.
 //   segargjoin: a group per segment takes the best of its `slices` partials and stores the result.
+//   segargcpu, segargcpujoin: the same on CPU devices without barriers (launch with local size 1): a work-item per
+//               piece, then a work-item per segment over its slices. PoCL 5's work-group compiler asserts
+//               ("region_entry_barrier != NULL", the whole process aborts) on segarg's barriers in loops; CPU
+//               groups run their work-items one after another anyway.
 // segarg:     (in T, n, offsets, offset_bytes, length, segments, slices, lanes_log2, partials zr_arg, result
 //              arg_result<T>[segments], scratch local zr_arg, end_step, defer_above, deferred, listed)
 // segargjoin: (partials zr_arg, n, offsets, offset_bytes, length, segments, slices, result, scratch local zr_arg,
 //              end_step)
+// segargcpu:  (in T, n, offsets, offset_bytes, length, segments, slices, partials zr_arg, result, end_step)
+// segargcpujoin: (partials zr_arg, n, offsets, offset_bytes, length, segments, slices, result, end_step)
 #include "zr_arg_grid.h"
 #include "zr_segments.h"
 
@@ -27,7 +33,69 @@
 // cost more than they save there).
 #define ZR_SEGARG_SCALAR_MAX 16
 
-#if defined(ZR_SEGARG_JOIN)
+// (ACC bv, ulong bi) = the best candidate of slice k of segment s; begin = the segment's begin.
+#define ZR_SEGARG_SLICE(OP, TN, ACC, ATN, s, k, lane, lanes, begin, b)                                          \
+  do {                                                                                                          \
+    const ulong end = zr_segment_end(offsets, offset_bytes, length, s, end_step, begin, n);                    \
+    const ulong per_slice = (end - begin + slices - 1) / slices;                                                \
+    const ulong first = begin + min(end - begin, (k) * per_slice);                                              \
+    const ulong last = begin + min(end - begin, ((k) + 1) * per_slice);                                         \
+    if (last - first <= ZR_SEGARG_SCALAR_MAX) {                                                                 \
+      for (ulong i = first + (lane); i < last; i += (lanes)) {                                                  \
+        const ACC v = ZR_LOAD_##TN(in, i);                                                                      \
+        ZR_ARG_TAKE(OP, ATN, b##_value, b##_index, v, i);                                                       \
+      }                                                                                                         \
+    } else {                                                                                                    \
+      ZR_ARG_RANGE_SCAN(OP, TN, ACC, ATN, in, first, last, lane, lanes, b);                                     \
+    }                                                                                                           \
+  } while (0)
+
+#if defined(ZR_SEGARG_CPU_JOIN)
+#include "zr_cpu_device_kernel.h"
+#define ZR_SEGARG_KERNEL(OP, TN, T, ACC, ATN)                                                                   \
+  ZR_CPU_DEVICE_KERNEL void zr_segargcpujoin_##OP##_##TN(global const zr_arg_##ATN* partials, ulong n,          \
+                                                         global const uchar* offsets, uint offset_bytes,        \
+                                                         ulong length, ulong segments, ulong slices,            \
+                                                         global ulong* result, ulong end_step) {                \
+    for (ulong s = get_global_id(0); s < segments; s += get_global_size(0)) {                                   \
+      ACC bv;                                                                                                   \
+      ulong bi;                                                                                                 \
+      ZR_ARG_IDENTITY(OP, ATN, bv, bi);                                                                         \
+      for (ulong k = 0; k < slices; ++k) {                                                                      \
+        const ACC v = partials[k * segments + s].value;                                                         \
+        const ulong at = partials[k * segments + s].index;                                                      \
+        ZR_ARG_TAKE(OP, ATN, bv, bi, v, at);                                                                    \
+      }                                                                                                         \
+      const ulong begin = zr_segment_bound(offsets, offset_bytes, length, s, n);                                \
+      ZR_SEGARG_STORE(TN, T, result, s, begin, bv, bi);                                                         \
+    }                                                                                                           \
+  }
+#elif defined(ZR_SEGARG_CPU)
+#include "zr_cpu_device_kernel.h"
+#define ZR_SEGARG_KERNEL(OP, TN, T, ACC, ATN)                                                                   \
+  ZR_CPU_DEVICE_KERNEL void zr_segargcpu_##OP##_##TN(global const T* restrict in, ulong n,                      \
+                                                     global const uchar* offsets, uint offset_bytes,            \
+                                                     ulong length, ulong segments, ulong slices,                \
+                                                     global zr_arg_##ATN* restrict partials,                    \
+                                                     global ulong* result, ulong end_step) {                    \
+    const ulong pieces = segments * slices;                                                                     \
+    for (ulong piece = get_global_id(0); piece < pieces; piece += get_global_size(0)) {                         \
+      const ulong s = piece / slices;                                                                           \
+      const ulong k = piece - s * slices;                                                                       \
+      ACC b_value;                                                                                              \
+      ulong b_index;                                                                                            \
+      ZR_ARG_IDENTITY(OP, ATN, b_value, b_index);                                                               \
+      const ulong begin = zr_segment_bound(offsets, offset_bytes, length, s, n);                                \
+      ZR_SEGARG_SLICE(OP, TN, ACC, ATN, s, k, 0, 1, begin, b);                                                  \
+      if (slices > 1) {                                                                                         \
+        partials[k * segments + s].value = b_value;                                                             \
+        partials[k * segments + s].index = b_index;                                                             \
+      } else {                                                                                                  \
+        ZR_SEGARG_STORE(TN, T, result, s, begin, b_value, b_index);                                             \
+      }                                                                                                         \
+    }                                                                                                           \
+  }
+#elif defined(ZR_SEGARG_JOIN)
 #define ZR_SEGARG_KERNEL(OP, TN, T, ACC, ATN)                                                                   \
   kernel void zr_segargjoin_##OP##_##TN(global const zr_arg_##ATN* partials, ulong n, global const uchar* offsets, \
                                         uint offset_bytes, ulong length, ulong segments, ulong slices,          \
@@ -80,17 +148,7 @@
           store = 0;                                                                                            \
           if (lane == 0) list[atomic_inc(deferred)] = s;                                                        \
         } else {                                                                                                \
-          const ulong per_slice = (end - begin + slices - 1) / slices;                                          \
-          const ulong first = begin + min(end - begin, k * per_slice);                                          \
-          const ulong last = begin + min(end - begin, (k + 1) * per_slice);                                     \
-          if (last - first <= ZR_SEGARG_SCALAR_MAX) {                                                           \
-            for (ulong i = first + lane; i < last; i += lanes) {                                                \
-              const ACC v = ZR_LOAD_##TN(in, i);                                                                \
-              ZR_ARG_TAKE(OP, ATN, b_value, b_index, v, i);                                                     \
-            }                                                                                                   \
-          } else {                                                                                              \
-            ZR_ARG_RANGE_SCAN(OP, TN, ACC, ATN, in, first, last, lane, lanes, b);                               \
-          }                                                                                                     \
+          ZR_SEGARG_SLICE(OP, TN, ACC, ATN, s, k, lane, lanes, begin, b);                                       \
         }                                                                                                       \
       }                                                                                                         \
       ACC bv = b_value;                                                                                         \

@@ -309,7 +309,12 @@ TEST(SegmentedPlan, GivenAnArgReductionWhenPlanningThenLanesFollowTheSizesAndFew
   for (const auto& caps : kDevices) {
     SCOPED_TRACE(caps.device_name);
     const bool cpu = caps.type == DeviceType::cpu;
-    auto lanes_of = [](const KernelPass& pass) { return 1ull << std::get<Scalar>(pass.args[7]).as<std::uint32_t>(); };
+    auto lanes_of = [&](const KernelPass& pass) {
+      return cpu ? 1ull : 1ull << std::get<Scalar>(pass.args[7]).as<std::uint32_t>();
+    };
+    // CPU devices run the barrier-free variants, whose arguments have no lanes and no local memory.
+    const std::string scan_kernel = cpu ? "zr_segargcpu_" : "zr_segarg_";
+    const std::size_t partials_arg = cpu ? 7 : 8, result_arg = cpu ? 8 : 9;
     for (Op op : {Op::argmin, Op::argmax}) {
       const std::string suffix = std::string(name(op)) + "_f32";
       // Many segments: one pass, each result stored at once (16 bytes, arg_result<float>), from the lanes' tree.
@@ -319,11 +324,13 @@ TEST(SegmentedPlan, GivenAnArgReductionWhenPlanningThenLanesFollowTheSizesAndFew
         const Plan plan = plan_for(caps, segments * length, equal(segments, length), op);
         ASSERT_EQ(plan.passes.size(), 1u) << describe(plan);
         const KernelPass& pass = plan.passes.front();
-        EXPECT_EQ(pass.entry_point, "zr_segarg_" + suffix);
+        EXPECT_EQ(pass.entry_point, scan_kernel + suffix);
         EXPECT_EQ(u64_arg(pass, 6), 1u);  // one slice
-        EXPECT_EQ(buffer_arg(pass, 8).which, BufferArg::Which::none);
-        EXPECT_EQ(buffer_arg(pass, 9).which, BufferArg::Which::result);
-        EXPECT_EQ(std::get<LocalMemoryArg>(pass.args[10]).bytes, std::max<std::uint64_t>(8, pass.local_size * 16));
+        EXPECT_EQ(buffer_arg(pass, partials_arg).which, BufferArg::Which::none);
+        EXPECT_EQ(buffer_arg(pass, result_arg).which, BufferArg::Which::result);
+        if (!cpu) {
+          EXPECT_EQ(std::get<LocalMemoryArg>(pass.args[10]).bytes, std::max<std::uint64_t>(8, pass.local_size * 16));
+        }
         EXPECT_EQ(result_bytes(plan, 0), segments * 16);
         const std::uint64_t lanes = lanes_of(pass);
         EXPECT_LE(lanes, pass.local_size);
@@ -366,8 +373,8 @@ TEST(SegmentedPlan, GivenAnArgReductionWhenPlanningThenLanesFollowTheSizesAndFew
       EXPECT_GT(slices, 1u);
       ASSERT_EQ(few.scratch.size(), 1u);
       EXPECT_EQ(few.scratch.front().bytes, 3 * slices * 16);
-      EXPECT_EQ(buffer_arg(few.passes[0], 8), (BufferArg{BufferArg::Which::scratch, 0}));
-      EXPECT_EQ(few.passes[1].entry_point, "zr_segargjoin_" + suffix);
+      EXPECT_EQ(buffer_arg(few.passes[0], partials_arg), (BufferArg{BufferArg::Which::scratch, 0}));
+      EXPECT_EQ(few.passes[1].entry_point, (cpu ? "zr_segargcpujoin_" : "zr_segargjoin_") + suffix);
       EXPECT_EQ(buffer_arg(few.passes[1], 0), (BufferArg{BufferArg::Which::scratch, 0}));
       EXPECT_EQ(u64_arg(few.passes[1], 6), slices);
       EXPECT_EQ(buffer_arg(few.passes[1], 7).which, BufferArg::Which::result);

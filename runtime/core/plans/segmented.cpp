@@ -263,7 +263,7 @@ std::uint64_t segmented_combine_depth(const Plan& plan) {
   const SegmentLayout& layout = *plan.segments;
   const std::uint64_t initial = plan.request.include_initial ? 1 : 0;
   const KernelPass& first = plan.passes.front();
-  if (first.entry_point.starts_with("zr_segarg_")) return 0;  // arg-reductions compare, never round
+  if (first.entry_point.starts_with("zr_segarg")) return 0;  // arg-reductions compare, never round
   if (first.entry_point.starts_with("zr_segitem_")) return layout.longest + initial;
   if (first.entry_point.starts_with("zr_segbinned_")) return layout.longest + initial;  // exact until rounded once
   if (first.entry_point.starts_with("zr_segsub_")) {

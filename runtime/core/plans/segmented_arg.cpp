@@ -76,10 +76,15 @@ void add_segmented_arg_passes(Plan& plan, const Capabilities& caps, const Tuning
                                   scratch, u64(layout.end_step), u64(defer), deferred, u32(listed)};
   };
 
-  KernelPass scan = kernel_pass("segarg", request.op, request.type, slices > 1 ? "slices" : "segments");
+  // CPU devices: the barrier-free variants (segarg.cl says why), a work-item per piece.
+  KernelPass scan = kernel_pass(cpu ? "segargcpu" : "segarg", request.op, request.type, slices > 1 ? "slices" : "segments");
   scan.local_size = local;
   scan.global_size = std::clamp<std::uint64_t>(ceil_div(pieces, per_group), 1, wave_groups * 64) * local;
-  scan.args = scan_args(lanes, defer_above, 0);
+  if (cpu)
+    scan.args = {input, u64(request.n), offsets, u32(layout.offset_bytes), u64(layout.length), u64(layout.segments),
+                 u64(slices), partials, result, u64(layout.end_step)};
+  else
+    scan.args = scan_args(lanes, defer_above, 0);
   plan.passes.push_back(std::move(scan));
   plan.reason = "argument of the extreme per segment, " + std::to_string(mean) + " elements on average (longest " +
                 std::to_string(layout.longest) + "): " +
@@ -95,12 +100,13 @@ void add_segmented_arg_passes(Plan& plan, const Capabilities& caps, const Tuning
     plan.passes.push_back(std::move(listed));
   }
   if (slices == 1) return;
-  KernelPass join = kernel_pass("segargjoin", request.op, request.type, "segments");
+  KernelPass join = kernel_pass(cpu ? "segargcpujoin" : "segargjoin", request.op, request.type, "segments");
   join.local_size = std::min<std::uint64_t>(local, 256);
   join.global_size = std::clamp<std::uint64_t>(layout.segments, 1, wave_groups) * join.local_size;
   join.args = {partials, u64(request.n), offsets, u32(layout.offset_bytes), u64(layout.length), u64(layout.segments),
-               u64(slices), result, LocalMemoryArg{local_bytes(join.local_size, kArgCandidateBytes)},
-               u64(layout.end_step)};
+               u64(slices), result};
+  if (!cpu) join.args.push_back(LocalMemoryArg{local_bytes(join.local_size, kArgCandidateBytes)});
+  join.args.push_back(u64(layout.end_step));
   plan.passes.push_back(std::move(join));
 }
 

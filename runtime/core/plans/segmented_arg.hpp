@@ -1,7 +1,7 @@
 #pragma once
 // Argmin/argmax per segment (segarg.cl): each segment's first extreme and its index from the segment's begin.
 // A power of two of lanes per segment, from one work-item (tiny segments, and every segment on CPU devices, whose
-// groups run their work-items one after another) to a whole group; where the segments are too few to fill the
+// groups run their work-items one after another: segargcpu, without barriers) to a whole group; where the segments are too few to fill the
 // device, slices of each, a group apiece, whose candidates segargjoin picks from. The arg order is total, so any
 // plan gives the same result.
 #include <cstdint>

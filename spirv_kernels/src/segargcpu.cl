@@ -1,0 +1,3 @@
+// Variant "segargcpu": see segarg.cl.
+#define ZR_SEGARG_CPU
+#include "segarg.cl"

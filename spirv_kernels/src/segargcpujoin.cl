@@ -1,0 +1,3 @@
+// Variant "segargcpujoin": see segarg.cl.
+#define ZR_SEGARG_CPU_JOIN
+#include "segarg.cl"
