@@ -443,6 +443,72 @@ py::tuple arg_reduce(const py::object& values, const std::string& op_name, const
   return py::make_tuple(index, value);
 }
 
+// argmin/argmax per segment of all of `values`, waited for (blocking with the GIL released, as arg_reduce):
+// (indices from each segment's begin as int64, values of the array's dtype). Segments as submit_segments gives
+// them: offsets, begins and ends, or rows of `columns`.
+py::tuple segment_arg(const py::object& values, const std::optional<py::array>& offsets, std::uint64_t columns,
+                      const std::string& op_name, long device, const std::optional<py::array>& ends) {
+  const zr::op_kind op = op_name == "argmin" ? zr::op_kind::argmin : op_name == "argmax" ? zr::op_kind::argmax
+      : throw zr::InvalidArgumentError("'" + op_name + "' is not an arg-reduction (argmin, argmax)");
+  const InputView view = input_of(values, device, "_zereduce.segment_arg");
+  std::optional<OffsetArray> bounds, end_bounds;
+  if (offsets) bounds = offset_array(*offsets, ends ? "segment begins" : "segment offsets");
+  if (ends) end_bounds = offset_array(*ends, "segment ends");
+  if (end_bounds && (!bounds || end_bounds->size() != bounds->size()))
+    throw zr::InvalidArgumentError("give one begin and one end per segment");
+  if (bounds && !end_bounds && bounds->size() == 0)
+    throw zr::InvalidArgumentError("segment offsets: give segments + 1 of them (none were given)");
+  if (!bounds && (columns == 0 ? view.n != 0 : view.n % columns != 0))
+    throw zr::InvalidArgumentError("rows of " + std::to_string(columns) + " values cannot hold the " +
+                                   std::to_string(view.n) + " values given");
+  const std::uint64_t segments = end_bounds ? static_cast<std::uint64_t>(bounds->size())
+                                 : bounds   ? static_cast<std::uint64_t>(bounds->size() - 1)
+                                 : columns  ? view.n / columns
+                                            : 0;
+  zr::queue& q = queue_for(device);
+  py::array_t<std::int64_t> indices(static_cast<py::ssize_t>(segments));
+  py::array found(view.dtype, std::vector<py::ssize_t>{static_cast<py::ssize_t>(segments)});
+  zr::tools::visit_element_type(element_type_of(view.dtype), [&](auto type_tag) {
+    using T = typename decltype(type_tag)::type;
+    if constexpr (!zr::detail::is_arithmetic_v<T>) {
+      throw zr::InvalidArgumentError(op_name + " is not defined for bool (it needs an integer or floating-point dtype)");
+    } else {
+      std::vector<zr::arg_result<T>> results(segments);
+      const auto* input = static_cast<const T*>(view.data);
+      const std::int64_t* bound = bounds ? bounds->data() : nullptr;
+      const std::int64_t* end_bound = end_bounds ? end_bounds->data() : nullptr;
+      auto run = [&](auto operation) {
+        py::gil_scoped_release released;
+        const std::span<zr::arg_result<T>> out(results);
+        if (view.host_input) {
+          const std::span<const T> host(input, view.n);
+          if (end_bound)
+            return q.reduce_segments(host, std::span<const std::int64_t>(bound, segments),
+                                     std::span<const std::int64_t>(end_bound, segments), out, operation);
+          if (bound) return q.reduce_segments(host, std::span<const std::int64_t>(bound, segments + 1), out, operation);
+          return q.reduce_rows(host, columns, out, operation);
+        }
+        // Device input: the results are host memory all the same (the library stages them).
+        if (end_bound) return q.reduce_segments(input, view.n, bound, end_bound, segments, results.data(), operation);
+        if (bound) return q.reduce_segments(input, view.n, bound, segments, results.data(), operation);
+        return q.reduce_rows(input, segments, columns, results.data(), operation);
+      };
+      zr::event done = op == zr::op_kind::argmax ? run(zr::argmax<>()) : run(zr::argmin<>());
+      {
+        py::gil_scoped_release released;
+        done.wait();
+      }
+      auto index = indices.mutable_unchecked<1>();
+      T* value = static_cast<T*>(found.mutable_data());
+      for (std::uint64_t s = 0; s < segments; ++s) {
+        index(static_cast<py::ssize_t>(s)) = static_cast<std::int64_t>(results[s].index);
+        value[s] = results[s].value;
+      }
+    }
+  });
+  return py::make_tuple(indices, found);
+}
+
 // A transform-reduction (zereduce/transform.hpp) of all of `values`, waited for: the result as a 0-d array of
 // the op's result type. `value`: count_equal's value (a 0-d array of the input's dtype). Blocking with the GIL
 // released, as arg_reduce.
@@ -577,6 +643,8 @@ PYBIND11_MODULE(_zereduce, m) {
   m.def("transform_reduce", &transform_reduce, py::arg("values"), py::arg("op"), py::arg("value"), py::arg("strategy"),
         py::arg("device"));
   m.def("reduce_now", &reduce_now, py::arg("values"), py::arg("op"));
+  m.def("segment_arg", &segment_arg, py::arg("values"), py::arg("offsets"), py::arg("columns"), py::arg("op"),
+        py::arg("device"), py::arg("ends") = py::none());
   m.def("submit_segments", &submit_segments, py::arg("values"), py::arg("offsets"), py::arg("columns"), py::arg("op"),
         py::arg("initial"), py::arg("deterministic"), py::arg("device"), py::arg("ends") = py::none(),
         py::arg("reproducible") = false);

@@ -308,7 +308,7 @@ def _offset_array(offsets, what, n):
 
 
 def segment_reduce(x, offsets, op="sum", *, ends=None, initial=None, deterministic=False, reproducible=False,
-                   device=None):
+                   device=None, return_value=False):
     """One reduction per segment of the flattened ``x``: result ``s`` reduces ``x[offsets[s]:offsets[s + 1]]``
     (queue::reduce_segments; docs/python.md, "Segments and axes"). ``offsets``: ``segments + 1`` non-decreasing
     integers, the last at most ``x.size`` (elements before ``offsets[0]`` belong to no segment); bad ones raise
@@ -317,12 +317,24 @@ def segment_reduce(x, offsets, op="sum", *, ends=None, initial=None, determinist
     order or leave elements out (an end below its begin is refused). An empty segment gives the operation's
     identity (``initial``, one value or one per segment, is folded in when given). Results are deterministic;
     with ``reproducible``, a floating sum's result for each segment has the bits of ``sum(segment,
-    reproducible=True)`` on every device."""
+    reproducible=True)`` on every device. ``op="argmin"`` or ``"argmax"``: each segment's index of its first extreme,
+    counted from the segment's begin (``argmax``'s rules; an empty segment raises InvalidArgumentError), and with
+    ``return_value=True`` ``(indices, values)``."""
     values = _flat_values(x)
     bounds = _offset_array(offsets, "segment begins" if ends is not None else "segment offsets", values.size)
     end_bounds = None
     if ends is not None:
         end_bounds = _offset_array(ends, "segment ends", values.size)
+    if op in ("argmin", "argmax"):
+        if initial is not None or reproducible:
+            raise InvalidArgumentError(f"{op} per segment takes no initial value and is always reproducible")
+        try:
+            indices, found = _zereduce.segment_arg(values, bounds, 0, op, -1 if device is None else int(device),
+                                                   end_bounds)
+        except _zereduce.InvalidArgumentError as error:
+            raise InvalidArgumentError(str(error)) from None
+        return (indices, found) if return_value else indices
+    if ends is not None:
         segments = bounds.size
     elif bounds.size == 0:
         raise InvalidArgumentError("segment offsets: give segments + 1 of them (none were given)")
@@ -505,15 +517,50 @@ def _arg(x, op, strategy, device):
     return index, value[()]
 
 
-def argmax(x, *, strategy=None, device=None, return_value=False):
+def _arg_axis(x, op, axis, keepdims, device, return_value):
+    """argmin/argmax along one axis of a C-contiguous N-D ``x`` (numpy.argmax(x, axis)): the axis as rows of a
+    segmented arg-reduction (queue::reduce_rows), moved to the end first (a copy) when it is not last."""
+    values = x if isinstance(x, DeviceArray) else _host_array(x)
+    shape = tuple(values.shape)
+    if not isinstance(axis, (int, _np.integer)):
+        raise TypeError(f"{op}'s axis is one integer, not {type(axis).__name__}")
+    (a,) = _axes_of(axis, len(shape))
+    if shape[a] == 0:
+        raise ValueError(f"attempt to get {op} of an empty sequence")
+    kept = tuple(k for k in range(len(shape)) if k != a)
+    if a != len(shape) - 1:
+        host = values.to_numpy() if isinstance(values, DeviceArray) else values
+        values = _np.ascontiguousarray(_np.transpose(host, kept + (a,)))
+    flat = values if isinstance(values, DeviceArray) else values.reshape(-1)
+    try:
+        indices, found = _zereduce.segment_arg(flat, None, shape[a], op, -1 if device is None else int(device))
+    except _zereduce.InvalidArgumentError as error:
+        raise InvalidArgumentError(str(error)) from None
+    out_shape = tuple(shape[k] for k in kept)
+    if keepdims:
+        out_shape = tuple(1 if k == a else shape[k] for k in range(len(shape)))
+    indices, found = indices.reshape(out_shape), found.reshape(out_shape)
+    return (indices, found) if return_value else indices
+
+
+def argmax(x, axis=None, *, strategy=None, device=None, return_value=False, keepdims=False):
     """The index (into the flattened ``x``) of the first largest element, as ``numpy.argmax``: ties give the
-    first index and the first NaN wins. With ``return_value=True``: ``(index, value)`` from the same pass."""
+    first index and the first NaN wins. With ``return_value=True``: ``(index, value)`` from the same pass. With an
+    ``axis`` (one int), the index along that axis for each of the others, as ``numpy.argmax(x, axis, keepdims=)``."""
+    if axis is not None:
+        if strategy is not None:
+            raise UnsupportedError("argmax along an axis runs as segments, which choose their own plan: no strategy")
+        return _arg_axis(x, "argmax", axis, keepdims, device, return_value)
     index, value = _arg(x, "argmax", strategy, device)
     return (index, value) if return_value else index
 
 
-def argmin(x, *, strategy=None, device=None, return_value=False):
+def argmin(x, axis=None, *, strategy=None, device=None, return_value=False, keepdims=False):
     """The index of the first smallest element, as ``numpy.argmin`` (the first NaN wins); see ``argmax``."""
+    if axis is not None:
+        if strategy is not None:
+            raise UnsupportedError("argmin along an axis runs as segments, which choose their own plan: no strategy")
+        return _arg_axis(x, "argmin", axis, keepdims, device, return_value)
     index, value = _arg(x, "argmin", strategy, device)
     return (index, value) if return_value else index
 

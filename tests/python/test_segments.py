@@ -177,3 +177,59 @@ def test_reproducible_segment_sums_have_each_segments_own_reproducible_bits(dtyp
     rows = zereduce.sum(x[:27_000].reshape(30, 900), axis=1, reproducible=True)
     for r in range(30):
         assert rows[r].tobytes() == np.asarray(zereduce.sum(x[r * 900:(r + 1) * 900], reproducible=True), dtype=dtype).tobytes()
+
+
+@pytest.mark.parametrize("dtype", INTEGERS + FLOATS)
+@pytest.mark.parametrize("op", ["argmin", "argmax"])
+def test_segment_argmin_argmax_are_numpys_per_segment(dtype, op):
+    rng = np.random.default_rng(7)
+    x = rng.integers(0, 9, size=30_000).astype(dtype)  # few values: ties decide the index
+    if np.issubdtype(dtype, np.floating):
+        x[[100, 12_345, 12_350]] = np.nan
+    sizes = np.where(rng.random(4_000) < 0.02, rng.integers(100, 3_000, size=4_000), rng.integers(1, 8, size=4_000))
+    offsets = np.concatenate([[0], np.cumsum(sizes)])
+    offsets = offsets[offsets <= x.size]
+    indices, found = zereduce.segment_reduce(x, offsets, op, return_value=True)
+    assert indices.dtype == np.int64 and found.dtype == x.dtype
+    for s, (b, e) in enumerate(zip(offsets[:-1], offsets[1:])):
+        want = getattr(np, op)(x[b:e])
+        assert indices[s] == want, (s, indices[s], want)
+        assert np.array_equal(found[s], x[b + want], equal_nan=True)
+    # begin and end arrays, reversed; and the indices alone.
+    begins, ends = offsets[:-1][::-1], offsets[1:][::-1]
+    assert np.array_equal(zereduce.segment_reduce(x, begins, op, ends=ends), indices[::-1])
+
+
+def test_segment_argmax_refuses_empty_segments_and_initial_values():
+    x = np.arange(10, dtype=np.float32)
+    with pytest.raises(zereduce.InvalidArgumentError, match="segment 1 is empty"):
+        zereduce.segment_reduce(x, [0, 4, 4, 10], "argmax")
+    with pytest.raises(zereduce.InvalidArgumentError, match="no initial value"):
+        zereduce.segment_reduce(x, [0, 4, 10], "argmin", initial=0)
+    with pytest.raises(zereduce.InvalidArgumentError, match="bool"):
+        zereduce.segment_reduce(np.ones(4, dtype=np.bool_), [0, 4], "argmax")
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2, -1])
+@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("dtype", [np.int16, np.uint32, np.float32, np.float64])
+def test_argmin_argmax_along_an_axis_match_numpy(axis, keepdims, dtype):
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 5, size=(6, 70, 33)).astype(dtype)
+    if np.issubdtype(dtype, np.floating):
+        x[2, 5, 7] = np.nan
+    for op in ("argmin", "argmax"):
+        got = getattr(zereduce, op)(x, axis, keepdims=keepdims)
+        want = getattr(np, op)(x, axis=axis, keepdims=keepdims)
+        assert got.shape == want.shape and np.array_equal(got, want), (op, axis)
+    index, value = zereduce.argmax(x, axis=axis, return_value=True)
+    assert np.array_equal(value, np.take_along_axis(x, np.expand_dims(index, axis), axis).squeeze(axis), equal_nan=True)
+
+
+def test_argmax_along_an_axis_errors_as_numpy():
+    with pytest.raises(ValueError, match="empty sequence"):
+        zereduce.argmax(np.zeros((3, 0), dtype=np.float32), axis=1)
+    with pytest.raises(IndexError):  # NumPy's AxisError is one
+        zereduce.argmin(np.zeros((3, 2), dtype=np.float32), axis=2)
+    with pytest.raises(TypeError):
+        zereduce.argmin(np.zeros((3, 2), dtype=np.float32), axis=(0, 1))
