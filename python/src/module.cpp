@@ -284,6 +284,38 @@ OffsetArray offset_array(const py::array& offsets, const char* what) {
   return offsets.cast<OffsetArray>();
 }
 
+// The segments of a segmented call, checked: `offsets` (segments + 1), or with `ends` begins and ends (as many of
+// each), or, with neither, rows of `columns` values.
+struct SegmentArrays {
+  std::optional<OffsetArray> bounds, end_bounds;
+  std::uint64_t segments = 0;
+};
+SegmentArrays segment_arrays(std::uint64_t n, const std::optional<py::array>& offsets, std::uint64_t columns,
+                             const std::optional<py::array>& ends) {
+  SegmentArrays arrays;
+  if (ends && !offsets) throw zr::InvalidArgumentError("segment ends need the segments' begins too");
+  if (offsets) {
+    arrays.bounds = offset_array(*offsets, ends ? "segment begins" : "segment offsets");
+    if (ends) {
+      arrays.end_bounds = offset_array(*ends, "segment ends");
+      if (arrays.end_bounds->size() != arrays.bounds->size())
+        throw zr::InvalidArgumentError("the segments' begin offsets are " + std::to_string(arrays.bounds->size()) +
+                                       " but their end offsets " + std::to_string(arrays.end_bounds->size()) +
+                                       ": give one begin and one end per segment");
+    } else if (arrays.bounds->size() == 0) {
+      throw zr::InvalidArgumentError("segment offsets: give segments + 1 of them (none were given)");
+    }
+  } else if (columns == 0 ? n != 0 : n % columns != 0) {
+    throw zr::InvalidArgumentError("rows of " + std::to_string(columns) + " values cannot hold the " +
+                                   std::to_string(n) + " values given");
+  }
+  arrays.segments = arrays.end_bounds ? static_cast<std::uint64_t>(arrays.bounds->size())
+                    : arrays.bounds   ? static_cast<std::uint64_t>(arrays.bounds->size() - 1)
+                    : columns         ? n / columns
+                                      : 0;
+  return arrays;
+}
+
 // Starts a segmented reduction of all of `values` (a C-contiguous NumPy array or a DeviceArray): with `offsets`
 // (segments + 1 int64 values, host memory the library copies as needed) queue::reduce_segments; with `ends` too,
 // `offsets` are the segments' begins and `ends` their ends (as many of each); else rows of `columns` values
@@ -296,27 +328,10 @@ std::unique_ptr<Submission> submit_segments(const py::object& values, const std:
   const InputView view = input_of(values, device, "_zereduce.submit_segments");
   const zr::element_type type = element_type_of(view.dtype);
   const zr::op_kind op = op_of(op_name);
-  std::optional<OffsetArray> bounds, end_bounds;
-  if (ends && !offsets) throw zr::InvalidArgumentError("segment ends need the segments' begins too");
-  if (offsets) {
-    bounds = offset_array(*offsets, ends ? "segment begins" : "segment offsets");
-    if (ends) {
-      end_bounds = offset_array(*ends, "segment ends");
-      if (end_bounds->size() != bounds->size())
-        throw zr::InvalidArgumentError("the segments' begin offsets are " + std::to_string(bounds->size()) +
-                                       " but their end offsets " + std::to_string(end_bounds->size()) +
-                                       ": give one begin and one end per segment");
-    } else if (bounds->size() == 0) {
-      throw zr::InvalidArgumentError("segment offsets: give segments + 1 of them (none were given)");
-    }
-  } else if (columns == 0 ? view.n != 0 : view.n % columns != 0) {
-    throw zr::InvalidArgumentError("rows of " + std::to_string(columns) + " values cannot hold the " +
-                                   std::to_string(view.n) + " values given");
-  }
-  const std::uint64_t segments = end_bounds ? static_cast<std::uint64_t>(bounds->size())
-                                 : bounds   ? static_cast<std::uint64_t>(bounds->size() - 1)
-                                 : columns  ? view.n / columns
-                                            : 0;
+  const SegmentArrays arrays = segment_arrays(view.n, offsets, columns, ends);
+  const std::optional<OffsetArray>& bounds = arrays.bounds;
+  const std::optional<OffsetArray>& end_bounds = arrays.end_bounds;
+  const std::uint64_t segments = arrays.segments;
   auto job = std::make_unique<Submission>(end_bounds ? py::make_tuple(values, *bounds, *end_bounds)
                                           : bounds   ? py::make_tuple(values, *bounds)
                                                      : py::make_tuple(values),
@@ -451,20 +466,10 @@ py::tuple segment_arg(const py::object& values, const std::optional<py::array>& 
   const zr::op_kind op = op_name == "argmin" ? zr::op_kind::argmin : op_name == "argmax" ? zr::op_kind::argmax
       : throw zr::InvalidArgumentError("'" + op_name + "' is not an arg-reduction (argmin, argmax)");
   const InputView view = input_of(values, device, "_zereduce.segment_arg");
-  std::optional<OffsetArray> bounds, end_bounds;
-  if (offsets) bounds = offset_array(*offsets, ends ? "segment begins" : "segment offsets");
-  if (ends) end_bounds = offset_array(*ends, "segment ends");
-  if (end_bounds && (!bounds || end_bounds->size() != bounds->size()))
-    throw zr::InvalidArgumentError("give one begin and one end per segment");
-  if (bounds && !end_bounds && bounds->size() == 0)
-    throw zr::InvalidArgumentError("segment offsets: give segments + 1 of them (none were given)");
-  if (!bounds && (columns == 0 ? view.n != 0 : view.n % columns != 0))
-    throw zr::InvalidArgumentError("rows of " + std::to_string(columns) + " values cannot hold the " +
-                                   std::to_string(view.n) + " values given");
-  const std::uint64_t segments = end_bounds ? static_cast<std::uint64_t>(bounds->size())
-                                 : bounds   ? static_cast<std::uint64_t>(bounds->size() - 1)
-                                 : columns  ? view.n / columns
-                                            : 0;
+  const SegmentArrays arrays = segment_arrays(view.n, offsets, columns, ends);
+  const std::optional<OffsetArray>& bounds = arrays.bounds;
+  const std::optional<OffsetArray>& end_bounds = arrays.end_bounds;
+  const std::uint64_t segments = arrays.segments;
   zr::queue& q = queue_for(device);
   py::array_t<std::int64_t> indices(static_cast<py::ssize_t>(segments));
   py::array found(view.dtype, std::vector<py::ssize_t>{static_cast<py::ssize_t>(segments)});

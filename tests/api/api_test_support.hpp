@@ -42,6 +42,10 @@ inline std::optional<queue>& shared_queue() {
   if (!::zr::test::shared_queue()) GTEST_SKIP() << "no device executes kernels on this machine"; \
   ::zr::queue& q = *::zr::test::shared_queue()
 
+// Every integer and floating-point element type (no bool), for typed tests.
+using ArithmeticTypes = ::testing::Types<std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t, std::uint16_t,
+                                         std::uint32_t, std::uint64_t, half, float, double>;
+
 // Folds op over values, starting from `initial` (the host reference: plain sequential code).
 template <typename T, typename Op>
 T host_fold(std::span<const T> values, T initial, Op op) {

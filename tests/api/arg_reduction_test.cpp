@@ -12,9 +12,7 @@ namespace {
 
 template <typename T>
 class ArgReduction : public ::testing::Test {};
-using ArgTypes = ::testing::Types<std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t, std::uint16_t,
-                                  std::uint32_t, std::uint64_t, half, float, double>;
-TYPED_TEST_SUITE(ArgReduction, ArgTypes);
+TYPED_TEST_SUITE(ArgReduction, ArithmeticTypes);
 
 TYPED_TEST(ArgReduction, GivenTiedValues_WhenEveryStrategyRuns_ThenTheFirstIndexOfTheExtreme) {
   using T = TypeParam;

@@ -13,9 +13,7 @@ namespace {
 
 template <typename T>
 class SegmentArg : public ::testing::Test {};
-using ArgTypes = ::testing::Types<std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t, std::uint16_t,
-                                  std::uint32_t, std::uint64_t, half, float, double>;
-TYPED_TEST_SUITE(SegmentArg, ArgTypes);
+TYPED_TEST_SUITE(SegmentArg, ArithmeticTypes);
 
 template <typename T>
 void skip_unless_supported(queue& q) {

@@ -220,9 +220,7 @@ TEST(WideningFloatingSums, GivenHalvesBeyondHalfsRange_ThenFloatAndDoubleSumsHol
 // ---- mean and variance --------------------------------------------------------------------------------------
 template <typename T>
 class MeanVariance : public ::testing::Test {};
-using NumberTypes = ::testing::Types<std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t, std::uint16_t,
-                                     std::uint32_t, std::uint64_t, half, float, double>;
-TYPED_TEST_SUITE(MeanVariance, NumberTypes);
+TYPED_TEST_SUITE(MeanVariance, ArithmeticTypes);
 
 // The host's two-pass mean and m2 in long double.
 template <typename T>
