@@ -364,6 +364,17 @@ TEST(SegmentedPlan, GivenAnArgReductionWhenPlanningThenLanesFollowTheSizesAndFew
         EXPECT_GE(skewed.scratch.front().bytes, 8 + 8 * ((1u << 24) / (defer_above + 1)));
         ASSERT_TRUE(skewed.scratch.front().initial_fill.has_value());
         EXPECT_TRUE(skewed.scratch.front().initial_fill->bitwise_equal(Scalar::from(DataType::u32, 0)));
+        // Begin and end arrays may overlap: every segment can be long although n is small. The list holds them all.
+        SegmentLayout overlapping = by_offsets(100'000, 1u << 14);
+        overlapping.end_step = overlapping.segments;
+        overlapping.covered = 100'000ull * 1000;
+        const Plan windows = plan_for(caps, 1u << 16, overlapping, op);
+        ASSERT_EQ(windows.passes.size(), 2u) << describe(windows);
+        const std::uint64_t windows_defer = u64_arg(windows.passes[0], 12);
+        ASSERT_GT(windows_defer, 0u);
+        const std::uint64_t could_defer = std::min<std::uint64_t>(overlapping.segments, overlapping.covered / (windows_defer + 1));
+        EXPECT_GT(could_defer, (1u << 16) / (windows_defer + 1));
+        EXPECT_GE(windows.scratch.front().bytes, 8 + 8 * could_defer);
       }
       // Few long segments: slices (a group each on GPUs), their candidates in scratch, then a work-item per segment
       // takes the best of its slices.

@@ -65,9 +65,13 @@ void add_segmented_arg_passes(Plan& plan, const Capabilities& caps, const Tuning
   if (slices > 1)
     partials = add_scratch(plan, pieces * kArgCandidateBytes, std::nullopt,
                            "candidates of " + std::to_string(slices) + " slices per segment");
+  // At most this many segments are longer than defer_above: their lengths add up to at most n, or with begin and
+  // end arrays (which may overlap) to `covered`; and never more than there are segments.
+  const std::uint64_t covered = layout.end_step == 1 ? request.n : layout.covered;
+  const std::uint64_t most_deferred = std::min(layout.segments, covered / (defer_above + 1));
   BufferArg deferred{BufferArg::Which::none, 0};
   if (defer_above > 0)
-    deferred = add_scratch(plan, 8 + 8 * (request.n / (defer_above + 1)), Scalar::from(DataType::u32, 0),
+    deferred = add_scratch(plan, 8 + 8 * most_deferred, Scalar::from(DataType::u32, 0),
                            "two counters and the numbers of the segments longer than " + std::to_string(defer_above));
   auto scan_args = [&](std::uint64_t lanes_of_pass, std::uint64_t defer, std::uint32_t listed) {
     return std::vector<KernelArg>{input, u64(request.n), offsets, u32(layout.offset_bytes), u64(layout.length),
@@ -95,7 +99,7 @@ void add_segmented_arg_passes(Plan& plan, const Capabilities& caps, const Tuning
   if (defer_above > 0) {
     KernelPass listed = kernel_pass("segarg", request.op, request.type, "long segments");
     listed.local_size = local;
-    listed.global_size = std::clamp<std::uint64_t>(request.n / (defer_above + 1), 1, wave_groups) * local;
+    listed.global_size = std::clamp<std::uint64_t>(most_deferred, 1, wave_groups) * local;
     listed.args = scan_args(local, 0, 1);
     plan.passes.push_back(std::move(listed));
   }
