@@ -76,7 +76,8 @@ void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning,
                 " elements, then the segments crossing spans from their pieces";
 }
 
-// Lanes past this many per segment: a group per segment instead (seggroup).
+// segsub takes at most this many lanes per segment (more: a group per segment, seggroup); sizes are skewed when
+// the longest segment is more than this many times the mean (or the lanes' share).
 constexpr std::uint64_t kSegmentMaxLanes = 32;
 constexpr std::uint64_t kSegmentSkew = 16;
 

@@ -55,6 +55,7 @@ void add_segmented_arg_passes(Plan& plan, const Capabilities& caps, const Tuning
   }
   // zr_arg_grid.h counts a lane's vectors in 32 bits: no lane's share of a slice may reach 2^32 elements.
   slices = std::max(slices, ceil_div(layout.longest, lanes << 32));
+  if (slices > 1) defer_above = 0;  // the listing launch scans whole segments
   const std::uint64_t pieces = layout.segments * slices;  // no overflow: slices > 1 only for few or huge segments
   const std::uint64_t per_group = local / lanes;
   const BufferArg offsets{layout.offset_bytes ? BufferArg::Which::segment_offsets : BufferArg::Which::none, 0};
