@@ -95,17 +95,14 @@ void check_type(queue& q) {
   }
 }
 
-TEST(SegmentsReproducible, GivenFloatSegmentsWhenSummedReproduciblyThenEachHasItsOwnReproducibleSumsBits) {
+template <typename T>
+class SegmentsReproducible : public ::testing::Test {};
+using FloatingTypes = ::testing::Types<float, double, half>;
+TYPED_TEST_SUITE(SegmentsReproducible, FloatingTypes);
+
+TYPED_TEST(SegmentsReproducible, GivenSegmentsWhenSummedReproduciblyThenEachHasItsOwnReproducibleSumsBits) {
   ZR_REQUIRE_QUEUE(q);
-  check_type<float>(q);
-}
-TEST(SegmentsReproducible, GivenDoubleSegmentsWhenSummedReproduciblyThenEachHasItsOwnReproducibleSumsBits) {
-  ZR_REQUIRE_QUEUE(q);
-  check_type<double>(q);
-}
-TEST(SegmentsReproducible, GivenHalfSegmentsWhenSummedReproduciblyThenEachHasItsOwnReproducibleSumsBits) {
-  ZR_REQUIRE_QUEUE(q);
-  check_type<half>(q);
+  check_type<TypeParam>(q);
 }
 
 }  // namespace

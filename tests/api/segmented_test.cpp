@@ -211,29 +211,14 @@ void check_type(queue& q) {
     for (const auto& shape : kShapes) check_segments<T>(q, op, Case{shape}, seed++);
 }
 
-TEST(Segments, GivenEveryShapeWhenReducingInt32SegmentsThenEachMatchesTheHostFold) {
+template <typename T>
+class SegmentsOfType : public ::testing::Test {};
+using SegmentTypes = ::testing::Types<std::int32_t, std::uint8_t, std::int64_t, bool, float, double>;
+TYPED_TEST_SUITE(SegmentsOfType, SegmentTypes);
+
+TYPED_TEST(SegmentsOfType, GivenEveryShapeWhenReducingSegmentsThenEachMatchesTheHostFold) {
   ZR_REQUIRE_QUEUE(q);
-  check_type<std::int32_t>(q);
-}
-TEST(Segments, GivenEveryShapeWhenReducingUint8SegmentsThenEachMatchesTheHostFold) {
-  ZR_REQUIRE_QUEUE(q);
-  check_type<std::uint8_t>(q);
-}
-TEST(Segments, GivenEveryShapeWhenReducingInt64SegmentsThenEachMatchesTheHostFold) {
-  ZR_REQUIRE_QUEUE(q);
-  check_type<std::int64_t>(q);
-}
-TEST(Segments, GivenEveryShapeWhenReducingBoolSegmentsThenEachMatchesTheHostFold) {
-  ZR_REQUIRE_QUEUE(q);
-  check_type<bool>(q);
-}
-TEST(Segments, GivenEveryShapeWhenReducingFloatSegmentsThenEachMatchesTheHostFold) {
-  ZR_REQUIRE_QUEUE(q);
-  check_type<float>(q);
-}
-TEST(Segments, GivenEveryShapeWhenReducingDoubleSegmentsThenEachMatchesTheHostFold) {
-  ZR_REQUIRE_QUEUE(q);
-  check_type<double>(q);
+  check_type<TypeParam>(q);
 }
 
 TEST(Segments, GivenHostMemoryAndNarrowOffsetsAndInitialValuesWhenReducingThenEachMatchesTheHostFold) {
