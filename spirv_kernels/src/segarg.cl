@@ -33,14 +33,29 @@
 // cost more than they save there).
 #define ZR_SEGARG_SCALAR_MAX 16
 
-// (ACC bv, ulong bi) = the best candidate of slice k of segment s; begin = the segment's begin.
-#define ZR_SEGARG_SLICE(OP, TN, ACC, ATN, s, k, lane, lanes, begin, b)                                          \
+// GPUs scan 8-bit elements one at a time: their 16-lane vector states made Intel's compiler spill 2 KiB per
+// segarg kernel on PVC (level_zero_nohw.pvc), where the 1-D argtree, with less else live, does not.
+#define ZR_SEGARG_SCALAR_ONLY_i8 1
+#define ZR_SEGARG_SCALAR_ONLY_u8 1
+#define ZR_SEGARG_SCALAR_ONLY_i16 0
+#define ZR_SEGARG_SCALAR_ONLY_u16 0
+#define ZR_SEGARG_SCALAR_ONLY_i32 0
+#define ZR_SEGARG_SCALAR_ONLY_u32 0
+#define ZR_SEGARG_SCALAR_ONLY_i64 0
+#define ZR_SEGARG_SCALAR_ONLY_u64 0
+#define ZR_SEGARG_SCALAR_ONLY_f16 0
+#define ZR_SEGARG_SCALAR_ONLY_f32 0
+#define ZR_SEGARG_SCALAR_ONLY_f64 0
+
+// (ACC bv, ulong bi) = the best candidate of slice k of segment s; begin = the segment's begin. scalar_only: every
+// piece one element at a time.
+#define ZR_SEGARG_SLICE(OP, TN, ACC, ATN, s, k, lane, lanes, begin, b, scalar_only)                             \
   do {                                                                                                          \
     const ulong end = zr_segment_end(offsets, offset_bytes, length, s, end_step, begin, n);                    \
     const ulong per_slice = (end - begin + slices - 1) / slices;                                                \
     const ulong first = begin + min(end - begin, (k) * per_slice);                                              \
     const ulong last = begin + min(end - begin, ((k) + 1) * per_slice);                                         \
-    if (last - first <= ZR_SEGARG_SCALAR_MAX) {                                                                 \
+    if ((scalar_only) || last - first <= ZR_SEGARG_SCALAR_MAX) {                                                \
       for (ulong i = first + (lane); i < last; i += (lanes)) {                                                  \
         const ACC v = ZR_LOAD_##TN(in, i);                                                                      \
         ZR_ARG_TAKE(OP, ATN, b##_value, b##_index, v, i);                                                       \
@@ -86,7 +101,7 @@
       ulong b_index;                                                                                            \
       ZR_ARG_IDENTITY(OP, ATN, b_value, b_index);                                                               \
       const ulong begin = zr_segment_bound(offsets, offset_bytes, length, s, n);                                \
-      ZR_SEGARG_SLICE(OP, TN, ACC, ATN, s, k, 0, 1, begin, b);                                                  \
+      ZR_SEGARG_SLICE(OP, TN, ACC, ATN, s, k, 0, 1, begin, b, 0);                                               \
       if (slices > 1) {                                                                                         \
         partials[k * segments + s].value = b_value;                                                             \
         partials[k * segments + s].index = b_index;                                                             \
@@ -148,7 +163,7 @@
           store = 0;                                                                                            \
           if (lane == 0) list[atomic_inc(deferred)] = s;                                                        \
         } else {                                                                                                \
-          ZR_SEGARG_SLICE(OP, TN, ACC, ATN, s, k, lane, lanes, begin, b);                                       \
+          ZR_SEGARG_SLICE(OP, TN, ACC, ATN, s, k, lane, lanes, begin, b, ZR_SEGARG_SCALAR_ONLY_##TN);           \
         }                                                                                                       \
       }                                                                                                         \
       ACC bv = b_value;                                                                                         \
