@@ -61,6 +61,18 @@ reduction_spec arg_spec(arg_result<T>* result, op_kind op, const property_list& 
   return spec;
 }
 
+template <typename T, typename Transform>
+reduction_spec transform_spec(Transform transform, transform_result_t<Transform, T>* result, const property_list& props) {
+  check_transform<Transform, T>();
+  reduction_spec spec;
+  spec.type = element_type_of<T>();
+  spec.op = transform_of<Transform, std::remove_cv_t<T>>::kind;
+  spec.var = result;
+  if constexpr (transform_of<Transform, std::remove_cv_t<T>>::kind == op_kind::count_equal) spec.operand = bytes_of(transform.value);
+  spec.properties = props.with(property::reduction::initialize_to_identity{});
+  return spec;
+}
+
 // zr::argmin<>() and zr::argmax<>() as operations of the segmented reductions.
 template <typename Operation>
 inline constexpr bool is_arg_operation_v = false;
@@ -73,10 +85,17 @@ inline constexpr bool is_argmax_v = false;
 template <typename T>
 inline constexpr bool is_argmax_v<argmax<T>> = true;
 
-// A segmented reduction's spec: results of the input's type for the ops, arg_result<T> for argmin/argmax.
+// A segmented reduction's spec: results of the input's type for the ops, arg_result<T> for argmin/argmax,
+// transform_result_t<Transform, T> for the transforms (zereduce/transform.hpp).
 template <typename T, typename Result, typename Operation>
 reduction_spec segment_spec(Result* results, Operation op, const property_list& props) {
-  if constexpr (is_arg_operation_v<Operation>) {
+  if constexpr (is_transform_v<Operation>) {
+    check_transform<Operation, T>();
+    static_assert(std::is_same_v<Result, transform_result_t<Operation, T>>,
+                  "a transform per segment writes transform_result_t<Transform, T> results (zereduce/transform.hpp: "
+                  "std::uint64_t for counts, zr::moments<A> for mean_variance<A>)");
+    return transform_spec<T>(op, results, props);
+  } else if constexpr (is_arg_operation_v<Operation>) {
     static_assert(std::is_same_v<Result, arg_result<T>>, "argmin/argmax per segment write arg_result<T> results");
     return arg_spec(results, is_argmax_v<Operation> ? op_kind::argmax : op_kind::argmin, props);
   } else {
@@ -134,17 +153,6 @@ reduction_spec user_spec(const user_operator<T, A>& op, A* result, const propert
   return spec;
 }
 
-template <typename T, typename Transform>
-reduction_spec transform_spec(Transform transform, transform_result_t<Transform, T>* result, const property_list& props) {
-  check_transform<Transform, T>();
-  reduction_spec spec;
-  spec.type = element_type_of<T>();
-  spec.op = transform_of<Transform, std::remove_cv_t<T>>::kind;
-  spec.var = result;
-  if constexpr (transform_of<Transform, std::remove_cv_t<T>>::kind == op_kind::count_equal) spec.operand = bytes_of(transform.value);
-  spec.properties = props.with(property::reduction::initialize_to_identity{});
-  return spec;
-}
 }  // namespace detail
 
 class ZR_API queue {
@@ -343,7 +351,10 @@ class ZR_API queue {
   // as needed); the offsets are checked before any work. Each segment is folded in a fixed order: results
   // are deterministic. With zr::argmin<>() or zr::argmax<>() the results are arg_result<T>: each segment's
   // first extreme (arg_result.hpp's rules) and its index counted from the segment's begin; an empty segment has
-  // none and is refused. Every form below (begin and end arrays, rows) takes them too.
+  // none and is refused. With a transform of zereduce/transform.hpp (zr::norm_l2{}, zr::count_nonzero{},
+  // zr::sum_as<double>{}, zr::mean_variance<float>{}, ...) the results are transform_result_t<Transform, T>, each
+  // segment's as transform_reduce gives it for the segment alone (written, never read; an empty segment gives 0, or
+  // a count of 0). Every form below (begin and end arrays, rows) takes them too.
   template <typename T, typename Offset, typename Result, typename BinaryOperation>
   event reduce_segments(const T* input, std::uint64_t n, const Offset* offsets, std::uint64_t segments, Result* results,
                         BinaryOperation op, const property_list& props = {}) {

@@ -125,6 +125,25 @@ struct transform_of<mean_variance<A>, T> {
   using result = moments<A>;
 };
 
+// Whether Operation is one of the transforms above (whatever the element type), as the segmented reductions take
+// them in place of a binary operation.
+template <typename Operation>
+inline constexpr bool is_transform_v = false;
+template <>
+inline constexpr bool is_transform_v<sum_of_squares> = true;
+template <>
+inline constexpr bool is_transform_v<norm_l2> = true;
+template <>
+inline constexpr bool is_transform_v<norm_l1> = true;
+template <>
+inline constexpr bool is_transform_v<count_nonzero> = true;
+template <typename U>
+inline constexpr bool is_transform_v<count_equal<U>> = true;
+template <typename A>
+inline constexpr bool is_transform_v<sum_as<A>> = true;
+template <typename A>
+inline constexpr bool is_transform_v<mean_variance<A>> = true;
+
 template <typename Transform, typename T>
 constexpr void check_transform() {
   static_assert(is_element_v<std::remove_cv_t<T>>, "ze-reduce reduces 8- to 64-bit integers, zr::half, float, double and bool");

@@ -458,6 +458,34 @@ py::tuple arg_reduce(const py::object& values, const std::string& op_name, const
   return py::make_tuple(index, value);
 }
 
+// Runs `operation` over the segments of all of `values` into host `results`, one per segment, and waits (the GIL
+// released): segments by offsets, begins and ends, or rows of `columns`, as segment_arrays checked them.
+template <typename T, typename Result, typename Operation>
+void reduce_segments_into(zr::queue& q, const InputView& view, const SegmentArrays& arrays, std::uint64_t columns,
+                          std::span<Result> results, Operation operation) {
+  py::gil_scoped_release released;
+  const auto* input = static_cast<const T*>(view.data);
+  const std::uint64_t segments = arrays.segments;
+  const std::int64_t* bound = arrays.bounds ? arrays.bounds->data() : nullptr;
+  const std::int64_t* end_bound = arrays.end_bounds ? arrays.end_bounds->data() : nullptr;
+  zr::event done;
+  if (view.host_input) {
+    const std::span<const T> host(input, view.n);
+    if (end_bound)
+      done = q.reduce_segments(host, std::span<const std::int64_t>(bound, segments),
+                               std::span<const std::int64_t>(end_bound, segments), results, operation);
+    else if (bound) done = q.reduce_segments(host, std::span<const std::int64_t>(bound, segments + 1), results, operation);
+    else done = q.reduce_rows(host, columns, results, operation);
+  } else if (end_bound) {  // device input: the results are host memory all the same (the library stages them)
+    done = q.reduce_segments(input, view.n, bound, end_bound, segments, results.data(), operation);
+  } else if (bound) {
+    done = q.reduce_segments(input, view.n, bound, segments, results.data(), operation);
+  } else {
+    done = q.reduce_rows(input, segments, columns, results.data(), operation);
+  }
+  done.wait();
+}
+
 // argmin/argmax per segment of all of `values`, waited for (blocking with the GIL released, as arg_reduce):
 // (indices from each segment's begin as int64, values of the array's dtype). Segments as submit_segments gives
 // them: offsets, begins and ends, or rows of `columns`.
@@ -467,8 +495,6 @@ py::tuple segment_arg(const py::object& values, const std::optional<py::array>& 
       : throw zr::InvalidArgumentError("'" + op_name + "' is not an arg-reduction (argmin, argmax)");
   const InputView view = input_of(values, device, "_zereduce.segment_arg");
   const SegmentArrays arrays = segment_arrays(view.n, offsets, columns, ends);
-  const std::optional<OffsetArray>& bounds = arrays.bounds;
-  const std::optional<OffsetArray>& end_bounds = arrays.end_bounds;
   const std::uint64_t segments = arrays.segments;
   zr::queue& q = queue_for(device);
   py::array_t<std::int64_t> indices(static_cast<py::ssize_t>(segments));
@@ -479,30 +505,8 @@ py::tuple segment_arg(const py::object& values, const std::optional<py::array>& 
       throw zr::InvalidArgumentError(op_name + " is not defined for bool (it needs an integer or floating-point dtype)");
     } else {
       std::vector<zr::arg_result<T>> results(segments);
-      const auto* input = static_cast<const T*>(view.data);
-      const std::int64_t* bound = bounds ? bounds->data() : nullptr;
-      const std::int64_t* end_bound = end_bounds ? end_bounds->data() : nullptr;
-      auto run = [&](auto operation) {
-        py::gil_scoped_release released;
-        const std::span<zr::arg_result<T>> out(results);
-        if (view.host_input) {
-          const std::span<const T> host(input, view.n);
-          if (end_bound)
-            return q.reduce_segments(host, std::span<const std::int64_t>(bound, segments),
-                                     std::span<const std::int64_t>(end_bound, segments), out, operation);
-          if (bound) return q.reduce_segments(host, std::span<const std::int64_t>(bound, segments + 1), out, operation);
-          return q.reduce_rows(host, columns, out, operation);
-        }
-        // Device input: the results are host memory all the same (the library stages them).
-        if (end_bound) return q.reduce_segments(input, view.n, bound, end_bound, segments, results.data(), operation);
-        if (bound) return q.reduce_segments(input, view.n, bound, segments, results.data(), operation);
-        return q.reduce_rows(input, segments, columns, results.data(), operation);
-      };
-      zr::event done = op == zr::op_kind::argmax ? run(zr::argmax<>()) : run(zr::argmin<>());
-      {
-        py::gil_scoped_release released;
-        done.wait();
-      }
+      if (op == zr::op_kind::argmax) reduce_segments_into<T>(q, view, arrays, columns, std::span(results), zr::argmax<>());
+      else reduce_segments_into<T>(q, view, arrays, columns, std::span(results), zr::argmin<>());
       auto index = indices.mutable_unchecked<1>();
       T* value = static_cast<T*>(found.mutable_data());
       for (std::uint64_t s = 0; s < segments; ++s) {
@@ -512,6 +516,78 @@ py::tuple segment_arg(const py::object& values, const std::optional<py::array>& 
     }
   });
   return py::make_tuple(indices, found);
+}
+
+template <typename R>
+constexpr bool is_moments_result_v = std::is_same_v<R, zr::moments<float>> || std::is_same_v<R, zr::moments<double>>;
+
+// run(transform) with the transform of zereduce/transform.hpp named op_name (core::Op's names); `value` is
+// count_equal's (a 0-d array of T).
+template <typename T, typename Run>
+void visit_transform(const std::string& op_name, const std::optional<py::array>& value, Run&& run) {
+  if (op_name == "sum_squares") run(zr::sum_of_squares{});
+  else if (op_name == "norm_l2") run(zr::norm_l2{});
+  else if (op_name == "norm_l1") run(zr::norm_l1{});
+  else if (op_name == "count_nonzero") run(zr::count_nonzero{});
+  else if (op_name == "count_equal") {
+    if (!value) throw zr::InvalidArgumentError("count_equal needs the value to count");
+    T counted{};
+    std::memcpy(&counted, value->data(), sizeof(T));
+    run(zr::count_equal<T>{counted});
+  } else if (op_name == "sum_i64") run(zr::sum_as<std::int64_t>{});
+  else if (op_name == "sum_u64") run(zr::sum_as<std::uint64_t>{});
+  else if (op_name == "sum_f32") run(zr::sum_as<float>{});
+  else if (op_name == "sum_f64") run(zr::sum_as<double>{});
+  else if (op_name == "mean_var_f32") run(zr::mean_variance<float>{});
+  else if (op_name == "mean_var_f64") run(zr::mean_variance<double>{});
+  else throw zr::InvalidArgumentError("'" + op_name + "' is not a transform-reduction");
+}
+
+// A transform per segment of all of `values` (queue::reduce_segments with a transform), waited for: one result per
+// segment, as an array of the transform's result type; a mean and variance as (count, mean, m2) arrays. Segments as
+// submit_segments gives them: offsets, begins and ends, or rows of `columns`.
+py::object segment_transform(const py::object& values, const std::optional<py::array>& offsets, std::uint64_t columns,
+                             const std::string& op_name, const std::optional<py::array>& value, long device,
+                             const std::optional<py::array>& ends) {
+  const InputView view = input_of(values, device, "_zereduce.segment_transform");
+  const zr::element_type type = element_type_of(view.dtype);
+  const SegmentArrays arrays = segment_arrays(view.n, offsets, columns, ends);
+  const auto segments = static_cast<py::ssize_t>(arrays.segments);
+  zr::queue& q = queue_for(device);
+  py::object out;
+  zr::tools::visit_element_type(type, [&](auto type_tag) {
+    using T = typename decltype(type_tag)::type;
+    visit_transform<T>(op_name, value, [&](auto transform) {
+      using Transform = decltype(transform);
+      if constexpr (!zr::detail::transform_of<Transform, T>::known) {
+        throw zr::InvalidArgumentError(op_name + " is not defined for " + std::string(zr::to_string(type)) +
+                                       " (zereduce's documentation lists the dtypes each takes)");
+      } else {
+        using R = zr::transform_result_t<Transform, T>;
+        std::vector<R> results(arrays.segments);
+        reduce_segments_into<T>(q, view, arrays, columns, std::span(results), transform);
+        if constexpr (is_moments_result_v<R>) {
+          using A = decltype(R::mean);
+          py::array_t<std::uint64_t> counts(segments);
+          py::array_t<A> means(segments), m2s(segments);
+          for (py::ssize_t s = 0; s < segments; ++s) {
+            counts.mutable_at(s) = results[s].count;
+            means.mutable_at(s) = results[s].mean;
+            m2s.mutable_at(s) = results[s].m2;
+          }
+          out = py::make_tuple(counts, means, m2s);
+        } else {
+          // A half result (norms of float16 data) has the input's dtype; the others are plain C++ types.
+          using Stored = std::conditional_t<std::is_same_v<R, zr::half>, std::uint16_t, R>;
+          py::array array = std::is_same_v<R, zr::half> ? py::array(view.dtype, std::vector<py::ssize_t>{segments})
+                                                        : py::array(py::dtype::of<Stored>(), std::vector<py::ssize_t>{segments});
+          if (segments) std::memcpy(array.mutable_data(), results.data(), results.size() * sizeof(R));
+          out = array;
+        }
+      }
+    });
+  });
+  return out;
 }
 
 // A transform-reduction (zereduce/transform.hpp) of all of `values`, waited for: the result as a 0-d array of
@@ -532,6 +608,8 @@ py::array transform_reduce(const py::object& values, const std::string& op_name,
       if constexpr (!zr::detail::transform_of<Transform, T>::known) {
         throw zr::InvalidArgumentError(op_name + " is not defined for " + std::string(zr::to_string(type)) +
                                        " (zereduce's documentation lists the dtypes each takes)");
+      } else if constexpr (is_moments_result_v<zr::transform_result_t<Transform, T>>) {
+        throw zr::InvalidArgumentError(op_name + ": means and variances come from _zereduce.moments");
       } else {
         using R = zr::transform_result_t<Transform, T>;
         R result{};
@@ -547,20 +625,7 @@ py::array transform_reduce(const py::object& values, const std::string& op_name,
         std::memcpy(out.mutable_data(), &result, sizeof(R));
       }
     };
-    if (op_name == "sum_squares") run(zr::sum_of_squares{});
-    else if (op_name == "norm_l2") run(zr::norm_l2{});
-    else if (op_name == "norm_l1") run(zr::norm_l1{});
-    else if (op_name == "count_nonzero") run(zr::count_nonzero{});
-    else if (op_name == "count_equal") {
-      if (!value) throw zr::InvalidArgumentError("count_equal needs the value to count");
-      T counted{};
-      std::memcpy(&counted, value->data(), sizeof(T));
-      run(zr::count_equal<T>{counted});
-    } else if (op_name == "sum_i64") run(zr::sum_as<std::int64_t>{});
-    else if (op_name == "sum_u64") run(zr::sum_as<std::uint64_t>{});
-    else if (op_name == "sum_f32") run(zr::sum_as<float>{});
-    else if (op_name == "sum_f64") run(zr::sum_as<double>{});
-    else throw zr::InvalidArgumentError("'" + op_name + "' is not a transform-reduction");
+    visit_transform<T>(op_name, value, run);
   });
   return out;
 }
@@ -648,6 +713,8 @@ PYBIND11_MODULE(_zereduce, m) {
   m.def("transform_reduce", &transform_reduce, py::arg("values"), py::arg("op"), py::arg("value"), py::arg("strategy"),
         py::arg("device"));
   m.def("reduce_now", &reduce_now, py::arg("values"), py::arg("op"));
+  m.def("segment_transform", &segment_transform, py::arg("values"), py::arg("offsets"), py::arg("columns"), py::arg("op"),
+        py::arg("value"), py::arg("device"), py::arg("ends") = py::none());
   m.def("segment_arg", &segment_arg, py::arg("values"), py::arg("offsets"), py::arg("columns"), py::arg("op"),
         py::arg("device"), py::arg("ends") = py::none());
   m.def("submit_segments", &submit_segments, py::arg("values"), py::arg("offsets"), py::arg("columns"), py::arg("op"),

@@ -307,8 +307,13 @@ def _offset_array(offsets, what, n):
     return bounds.astype(_np.int64, copy=False)
 
 
+# segment_reduce's transforms: their names there, and the library's.
+_SEGMENT_TRANSFORMS = {"sum_of_squares": "sum_squares", "norm_l2": "norm_l2", "norm_l1": "norm_l1",
+                       "count_nonzero": "count_nonzero", "count_equal": "count_equal", "mean": "mean_var_f64"}
+
+
 def segment_reduce(x, offsets, op="sum", *, ends=None, initial=None, deterministic=False, reproducible=False,
-                   device=None, return_value=False):
+                   device=None, return_value=False, value=None):
     """One reduction per segment of the flattened ``x``: result ``s`` reduces ``x[offsets[s]:offsets[s + 1]]``
     (queue::reduce_segments; docs/python.md, "Segments and axes"). ``offsets``: ``segments + 1`` non-decreasing
     integers, the last at most ``x.size`` (elements before ``offsets[0]`` belong to no segment); bad ones raise
@@ -319,12 +324,29 @@ def segment_reduce(x, offsets, op="sum", *, ends=None, initial=None, determinist
     with ``reproducible``, a floating sum's result for each segment has the bits of ``sum(segment,
     reproducible=True)`` on every device. ``op="argmin"`` or ``"argmax"``: each segment's index of its first extreme,
     counted from the segment's begin (``argmax``'s rules; an empty segment raises InvalidArgumentError), and with
-    ``return_value=True`` ``(indices, values)``."""
+    ``return_value=True`` ``(indices, values)``. ``op="norm_l2"``, ``"norm_l1"``, ``"sum_of_squares"``,
+    ``"count_nonzero"``, ``"count_equal"`` (with ``value=``) or ``"mean"`` (in float64; NaN for an empty segment):
+    each segment's transform-reduction, as ``zereduce.norm`` and the others give it for the segment alone."""
     values = _flat_values(x)
     bounds = _offset_array(offsets, "segment begins" if ends is not None else "segment offsets", values.size)
     end_bounds = None
     if ends is not None:
         end_bounds = _offset_array(ends, "segment ends", values.size)
+    if op in _SEGMENT_TRANSFORMS:
+        if initial is not None or reproducible:
+            raise InvalidArgumentError(f"{op} per segment takes no initial value and has no reproducible form")
+        if (value is None) != (op != "count_equal"):
+            raise InvalidArgumentError("count_equal per segment needs value=, and only count_equal takes it")
+        counted = None if value is None else _np.asarray(value, dtype=values.dtype).reshape(())
+        try:
+            found = _zereduce.segment_transform(values, bounds, 0, _SEGMENT_TRANSFORMS[op], counted,
+                                                -1 if device is None else int(device), end_bounds)
+        except _zereduce.InvalidArgumentError as error:
+            raise InvalidArgumentError(str(error)) from None
+        if op == "mean":
+            count, means, _ = found
+            return _np.where(count > 0, means, _np.nan)
+        return found.astype(_np.int64) if op.startswith("count") else found
     if op in ("argmin", "argmax"):
         if initial is not None or reproducible:
             raise InvalidArgumentError(f"{op} per segment takes no initial value and is always reproducible")
@@ -401,9 +423,10 @@ def _axes_of(axis, ndim):
     return tuple(sorted(normalized))
 
 
-def _reduce_axes(x, op, axis, keepdims, initial, deterministic, device, reproducible=False):
-    """The reduction of a C-contiguous N-D ``x`` over ``axis``: trailing axes as rows (queue::reduce_rows),
-    others moved to the end first (a copy)."""
+def _axes_as_rows(x, axis):
+    """A C-contiguous N-D ``x`` seen as rows over ``axis``: trailing axes as they are, others moved to the end first
+    (a copy). Returns (flat values, their rows' offsets or None, columns, rows, the result's shape, axes, shape):
+    the offsets are given only when every row is empty (rows of 0 columns need a row count)."""
     values = x if isinstance(x, DeviceArray) else _host_array(x)
     shape = tuple(values.shape)
     axes = _axes_of(axis, len(shape))
@@ -419,25 +442,51 @@ def _reduce_axes(x, op, axis, keepdims, initial, deterministic, device, reproduc
     rows = 1
     for extent in out_shape:
         rows *= extent
+    flat = values if isinstance(values, DeviceArray) else values.reshape(-1)
+    offsets = None
+    if columns == 0:  # every row empty: reduce_rows needs n = rows x columns = 0 and a row count
+        flat = flat[:0]
+        offsets = _np.zeros(rows + 1, dtype=_np.int64)
+    return flat, offsets, columns, rows, out_shape, axes, shape
+
+
+def _shaped(result, out_shape, axes, shape, keepdims):
+    """Per-row results in the shape NumPy gives a reduction over ``axes`` (``keepdims``: the axes kept as 1)."""
+    result = result.reshape(out_shape)
+    if keepdims:
+        return result.reshape(tuple(1 if a in axes else shape[a] for a in range(len(shape))))
+    return result[()] if result.ndim == 0 else result  # every axis reduced: a scalar, as NumPy gives
+
+
+def _reduce_axes(x, op, axis, keepdims, initial, deterministic, device, reproducible=False):
+    """The reduction of a C-contiguous N-D ``x`` over ``axis``, as rows (queue::reduce_rows)."""
+    flat, offsets, columns, rows, out_shape, axes, shape = _axes_as_rows(x, axis)
     op_name = _OPS.get(op, op)
     if columns == 0 and rows > 0 and op_name in ("minimum", "maximum"):
         raise ValueError(f"zero-size array to reduction operation {op_name} which has no identity")
     start = None
     if initial is not None:
-        start = _np.broadcast_to(_np.asarray(initial, dtype=values.dtype), (rows,)).copy()
-    flat = values if isinstance(values, DeviceArray) else values.reshape(-1)
-    if columns == 0:  # every row empty: reduce_rows needs n = rows x columns = 0 and a row count
-        flat = flat[:0]
+        start = _np.broadcast_to(_np.asarray(initial, dtype=flat.dtype), (rows,)).copy()
     try:
-        job = _zereduce.submit_segments(flat, None if columns else _np.zeros(rows + 1, dtype=_np.int64), columns, op_name,
-                                        start, bool(deterministic), -1 if device is None else int(device), None,
-                                        bool(reproducible))
+        job = _zereduce.submit_segments(flat, offsets, columns, op_name, start, bool(deterministic),
+                                        -1 if device is None else int(device), None, bool(reproducible))
     except _zereduce.InvalidArgumentError as error:
         raise InvalidArgumentError(str(error)) from None
-    result = _segments(job).reshape(out_shape)
-    if keepdims:
-        return result.reshape(tuple(1 if a in axes else shape[a] for a in range(len(shape))))
-    return result[()] if result.ndim == 0 else result  # every axis reduced: a scalar, as NumPy gives
+    return _shaped(_segments(job), out_shape, axes, shape, keepdims)
+
+
+def _transform_axes(x, op, value, axis, keepdims, device):
+    """A transform per row of ``x`` over ``axis`` (queue::reduce_rows with a transform): an array of results, or
+    for means and variances (count, mean, m2) arrays, each in the reduction's shape."""
+    flat, offsets, columns, _, out_shape, axes, shape = _axes_as_rows(x, axis)
+    counted = None if value is None else _np.asarray(value, dtype=flat.dtype).reshape(())
+    try:
+        found = _zereduce.segment_transform(flat, offsets, columns, op, counted, -1 if device is None else int(device))
+    except _zereduce.InvalidArgumentError as error:
+        raise InvalidArgumentError(str(error)) from None
+    if isinstance(found, tuple):
+        return tuple(_shaped(part, out_shape, axes, shape, keepdims) for part in found)
+    return _shaped(found, out_shape, axes, shape, keepdims)
 
 
 def _reduce_now(x, op_index):
@@ -566,7 +615,11 @@ def argmin(x, axis=None, *, strategy=None, device=None, return_value=False, keep
 
 
 # ---- transform-reductions (zereduce/transform.hpp): one read of the input, no temporary array --------------
-def _transform(x, op, value, strategy, device):
+def _transform(x, op, value, strategy, device, axis=None, keepdims=False):
+    if axis is not None:
+        if strategy is not None:
+            raise UnsupportedError(f"{op} along an axis runs as segments, which choose their own plan: no strategy")
+        return _transform_axes(x, op, value, axis, keepdims, device)
     values = _flat_values(x)
     counted = None if value is None else _np.asarray(value, dtype=values.dtype).reshape(())
     try:
@@ -576,48 +629,63 @@ def _transform(x, op, value, strategy, device):
     return result[()]
 
 
-def norm(x, ord=2, *, strategy=None, device=None):  # noqa: A002 (NumPy's name)
+def norm(x, ord=2, *, axis=None, keepdims=False, strategy=None, device=None):  # noqa: A002 (NumPy's name)
     """The vector norm of the flattened ``x`` as ``numpy.linalg.norm(x.ravel(), ord)`` for ord 2 (the default)
     or 1, of float16/float32/float64 data, in the data's precision (float32 sums for float16, one rounding at
-    the end). It overflows to inf where the sum of squares does (no rescaling)."""
+    the end). It overflows to inf where the sum of squares does (no rescaling). With ``axis`` (an int or a tuple),
+    the norm over those axes for each of the others, as ``numpy.linalg.norm(x, ord, axis=, keepdims=)`` gives
+    vector norms (a tuple of axes is taken as one flattened vector, not a matrix norm)."""
     if ord not in (1, 2):
         raise ValueError(f"ord={ord!r}: zereduce.norm computes the L2 (ord=2) and L1 (ord=1) norms")
-    return _transform(x, "norm_l2" if ord == 2 else "norm_l1", None, strategy, device)
+    return _transform(x, "norm_l2" if ord == 2 else "norm_l1", None, strategy, device, axis, keepdims)
 
 
-def sum_of_squares(x, *, strategy=None, device=None):
-    """The sum of x*x over the flattened ``x`` (float16/float32/float64)."""
-    return _transform(x, "sum_squares", None, strategy, device)
+def sum_of_squares(x, *, axis=None, keepdims=False, strategy=None, device=None):
+    """The sum of x*x over the flattened ``x`` (float16/float32/float64), or over ``axis``."""
+    return _transform(x, "sum_squares", None, strategy, device, axis, keepdims)
 
 
-def count_nonzero(x, *, strategy=None, device=None):
-    """How many elements are nonzero, as ``numpy.count_nonzero`` (a NaN counts, -0.0 does not): an int."""
+def count_nonzero(x, *, axis=None, keepdims=False, strategy=None, device=None):
+    """How many elements are nonzero, as ``numpy.count_nonzero`` (a NaN counts, -0.0 does not): an int, or with
+    ``axis`` an int64 array of counts over those axes."""
+    if axis is not None:
+        return _transform(x, "count_nonzero", None, strategy, device, axis, keepdims).astype(_np.int64)
     return int(_transform(x, "count_nonzero", None, strategy, device))
 
 
-def count_equal(x, value, *, strategy=None, device=None):
-    """How many elements equal ``value`` (converted to x's dtype), as ``numpy.count_nonzero(x == value)``."""
+def count_equal(x, value, *, axis=None, keepdims=False, strategy=None, device=None):
+    """How many elements equal ``value`` (converted to x's dtype), as ``numpy.count_nonzero(x == value)``; with
+    ``axis``, an int64 array of counts over those axes."""
+    if axis is not None:
+        return _transform(x, "count_equal", value, strategy, device, axis, keepdims).astype(_np.int64)
     return int(_transform(x, "count_equal", value, strategy, device))
 
 
-def sum_as(x, dtype, *, strategy=None, device=None):
+def sum_as(x, dtype, *, axis=None, keepdims=False, strategy=None, device=None):
     """The sum of ``x`` accumulated in ``dtype``, as ``numpy.sum(x, dtype=dtype)`` without the temporary:
     int64/uint64 for integer and bool data (wrapping modulo 2**64), float32 for float16, float64 for float16
-    and float32 (the device needs fp64)."""
+    and float32 (the device needs fp64); with ``axis``, over those axes."""
     names = {_np.dtype(_np.int64): "sum_i64", _np.dtype(_np.uint64): "sum_u64", _np.dtype(_np.float32): "sum_f32",
              _np.dtype(_np.float64): "sum_f64"}
     op = names.get(_np.dtype(dtype))
     if op is None:
         raise ValueError(f"dtype={dtype!r}: zereduce.sum_as accumulates in int64, uint64, float32 or float64")
-    return _transform(x, op, None, strategy, device)
+    return _transform(x, op, None, strategy, device, axis, keepdims)
 
 
 # ---- mean and variance (zr::mean_variance): one read, pairwise {count, mean, m2} merges ---------------------
-def _moments(x, dtype, strategy, device):
-    values = _flat_values(x)
+def _moments(x, dtype, strategy, device, axis=None, keepdims=False):
+    """(count, mean, m2) of the flattened ``x``, or with ``axis`` arrays of them over those axes."""
     accumulator = _np.dtype(_np.float64 if dtype is None else dtype)
     if accumulator not in (_np.dtype(_np.float32), _np.dtype(_np.float64)):
         raise ValueError(f"dtype={dtype!r}: zereduce accumulates means and variances in float32 or float64")
+    if axis is not None:
+        if strategy is not None:
+            raise UnsupportedError("means and variances along an axis run as segments, which choose their own plan: "
+                                   "no strategy")
+        op = "mean_var_f64" if accumulator == _np.dtype(_np.float64) else "mean_var_f32"
+        return _transform_axes(x, op, None, axis, keepdims, device)
+    values = _flat_values(x)
     try:
         count, mean_value, m2 = _zereduce.moments(values, accumulator.name, strategy, -1 if device is None else int(device))
     except _zereduce.InvalidArgumentError as error:
@@ -625,20 +693,28 @@ def _moments(x, dtype, strategy, device):
     return count, accumulator.type(mean_value), accumulator.type(m2)
 
 
-def mean(x, *, dtype=None, strategy=None, device=None):
+def mean(x, *, axis=None, keepdims=False, dtype=None, strategy=None, device=None):
     """The mean of the flattened ``x`` (integer or floating dtypes), accumulated in ``dtype`` (float64 by
-    default, or float32), as ``numpy.mean(x, dtype=...)``; NaN for an empty array or any NaN or infinity."""
-    count, mean_value, _ = _moments(x, dtype, strategy, device)
+    default, or float32), as ``numpy.mean(x, dtype=...)``; NaN for an empty array or any NaN or infinity. With
+    ``axis`` (an int or a tuple), the means over those axes, as ``numpy.mean(x, axis=, keepdims=)``."""
+    count, mean_value, _ = _moments(x, dtype, strategy, device, axis, keepdims)
+    if axis is not None:
+        return _np.where(count > 0, mean_value, _np.nan).astype(mean_value.dtype)[()]
     return mean_value if count else type(mean_value)(_np.nan)
 
 
-def var(x, *, ddof=0, dtype=None, strategy=None, device=None):
+def var(x, *, axis=None, keepdims=False, ddof=0, dtype=None, strategy=None, device=None):
     """The variance of the flattened ``x`` as ``numpy.var(x, ddof=ddof, dtype=...)``: the sum of squared
-    deviations over count - ddof, from one read with pairwise mean/m2 merges (stable for data far from zero)."""
-    count, _, m2 = _moments(x, dtype, strategy, device)
+    deviations over count - ddof, from one read with pairwise mean/m2 merges (stable for data far from zero).
+    With ``axis``, the variances over those axes."""
+    count, _, m2 = _moments(x, dtype, strategy, device, axis, keepdims)
+    if axis is not None:
+        with _np.errstate(divide="ignore", invalid="ignore"):
+            found = m2 / (count.astype(m2.dtype) - m2.dtype.type(ddof))
+        return _np.where(count > ddof, found, _np.nan).astype(m2.dtype)[()]
     return m2 / type(m2)(count - ddof) if count > ddof else type(m2)(_np.nan)
 
 
-def std(x, *, ddof=0, dtype=None, strategy=None, device=None):
-    """The standard deviation, ``sqrt(var(x, ddof=ddof, dtype=dtype))``."""
-    return _np.sqrt(var(x, ddof=ddof, dtype=dtype, strategy=strategy, device=device))
+def std(x, *, axis=None, keepdims=False, ddof=0, dtype=None, strategy=None, device=None):
+    """The standard deviation, ``sqrt(var(x, axis=axis, keepdims=keepdims, ddof=ddof, dtype=dtype))``."""
+    return _np.sqrt(var(x, axis=axis, keepdims=keepdims, ddof=ddof, dtype=dtype, strategy=strategy, device=device))

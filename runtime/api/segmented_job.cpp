@@ -61,10 +61,25 @@ SegmentedJob::SegmentedJob(BackendDevice& device, const void* input, std::uint64
   const auto type = static_cast<core::DataType>(spec.type);
   const std::size_t element = core::size_of(type);
   const std::string type_name(core::name(type));
-  const bool arg = core::is_arg_op(static_cast<core::Op>(spec.op));
-  // An arg-reduction's result per segment is an arg_result<T>: the value, then a 64-bit index.
-  const std::size_t result_size = arg ? core::kArgResultBytes : element;
-  const std::string results_name = arg ? "arg_result<" + type_name + ">" : type_name;
+  const auto op = static_cast<core::Op>(spec.op);
+  // An arg-reduction's result per segment is an arg_result<T>: the value, then a 64-bit index; a transform's its
+  // own type, a mean and variance's a moments<A>.
+  std::size_t result_size = element;
+  std::size_t alignment = element;
+  std::string results_name = type_name;
+  if (core::is_arg_op(op)) {
+    result_size = core::kArgResultBytes;
+    alignment = alignof(std::uint64_t);
+    results_name = "arg_result<" + type_name + ">";
+  } else if (core::is_transform_op(op)) {
+    const core::DataType result_type = core::transform_result_type(op, type);
+    result_size = alignment = core::size_of(result_type);
+    results_name = core::name(result_type);
+  } else if (core::is_moments_op(op)) {
+    result_size = core::moments_bytes(op);
+    alignment = alignof(std::uint64_t);
+    results_name = "moments<" + std::string(core::name(core::moments_accumulator(op))) + ">";
+  }
   if (n_ > UINT64_MAX / element)
     throw InvalidArgumentError("n = " + std::to_string(n_) + " elements of " + type_name +
                                " is more bytes than a 64-bit size can hold");
@@ -90,7 +105,6 @@ SegmentedJob::SegmentedJob(BackendDevice& device, const void* input, std::uint64
   if (segments.segments > 0) {
     if (!spec_.var)
       throw InvalidArgumentError("the results are nullptr but there are " + std::to_string(segments.segments) + " segments");
-    const std::size_t alignment = arg ? alignof(std::uint64_t) : element;
     if (reinterpret_cast<std::uintptr_t>(spec_.var) % alignment != 0)
       throw InvalidArgumentError("the results at " + address(spec_.var) + " are not aligned to their " +
                                  std::to_string(alignment) + "-byte " + results_name + " values");
@@ -121,9 +135,10 @@ SegmentedJob::SegmentedJob(BackendDevice& device, const void* input, std::uint64
 
 void SegmentedJob::check_request() const {
   const auto op = static_cast<core::Op>(spec_.op);
-  if (core::is_transform_op(op) || core::is_moments_op(op) || core::is_user_op(op) || spec_.partial)
+  if (core::is_user_op(op) || spec_.partial)
     throw UnsupportedError("segmented reductions offer plus, multiplies, minimum, maximum, the bitwise and logical "
-                           "ops, argmin and argmax; " + std::string(to_string(spec_.op)) + " per segment is not offered yet");
+                           "ops, argmin, argmax and the transforms; " + std::string(to_string(spec_.op)) +
+                           " per segment is not offered yet");
   if (spec_.properties.requested_strategy())
     throw UnsupportedError("segmented reductions choose their plan from the segment sizes; strategy '" +
                            std::string(to_string(*spec_.properties.requested_strategy())) + "' cannot be asked for");

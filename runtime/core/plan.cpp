@@ -212,10 +212,7 @@ void plan_transform_reduction(Plan& plan, const Capabilities& caps, const Tuning
   const bool chunks = plan.strategy == Strategy::cpu_chunks;
   const Shape shape = chunks ? grid_shape(caps, tuning, request.n, 1)
                              : grid_shape(caps, tuning, request.n, group_size(caps, tuning, Strategy::tree, acc_size));
-  // count_equal's value, as the kernels' LANE: half is compared as float, bool as 0 or 1.
-  Scalar value = to_accumulator(request.transform_value.type == request.type ? request.transform_value
-                                                                            : Scalar{request.type, {}});
-  if (request.type == DataType::boolean) value = Scalar::from<std::uint8_t>(DataType::boolean, value.bytes[0] != std::byte{0});
+  const Scalar value = plans::transform_lane_value(request);
   const BufferArg input{BufferArg::Which::input, 0};
   const BufferArg result{BufferArg::Which::result, 0};
   const bool one_launch = plan.strategy == Strategy::last_group;

@@ -394,6 +394,90 @@ TEST(SegmentedPlan, GivenAnArgReductionWhenPlanningThenLanesFollowTheSizesAndFew
   }
 }
 
+TEST(SegmentedPlan, GivenATransformOrMomentsWhenPlanningThenOnePassWithLanesAndFewSegmentsGetSlicesMergedByTheLast) {
+  for (const auto& caps : kDevices) {
+    SCOPED_TRACE(caps.device_name);
+    const bool cpu = caps.type == DeviceType::cpu;
+    // CPU devices run the barrier-free variants, whose arguments have no lanes, no local memory and no arrival
+    // counts (a second launch merges the slices, `joining` 1 in place of the counts).
+    const std::size_t partials_arg = cpu ? 7 : 8, arrivals_arg = cpu ? 8 : 9, result_arg = cpu ? 9 : 10;
+    auto lanes_of = [&](const KernelPass& pass) {
+      return cpu ? 1ull : 1ull << std::get<Scalar>(pass.args[7]).as<std::uint32_t>();
+    };
+    struct Case {
+      Op op;
+      std::string kernel;  // without the variant
+      std::uint64_t result_size, acc_size;
+    };
+    const Case cases[] = {{Op::norm_l2, "norm_l2_f32", 4, 4}, {Op::count_nonzero, "count_nonzero_f32", 8, 8},
+                          {Op::mean_var_f32, "mean_var_f32_f32", 16, 16}};
+    for (const Case& c : cases) {
+      const bool moments = is_moments_op(c.op);
+      const std::string variant = std::string(moments ? "zr_segm" : "zr_segt") + (cpu ? "cpu_" : "_");
+      // Many segments: one pass, each result finished and stored at once; more lanes for longer segments.
+      std::uint64_t previous_lanes = 0;
+      for (std::uint64_t length : {4u, 64u, 1024u, 1u << 16}) {
+        const std::uint64_t segments = (1ull << 30) / length;
+        const Plan plan = plan_for(caps, segments * length, equal(segments, length), c.op);
+        ASSERT_EQ(plan.passes.size(), 1u) << describe(plan);
+        const KernelPass& pass = plan.passes.front();
+        EXPECT_EQ(pass.entry_point, variant + c.kernel);
+        EXPECT_EQ(u64_arg(pass, 6), 1u);  // one slice
+        EXPECT_EQ(buffer_arg(pass, partials_arg).which, BufferArg::Which::none);
+        if (cpu) {
+          EXPECT_EQ(std::get<Scalar>(pass.args[arrivals_arg]).as<std::uint32_t>(), 0u);
+        } else {
+          EXPECT_EQ(buffer_arg(pass, arrivals_arg).which, BufferArg::Which::none);
+        }
+        EXPECT_EQ(buffer_arg(pass, result_arg).which, BufferArg::Which::result);
+        EXPECT_TRUE(plan.scratch.empty());
+        EXPECT_EQ(result_bytes(plan, 0), segments * c.result_size);
+        EXPECT_FALSE(reads_initial_value(plan, 0));
+        const std::uint64_t lanes = lanes_of(pass);
+        EXPECT_LE(lanes, pass.local_size);
+        EXPECT_GE(lanes, previous_lanes);
+        if (!cpu) {
+          EXPECT_EQ(std::get<LocalMemoryArg>(pass.args[12]).bytes, std::max<std::uint64_t>(8, pass.local_size * c.acc_size));
+        }
+        previous_lanes = lanes;
+        // A lane's chain through its segment and the lanes' tree.
+        EXPECT_EQ(combine_depth(plan), length / lanes + static_cast<std::uint64_t>(std::countr_zero(lanes)));
+      }
+      if (!cpu) {
+        EXPECT_GT(previous_lanes, 1u);
+        // Skewed sizes: a group per segment, so that the long one is not left to a few lanes.
+        const Plan skewed = plan_for(caps, 1u << 24, by_offsets(1u << 22, 1u << 20), c.op);
+        ASSERT_EQ(skewed.passes.size(), 1u);
+        EXPECT_EQ(lanes_of(skewed.passes[0]), skewed.passes[0].local_size);
+      }
+      // Few long segments: slices (a group each on GPUs), their partials in scratch. GPUs: an arrival count per
+      // segment (zeros once; the last slice resets it), one pass. CPUs: a second launch merges the slices.
+      const Plan few = plan_for(caps, 1ull << 28, by_offsets(3, 1ull << 27), c.op);
+      ASSERT_EQ(few.passes.size(), cpu ? 2u : 1u) << describe(few);
+      const KernelPass& pass = few.passes[0];
+      const std::uint64_t slices = u64_arg(pass, 6);
+      EXPECT_GT(slices, 1u);
+      EXPECT_EQ(lanes_of(pass), pass.local_size);
+      ASSERT_EQ(few.scratch.size(), cpu ? 1u : 2u);
+      EXPECT_EQ(few.scratch[0].bytes, 3 * slices * c.acc_size);
+      EXPECT_EQ(buffer_arg(pass, partials_arg), (BufferArg{BufferArg::Which::scratch, 0}));
+      if (cpu) {
+        const KernelPass& join = few.passes[1];
+        EXPECT_EQ(join.entry_point, pass.entry_point);
+        EXPECT_EQ(std::get<Scalar>(join.args[arrivals_arg]).as<std::uint32_t>(), 1u);
+        EXPECT_EQ(buffer_arg(join, partials_arg), (BufferArg{BufferArg::Which::scratch, 0}));
+        EXPECT_EQ(join.global_size, 3u);  // a work-item per segment
+        EXPECT_EQ(combine_depth(few), ((1ull << 27) + slices - 1) / slices + slices);
+      } else {
+        EXPECT_EQ(few.scratch[1].bytes, 12u);
+        ASSERT_TRUE(few.scratch[1].initial_fill.has_value());
+        EXPECT_TRUE(few.scratch[1].initial_fill->bitwise_equal(Scalar::from(DataType::u32, 0)));
+        EXPECT_EQ(buffer_arg(pass, arrivals_arg), (BufferArg{BufferArg::Which::scratch, 1}));
+      }
+    }
+  }
+}
+
 TEST(SegmentedPlan, GivenLayoutsThatCannotDescribeTheInputWhenPlanningThenInvalidArgument) {
   const Capabilities caps = test::nvidia_like_gpu();
   EXPECT_THROW(plan_for(caps, 100, by_offsets(10, 10, 2)), InvalidArgumentError);   // 16-bit offsets

@@ -233,3 +233,79 @@ def test_argmax_along_an_axis_errors_as_numpy():
         zereduce.argmin(np.zeros((3, 2), dtype=np.float32), axis=2)
     with pytest.raises(TypeError):
         zereduce.argmin(np.zeros((3, 2), dtype=np.float32), axis=(0, 1))
+
+
+@pytest.mark.parametrize("axis", [1, -1, 0, (0, 2), (1, 2)])
+@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_norms_and_moments_along_axes_match_numpy(axis, keepdims, dtype):
+    m = values(dtype, 4 * 6 * 90, seed=12).reshape(4, 6, 90)
+    wide = m.astype(np.float64)
+    tol = {np.float16: 2e-3, np.float32: 2e-5, np.float64: 1e-12}[dtype]
+    norm = zereduce.norm(m, axis=axis, keepdims=keepdims)
+    want = np.sqrt((wide * wide).sum(axis=axis, keepdims=keepdims))
+    assert norm.shape == want.shape and norm.dtype == m.dtype
+    assert np.allclose(norm.astype(np.float64), want, rtol=tol, atol=0)
+    l1 = zereduce.norm(m, 1, axis=axis, keepdims=keepdims)
+    assert np.allclose(l1.astype(np.float64), np.abs(wide).sum(axis=axis, keepdims=keepdims), rtol=tol, atol=0)
+    assert np.allclose(zereduce.sum_of_squares(m, axis=axis, keepdims=keepdims).astype(np.float64),
+                       (wide * wide).sum(axis=axis, keepdims=keepdims), rtol=tol, atol=0)
+    for ddof in (0, 1):
+        assert np.allclose(zereduce.var(m, axis=axis, keepdims=keepdims, ddof=ddof),
+                           np.var(wide, axis=axis, keepdims=keepdims, ddof=ddof), rtol=1e-9, atol=1e-12)
+    assert np.allclose(zereduce.mean(m, axis=axis, keepdims=keepdims), np.mean(wide, axis=axis, keepdims=keepdims),
+                       rtol=1e-9, atol=1e-12)
+    if dtype != np.float64:  # float32 accumulators take integers, float16 and float32
+        assert np.allclose(zereduce.std(m, axis=axis, keepdims=keepdims, dtype=np.float32),
+                           np.std(wide, axis=axis, keepdims=keepdims), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", INTEGERS + [np.bool_, np.float32])
+def test_counts_and_widened_sums_along_axes_are_exact(dtype):
+    m = values(dtype, 7 * 300, seed=13).reshape(7, 300)
+    if dtype != np.bool_:
+        m[:, ::4] = 0
+    assert np.array_equal(zereduce.count_nonzero(m, axis=1), np.count_nonzero(m, axis=1))
+    assert np.array_equal(zereduce.count_nonzero(m, axis=0, keepdims=True), np.count_nonzero(m, axis=0, keepdims=True))
+    counted = m.flat[5]
+    assert np.array_equal(zereduce.count_equal(m, counted, axis=1), np.count_nonzero(m == counted, axis=1))
+    if dtype != np.float32:
+        got = zereduce.sum_as(m, np.int64, axis=1)
+        assert got.dtype == np.int64 and np.array_equal(got, m.sum(axis=1, dtype=np.int64))
+
+
+def test_transforms_per_segment_match_numpy():
+    rng = np.random.default_rng(14)
+    for sizes in (rng.integers(0, 6, size=800), rng.integers(20, 700, size=90), np.array([40000, 0, 70001]),
+                  np.where(np.arange(1500) == 700, 60000, 1)):
+        offsets = offsets_of(sizes)
+        x = values(np.float32, int(offsets[-1]), seed=int(sizes.size))
+        x[::7] = 0
+        parts = [x[b:e].astype(np.float64) for b, e in zip(offsets[:-1], offsets[1:])]
+        norms = zereduce.segment_reduce(x, offsets, "norm_l2")
+        assert norms.dtype == np.float32
+        assert np.allclose(norms, [np.sqrt((p * p).sum()) for p in parts], rtol=2e-5, atol=0)
+        assert np.allclose(zereduce.segment_reduce(x, offsets, "norm_l1"), [np.abs(p).sum() for p in parts], rtol=2e-5)
+        assert np.allclose(zereduce.segment_reduce(x, offsets, "sum_of_squares"), [(p * p).sum() for p in parts],
+                           rtol=2e-5)
+        assert np.array_equal(zereduce.segment_reduce(x, offsets, "count_nonzero"), [np.count_nonzero(p) for p in parts])
+        assert np.array_equal(zereduce.segment_reduce(x, offsets, "count_equal", value=0.0),
+                              [np.count_nonzero(p == 0) for p in parts])
+        means = zereduce.segment_reduce(x, offsets, "mean")
+        want = [p.mean() if p.size else np.nan for p in parts]
+        assert np.allclose(means, want, rtol=1e-9, atol=1e-12, equal_nan=True)
+    begins, ends = np.array([5, 0, 9, 9]), np.array([20, 30, 9, 10])
+    got = zereduce.segment_reduce(x, begins, "count_nonzero", ends=ends)
+    assert np.array_equal(got, [np.count_nonzero(x[b:e]) for b, e in zip(begins, ends)])
+
+
+def test_transforms_per_segment_refuse_what_they_cannot_do():
+    x = np.ones(10, np.float32)
+    with pytest.raises(zereduce.InvalidArgumentError, match="value="):
+        zereduce.segment_reduce(x, [0, 5, 10], "count_equal")
+    with pytest.raises(zereduce.InvalidArgumentError, match="initial"):
+        zereduce.segment_reduce(x, [0, 5, 10], "norm_l2", initial=1.0)
+    with pytest.raises(zereduce.InvalidArgumentError, match="norm_l2 is not defined for i32"):
+        zereduce.norm(np.ones((2, 3), np.int32), axis=1)
+    with pytest.raises(zereduce.UnsupportedError, match="segments"):
+        zereduce.norm(np.ones((2, 3), np.float32), axis=1, strategy="tree")

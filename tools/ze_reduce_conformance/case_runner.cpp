@@ -157,17 +157,18 @@ void expect_segments_reference(CaseRecord& record, DeviceUnderTest& dut, const D
   const ConformanceCase& c = record.c;
   const CaseSegments segments = case_segments(c);
   const std::vector<std::byte> initial = segment_initial_values(c, segments.count());
+  const core::Scalar operand = c.op == op_kind::count_equal ? counted_value(c, data.host) : core::Scalar{};
   SegmentedRun first;
   try {
-    first = reduce_segments_once(dut.get_queue(), c, input, segments, initial);
+    first = reduce_segments_once(dut.get_queue(), c, input, segments, initial, operand);
   } catch (const Error& error) {
     fail(record, dut, "the library threw: ", error);
     return;
   }
-  if (auto why = segments_disagreement(c, data.host, segments, initial, first)) fail(record, dut, *why);
+  if (auto why = segments_disagreement(c, data.host, segments, initial, operand, first)) fail(record, dut, *why);
   if (!c.properties.deterministic) return;
   try {
-    if (reduce_segments_once(dut.get_queue(), c, input, segments, initial).results != first.results)
+    if (reduce_segments_once(dut.get_queue(), c, input, segments, initial, operand).results != first.results)
       fail(record, dut, "deterministic, yet run 2 gave other bits for some segment");
   } catch (const Error& error) {
     fail(record, dut, "run 2 threw: ", error);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/type_dispatch.hpp"
+#include "transform_visit.hpp"
 
 namespace zr::conformance {
 using tools::visit_pair;
@@ -122,24 +123,7 @@ DeviceRun transform_reduce_once(queue& q, const ConformanceCase& c, const void* 
       if constexpr (detail::transform_of<decltype(transform), T>::known) return transform_run<T>(q, c, input, transform);
       else throw InvalidArgumentError(std::string(to_string(c.op)) + " is not defined for " + std::string(to_string(c.type)));
     };
-    switch (c.op) {
-      case op_kind::mean_var_f32: return run_with(mean_variance<float>{});
-      case op_kind::mean_var_f64: return run_with(mean_variance<double>{});
-      case op_kind::sum_squares: return run_with(sum_of_squares{});
-      case op_kind::norm_l2: return run_with(norm_l2{});
-      case op_kind::norm_l1: return run_with(norm_l1{});
-      case op_kind::count_nonzero: return run_with(count_nonzero{});
-      case op_kind::count_equal: {
-        T value{};
-        std::memcpy(&value, operand.data(), sizeof(T));
-        return run_with(count_equal<T>{value});
-      }
-      case op_kind::sum_i64: return run_with(sum_as<std::int64_t>{});
-      case op_kind::sum_u64: return run_with(sum_as<std::uint64_t>{});
-      case op_kind::sum_f32: return run_with(sum_as<float>{});
-      case op_kind::sum_f64: return run_with(sum_as<double>{});
-      default: throw InvalidArgumentError(std::string(to_string(c.op)) + " is not a transform-reduction");
-    }
+    return visit_transform<T>(c.op, operand, run_with);
   });
 }
 }  // namespace

@@ -7,7 +7,9 @@
 
 #include "common/type_dispatch.hpp"
 #include "plan.hpp"
+#include "moments_reference.hpp"
 #include "reference_check.hpp"
+#include "transform_visit.hpp"
 
 namespace zr::conformance {
 
@@ -20,6 +22,17 @@ core::Scalar scalar_at(const ConformanceCase& c, std::span<const std::byte> pack
   core::Scalar value{static_cast<core::DataType>(c.type), {}};
   std::memcpy(value.bytes.data(), packed.data() + i * element_size(c), element_size(c));
   return value;
+}
+
+bool transform_case(const ConformanceCase& c) { return is_transform_op(c.op) || is_moments_op(c.op); }
+
+// The bytes of one segment's result: the element, an arg_result, a transform's result or a moments<A>.
+std::size_t result_size(const ConformanceCase& c) {
+  const auto op = static_cast<core::Op>(c.op);
+  if (is_arg_op(c.op)) return core::kArgResultBytes;
+  if (is_transform_op(c.op)) return core::size_of(core::transform_result_type(op, static_cast<core::DataType>(c.type)));
+  if (is_moments_op(c.op)) return core::moments_bytes(op);
+  return element_size(c);
 }
 
 // begin_end: segments anywhere in the input, overlapping and leaving elements out, a few empty ones (some at n).
@@ -107,7 +120,7 @@ CaseSegments case_segments(const ConformanceCase& c) {
 }
 
 std::vector<std::byte> segment_initial_values(const ConformanceCase& c, std::uint64_t segments) {
-  if (is_arg_op(c.op)) return std::vector<std::byte>(segments * core::kArgResultBytes);  // written, never read
+  if (is_arg_op(c.op) || transform_case(c)) return std::vector<std::byte>(segments * result_size(c));  // written, never read
   std::vector<std::byte> values(segments * element_size(c));
   for (std::uint64_t s = 0; s < segments; ++s)
     std::memcpy(values.data() + s * element_size(c), initial_value(c.type, c.op, c.seed + s).data(), element_size(c));
@@ -115,7 +128,7 @@ std::vector<std::byte> segment_initial_values(const ConformanceCase& c, std::uin
 }
 
 SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void* input, const CaseSegments& bounds,
-                                  std::span<const std::byte> initial) {
+                                  std::span<const std::byte> initial, const core::Scalar& operand) {
   SegmentedRun run;
   run.results.assign(initial.begin(), initial.end());
   const std::uint64_t segments = bounds.count();
@@ -125,11 +138,10 @@ SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void
   if (c.properties.reproducible) props = props.with(property::reduction::reproducible{});
   const bool device_offsets = c.seed % 2 == 0;
   const bool narrow_offsets = c.seed / 2 % 2 == 1;
-  auto reduce = [&](auto type_tag, auto op_tag, auto* results) {
+  auto reduce = [&](auto type_tag, auto op, auto* results) {
     using T = typename decltype(type_tag)::type;
-    using Op = typename decltype(op_tag)::type;
     const T* elements = static_cast<const T*>(input);
-    if (c.segments == SegmentShape::rows) return q.reduce_rows(elements, segments, kRowLength, results, Op(), props);
+    if (c.segments == SegmentShape::rows) return q.reduce_rows(elements, segments, kRowLength, results, op, props);
     auto submit = [&](auto width_tag) {
       using Offset = typename decltype(width_tag)::type;
       // Each array as the library reads it, on the host or copied to the device.
@@ -143,11 +155,11 @@ SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void
       event e;
       if (bounds.offsets.empty()) {
         const auto begins = placed(bounds.begins), ends = placed(bounds.ends);
-        e = q.reduce_segments(elements, c.n, pointer(begins), pointer(ends), segments, results, Op(), props);
+        e = q.reduce_segments(elements, c.n, pointer(begins), pointer(ends), segments, results, op, props);
         e.wait();  // the arrays must outlive the work
       } else {
         const auto offsets = placed(bounds.offsets);
-        e = q.reduce_segments(elements, c.n, pointer(offsets), segments, results, Op(), props);
+        e = q.reduce_segments(elements, c.n, pointer(offsets), segments, results, op, props);
         e.wait();
       }
       return e;
@@ -155,7 +167,20 @@ SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void
     return narrow_offsets ? submit(std::type_identity<std::uint32_t>{}) : submit(std::type_identity<std::uint64_t>{});
   };
   const event done =
-      is_arg_op(c.op)
+      transform_case(c)
+          ? tools::visit_element_type(c.type, [&](auto type_tag) {
+              using T = typename decltype(type_tag)::type;
+              return visit_transform<T>(c.op, operand, [&](auto transform) {
+                using Result = transform_result_t<decltype(transform), T>;
+                if constexpr (!detail::transform_of<decltype(transform), T>::known) {
+                  throw InvalidArgumentError(std::string(to_string(c.op)) + " is not defined for " + std::string(to_string(c.type)));
+                  return event{};
+                } else {
+                  return reduce(std::type_identity<T>{}, transform, reinterpret_cast<Result*>(run.results.data()));
+                }
+              });
+            })
+      : is_arg_op(c.op)
           ? tools::visit_element_type(c.type, [&](auto type_tag) {
               using T = typename decltype(type_tag)::type;
               if constexpr (!detail::is_arithmetic_v<T>) {
@@ -163,13 +188,12 @@ SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void
                 return event{};
               } else {
                 auto* results = reinterpret_cast<arg_result<T>*>(run.results.data());
-                return c.op == op_kind::argmax ? reduce(type_tag, std::type_identity<argmax<>>{}, results)
-                                               : reduce(type_tag, std::type_identity<argmin<>>{}, results);
+                return c.op == op_kind::argmax ? reduce(type_tag, argmax<>(), results) : reduce(type_tag, argmin<>(), results);
               }
             })
           : tools::visit_pair(c.type, c.op, [&](auto type_tag, auto op_tag) {
               using T = typename decltype(type_tag)::type;
-              return reduce(type_tag, op_tag, reinterpret_cast<T*>(run.results.data()));
+              return reduce(type_tag, typename decltype(op_tag)::type(), reinterpret_cast<T*>(run.results.data()));
             });
   done.wait();
   const profile& p = done.get_profile();
@@ -181,7 +205,7 @@ SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void
 
 std::optional<std::string> segments_disagreement(const ConformanceCase& c, std::span<const std::byte> input,
                                                  const CaseSegments& bounds, std::span<const std::byte> initial,
-                                                 const SegmentedRun& run) {
+                                                 const core::Scalar& operand, const SegmentedRun& run) {
   std::string message;
   std::uint64_t wrong = 0;
   const std::uint64_t segments = bounds.count();
@@ -195,6 +219,14 @@ std::optional<std::string> segments_disagreement(const ConformanceCase& c, std::
       std::uint64_t index = 0;
       std::memcpy(&index, result.data() + 8, 8);
       why = arg_disagreement(segment, data, scalar_at(c, result, 0), index);
+    } else if (is_moments_op(c.op)) {
+      const core::Moments moments = core::moments_from_bytes(static_cast<core::Op>(c.op), run.results.data() + s * result_size(c));
+      why = moments_disagreement(segment, data, moments, run.combine_depth);
+    } else if (is_transform_op(c.op)) {
+      const auto op = static_cast<core::Op>(c.op);
+      core::Scalar result{core::transform_result_type(op, static_cast<core::DataType>(c.type)), {}};
+      std::memcpy(result.bytes.data(), run.results.data() + s * result_size(c), result_size(c));
+      why = disagreement(segment, data, operand, result, run.combine_depth);  // `initial`: count_equal's value
     } else {
       why = disagreement(segment, data, scalar_at(c, initial, s), scalar_at(c, run.results, s), run.combine_depth);
     }

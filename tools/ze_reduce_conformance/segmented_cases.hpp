@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "conformance_case.hpp"
+#include "scalar.hpp"
 
 namespace zr::conformance {
 
@@ -33,12 +34,13 @@ struct SegmentedRun {
 
 // Reduces the case's input (a device allocation of q's device) into host results starting from `initial`.
 // The offsets (or begins and ends) go in as the seed picks: device or host memory, 64- or 32-bit integers.
+// `operand`: count_equal's value (element type), ignored by the other ops.
 SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void* input, const CaseSegments& segments,
-                                  std::span<const std::byte> initial);
+                                  std::span<const std::byte> initial, const core::Scalar& operand);
 
 // nullopt when every segment agrees with its host reference; else the first disagreements.
 std::optional<std::string> segments_disagreement(const ConformanceCase& c, std::span<const std::byte> input,
                                                  const CaseSegments& segments, std::span<const std::byte> initial,
-                                                 const SegmentedRun& run);
+                                                 const core::Scalar& operand, const SegmentedRun& run);
 
 }  // namespace zr::conformance

@@ -36,6 +36,13 @@ std::uint64_t widest_group(const Capabilities& caps, const Tuning& tuning, std::
   return std::bit_floor(std::max<std::uint64_t>(widest, 1));
 }
 
+Scalar transform_lane_value(const ReductionRequest& request) {
+  Scalar value = to_accumulator(request.transform_value.type == request.type ? request.transform_value
+                                                                            : Scalar{request.type, {}});
+  if (request.type == DataType::boolean) value = Scalar::from<std::uint8_t>(DataType::boolean, value.bytes[0] != std::byte{0});
+  return value;
+}
+
 namespace {
 constexpr std::uint64_t kTreeRadix = 8;  // ZR_TREE_RADIX
 }

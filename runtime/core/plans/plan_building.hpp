@@ -39,6 +39,10 @@ std::uint64_t widest_group(const Capabilities& caps, const Tuning& tuning, std::
 // (plans/segmented.cpp: measured for segsub, used by the arg family too).
 std::uint64_t segment_lanes(std::uint64_t mean, const Tuning& tuning, std::uint64_t widest);
 
+// count_equal's value as the transform kernels' LANE argument (zr_transform.h): half compared as float, bool as 0
+// or 1; the element type's zero for the other transforms, which ignore it.
+Scalar transform_lane_value(const ReductionRequest& request);
+
 // Combines on the longest path through ZR_LOCAL_TREE (spirv_kernels/src/zr_group_tree.h).
 std::uint64_t local_tree_depth(std::uint64_t local_size);
 

@@ -7,6 +7,7 @@
 #include "plans/columns.hpp"
 #include "plans/plan_building.hpp"
 #include "plans/segmented_arg.hpp"
+#include "plans/segmented_transform.hpp"
 #include "strategy.hpp"
 #include "zereduce/errors.hpp"
 
@@ -161,6 +162,10 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
     add_segmented_arg_passes(plan, caps, tuning, layout, mean);
     return plan;
   }
+  if (is_transform_op(op) || is_moments_op(op)) {
+    add_segmented_transform_passes(plan, caps, tuning, layout, mean);
+    return plan;
+  }
 
   // Segments of a few elements: a work-item each, one scalar loop (CPU devices read longer ones with segcpu's
   // vector states, below).
@@ -265,6 +270,7 @@ std::uint64_t segmented_combine_depth(const Plan& plan) {
   const std::uint64_t initial = plan.request.include_initial ? 1 : 0;
   const KernelPass& first = plan.passes.front();
   if (first.entry_point.starts_with("zr_segarg")) return 0;  // arg-reductions compare, never round
+  if (first.entry_point.starts_with("zr_segt") || first.entry_point.starts_with("zr_segm")) return segmented_transform_depth(plan);
   if (first.entry_point.starts_with("zr_segitem_")) return layout.longest + initial;
   if (first.entry_point.starts_with("zr_segbinned_")) return layout.longest + initial;  // exact until rounded once
   if (first.entry_point.starts_with("zr_segsub_")) {

@@ -1,0 +1,112 @@
+#include "plans/segmented_transform.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <optional>
+
+#include "plans/plan_building.hpp"
+#include "plans/segmented.hpp"
+
+namespace zr::core::plans {
+
+namespace {
+// Fewer segments than compute units x this get slices (as the other segmented plans).
+constexpr std::uint64_t kBusyGroupsPerComputeUnit = 4;
+// Segments of at least this many elements on average get at least segment_group_elements_per_item per lane.
+constexpr std::uint64_t kFullerLanesFrom = 1024;
+// Sizes are skewed when the longest segment is more than this many times the mean (or the lanes' share): then a
+// group per segment, so that one long segment never holds a few lanes while the rest of the launch waits.
+constexpr std::uint64_t kSkew = 16;
+// A slice of a few long segments gives each of its group's work-items at least this many elements.
+constexpr std::uint64_t kSliceElementsPerItem = 256;
+
+std::size_t accumulator_bytes(const ReductionRequest& request) {
+  return is_moments_op(request.op) ? moments_bytes(request.op)
+                                   : size_of(transform_accumulator_type(request.op, request.type));
+}
+}  // namespace
+
+void add_segmented_transform_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning,
+                                    const SegmentLayout& layout, std::uint64_t mean) {
+  const ReductionRequest& request = plan.request;
+  const bool moments = is_moments_op(request.op);
+  const bool cpu = caps.type == DeviceType::cpu;
+  const std::size_t acc_size = accumulator_bytes(request);
+  const std::uint64_t wave_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
+  const std::uint64_t busy_groups = std::max<std::uint64_t>(1, caps.compute_units) * kBusyGroupsPerComputeUnit;
+  const std::uint64_t local = cpu ? 1 : widest_group(caps, tuning, acc_size);
+  const std::uint64_t lane_elements = std::max<std::uint64_t>(tuning.segment_lane_elements, 1);
+  std::uint64_t lanes = 1;
+  std::uint64_t slices = 1;
+  if (!cpu && layout.longest > kSegmentPerItemMaxLength) {
+    lanes = segment_lanes(mean, tuning, local);
+    const std::uint64_t per_lane = std::max<std::uint64_t>(tuning.segment_group_elements_per_item, 1);
+    if (mean >= kFullerLanesFrom) lanes = std::min(lanes, std::bit_floor(std::max<std::uint64_t>(mean / per_lane, 1)));
+    if (layout.longest > kSkew * std::max(mean, lanes * lane_elements)) lanes = local;
+  }
+  if (layout.segments < busy_groups) {
+    // Few segments: a group (on CPUs a work-item) per slice of each, enough slices to fill the device.
+    lanes = local;
+    const std::uint64_t per_slice = cpu ? std::max<std::uint64_t>(tuning.min_elements_per_item, 16) : local * kSliceElementsPerItem;
+    slices = std::clamp<std::uint64_t>(std::min(ceil_div(wave_groups, layout.segments), ceil_div(layout.longest, per_slice)),
+                                       1, wave_groups);
+  }
+  const std::uint64_t pieces = layout.segments * slices;  // no overflow: slices > 1 only for few segments
+  const BufferArg offsets{layout.offset_bytes ? BufferArg::Which::segment_offsets : BufferArg::Which::none, 0};
+  BufferArg partials{BufferArg::Which::none, 0};
+  BufferArg arrivals{BufferArg::Which::none, 0};
+  if (slices > 1) {
+    partials = add_scratch(plan, pieces * acc_size, std::nullopt,
+                           "partials of " + std::to_string(slices) + " slices per segment");
+    if (!cpu) arrivals = add_scratch(plan, layout.segments * 4, u32(0), "the slices of each segment done");
+  }
+  // count_equal's value; means and variances take a uint they ignore.
+  const Scalar value = moments ? u32(0) : transform_lane_value(request);
+
+  KernelPass pass = kernel_pass(moments ? (cpu ? "segmcpu" : "segm") : (cpu ? "segtcpu" : "segt"), request.op, request.type,
+                                slices > 1 ? "slices" : "segments");
+  pass.local_size = local;
+  pass.global_size = std::clamp<std::uint64_t>(ceil_div(pieces, local / lanes), 1, wave_groups * (cpu ? 1 : 64)) * local;
+  const BufferArg result{BufferArg::Which::result, 0};
+  auto cpu_args = [&](std::uint32_t joining) {
+    return std::vector<KernelArg>{BufferArg{BufferArg::Which::input, 0}, u64(request.n), offsets, u32(layout.offset_bytes),
+                                  u64(layout.length), u64(layout.segments), u64(slices), partials, u32(joining), result,
+                                  value, u64(layout.end_step)};
+  };
+  if (cpu)
+    pass.args = cpu_args(0);
+  else
+    pass.args = {BufferArg{BufferArg::Which::input, 0}, u64(request.n), offsets, u32(layout.offset_bytes), u64(layout.length),
+                 u64(layout.segments), u64(slices), u32(static_cast<std::uint32_t>(std::countr_zero(lanes))), partials,
+                 arrivals, result, value, LocalMemoryArg{local_bytes(local, acc_size)}, u64(layout.end_step)};
+  // CPU devices merge the slices in a second launch of the same kernel, a work-item per segment (no fences there).
+  std::optional<KernelPass> join;
+  if (cpu && slices > 1) {
+    join = pass;
+    join->label = "segments";
+    join->global_size = std::clamp<std::uint64_t>(layout.segments, 1, wave_groups);
+    join->args = cpu_args(1);
+  }
+  plan.passes.push_back(std::move(pass));
+  if (join) plan.passes.push_back(std::move(*join));
+  plan.reason = std::string(name(request.op)) + " per segment, " + std::to_string(mean) + " elements on average (longest " +
+                std::to_string(layout.longest) + "): " +
+                (lanes == 1 ? std::string("a work-item") : std::to_string(lanes) + " work-items") + " per segment" +
+                (slices > 1 ? ", " + std::to_string(slices) + " slices each, merged in order" +
+                                  std::string(cpu ? " by a second launch" : " by the last to finish") : "");
+}
+
+std::uint64_t segmented_transform_depth(const Plan& plan) {
+  const KernelPass& pass = plan.passes.front();
+  const bool cpu = pass.entry_point.starts_with("zr_segtcpu_") || pass.entry_point.starts_with("zr_segmcpu_");
+  const std::uint64_t slices = std::get<Scalar>(pass.args[6]).as<std::uint64_t>();
+  const std::uint64_t lanes_log2 = cpu ? 0 : std::get<Scalar>(pass.args[7]).as<std::uint32_t>();
+  // A lane's chain through its share of a slice, the lanes' pairwise tree; then the slices, a work-item's chain
+  // through its share of them and the group's pairwise tree.
+  const std::uint64_t piece = ceil_div(plan.segments->longest, slices);
+  std::uint64_t depth = ceil_div(piece, std::uint64_t{1} << lanes_log2) + lanes_log2;
+  if (slices > 1) depth += cpu ? slices : ceil_div(slices, pass.local_size) + ceil_log2(pass.local_size);
+  return depth;
+}
+
+}  // namespace zr::core::plans

@@ -1,0 +1,3 @@
+// Variant "segm": see segtransform.cl.
+#define ZR_SEGACC_MOMENTS
+#include "segtransform.cl"

@@ -1,0 +1,3 @@
+// Variant "segtcpu": see segtransform.cl.
+#define ZR_SEGACC_CPU
+#include "segtransform.cl"

@@ -1,0 +1,192 @@
+// Variants "segt", "segtcpu", "segm" and "segmcpu": transform-reductions (zr_transform.h: norms, sums of squares,
+// counts, widened sums) and means and variances (zr_moments.h) per segment, in one read, with no temporary array.
+// Segment s is bounded as in segments.cl (zr_segments.h: offsets, begin and end arrays, or equal segments), clamped
+// to n; an empty segment gives the empty accumulator (0, a count of 0). A piece is slice k of segment s
+// (piece = s * slices + k).
+//   segt, segm:       2^lanes_log2 work-items ("lanes") per piece, the group's size / lanes pieces at a time,
+//                     grid-strided over blocks of pieces. Each lane folds every lanes-th element of its piece in
+//                     order, then the lanes merge pairwise in local memory. One slice: the piece's lane 0 stores the
+//                     segment's result. More slices (then lanes = the group's size, a piece per group): the group
+//                     writes partials[k * segments + s] and counts itself in arrivals[s]; the segment's last group
+//                     to arrive merges the slices in slice order, stores the result and sets arrivals[s] back to 0
+//                     for the next run (as lastgroup.cl, whose comments explain the fences).
+//   segtcpu, segmcpu: the same on CPU devices without barriers or fences (PoCL 5's work-group compiler asserts on
+//                     barriers in loops: segarg.cl; PoCL 3's kernel library has no mem_fence): a work-item per piece
+//                     (launch with local size 1), and with slices a second launch (joining = 1), a work-item per
+//                     segment merging its slices in order.
+// Every segment is folded in an order set by the launch shape alone: results are deterministic.
+// GPU: (in T, n, offsets, offset_bytes, length, segments, slices, lanes_log2, partials ACC, arrivals uint[segments],
+//       result RT[segments], value, scratch local ACC, end_step)
+// CPU: (in T, n, offsets, offset_bytes, length, segments, slices, partials ACC, joining, result RT[segments], value,
+//       end_step)
+// value: count_equal's value (LANE), ignored by the other transforms; a uint, ignored, for means and variances.
+#include "zr_segments.h"
+
+// Where piece (s, k) begins (first) and ends (last).
+#define ZR_SEGACC_PIECE(s, k, first, last)                                                       \
+  const ulong zr_begin_ = zr_segment_bound(offsets, offset_bytes, length, s, n);                 \
+  const ulong zr_end_ = zr_segment_end(offsets, offset_bytes, length, s, end_step, zr_begin_, n); \
+  const ulong zr_per_slice_ = (zr_end_ - zr_begin_ + slices - 1) / slices;                       \
+  const ulong first = zr_begin_ + min(zr_end_ - zr_begin_, (k) * zr_per_slice_);                 \
+  const ulong last = zr_begin_ + min(zr_end_ - zr_begin_, ((k) + 1) * zr_per_slice_)
+
+// The lanes of each piece merged pairwise in local memory: lane 0's acc becomes the piece's fold. Every work-item
+// of the group takes part (the barriers are the group's).
+#define ZR_SEGACC_LANE_TREE(MERGE, acc, scratch, lid, lane, lanes)                                   \
+  do {                                                                                               \
+    (scratch)[lid] = (acc);                                                                          \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                    \
+    for (uint zr_step_ = (lanes) >> 1; zr_step_ > 0; zr_step_ >>= 1) {                               \
+      if ((lane) < zr_step_) (scratch)[lid] = MERGE((scratch)[lid], (scratch)[(lid) + zr_step_]);    \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
+    }                                                                                                \
+    (acc) = (scratch)[lid];                                                                          \
+  } while (0)
+
+// A family's accumulator: ACC, NONE() the empty one, ADD(acc, x, value) one loaded element, MERGE(a, b),
+// LOAD_PARTIAL(&part, done, i) from a volatile global array (into a private variable: a function returning a struct
+// leaves alias scopes in its inlined loads, which llvm-spirv-15 writes where spirv-val rejects them), STORE(result, s, acc) a segment's finished result (RT).
+#if defined(ZR_SEGACC_CPU)
+#include "zr_cpu_device_kernel.h"
+#define ZR_SEGACC_KERNEL(NAME, T, TN, ACC, NONE, ADD, MERGE, LOAD_PARTIAL, STORE, RT, VT)                   \
+  ZR_CPU_DEVICE_KERNEL void NAME(global const T* restrict in, ulong n, global const uchar* offsets,         \
+                                 uint offset_bytes, ulong length, ulong segments, ulong slices,             \
+                                 global ACC* partials, uint joining, global RT* result, VT value,           \
+                                 ulong end_step) {                                                          \
+    if (joining) {                                                                                          \
+      for (ulong s = get_global_id(0); s < segments; s += get_global_size(0)) {                             \
+        ACC acc = NONE();                                                                                   \
+        for (ulong j = 0; j < slices; ++j) {                                                                \
+          ACC part;                                                                                         \
+          LOAD_PARTIAL(&part, partials, j * segments + s);                                                  \
+          acc = MERGE(acc, part);                                                                           \
+        }                                                                                                   \
+        STORE(result, s, acc);                                                                              \
+      }                                                                                                     \
+      return;                                                                                               \
+    }                                                                                                       \
+    const ulong pieces = segments * slices;                                                                 \
+    for (ulong piece = get_global_id(0); piece < pieces; piece += get_global_size(0)) {                     \
+      const ulong s = piece / slices;                                                                       \
+      const ulong k = piece - s * slices;                                                                   \
+      ZR_SEGACC_PIECE(s, k, first, last);                                                                   \
+      ACC acc = NONE();                                                                                     \
+      /* A do-while: llvm-spirv-15 misplaces the blocks of a for loop whose count LLVM rewrites (segmcpu). */ \
+      if (first < last) {                                                                                   \
+        ulong i = first;                                                                                    \
+        do acc = ADD(acc, ZR_LOAD_##TN(in, i), value);                                                      \
+        while (++i < last);                                                                                 \
+      }                                                                                                     \
+      if (slices == 1) STORE(result, s, acc);                                                               \
+      else partials[k * segments + s] = acc;                                                                \
+    }                                                                                                       \
+  }
+#else
+#define ZR_SEGACC_KERNEL(NAME, T, TN, ACC, NONE, ADD, MERGE, LOAD_PARTIAL, STORE, RT, VT)                   \
+  kernel void NAME(global const T* restrict in, ulong n, global const uchar* offsets, uint offset_bytes,    \
+                   ulong length, ulong segments, ulong slices, uint lanes_log2, global ACC* partials,       \
+                   global uint* arrivals, global RT* result, VT value, local ACC* scratch, ulong end_step) { \
+    local uint is_last[1];                                                                                  \
+    const uint lid = (uint)get_local_id(0);                                                                 \
+    const uint lanes = 1u << lanes_log2;                                                                    \
+    const uint lane = lid & (lanes - 1);                                                                    \
+    const ulong per_group = get_local_size(0) >> lanes_log2;                                                \
+    const ulong pieces = segments * slices;                                                                 \
+    const ulong blocks = (pieces + per_group - 1) / per_group;                                              \
+    for (ulong block = get_group_id(0); block < blocks; block += get_num_groups(0)) {                       \
+      const ulong piece = block * per_group + (lid >> lanes_log2);                                          \
+      const ulong s = piece / slices;                                                                       \
+      const ulong k = piece - s * slices;                                                                   \
+      ACC acc = NONE();                                                                                     \
+      if (piece < pieces) {                                                                                 \
+        ZR_SEGACC_PIECE(s, k, first, last);                                                                 \
+        for (ulong i = first + lane; i < last; i += lanes) acc = ADD(acc, ZR_LOAD_##TN(in, i), value);      \
+      }                                                                                                     \
+      ZR_SEGACC_LANE_TREE(MERGE, acc, scratch, lid, lane, lanes);                                           \
+      if (slices == 1) {                                                                                    \
+        if (lane == 0 && piece < pieces) STORE(result, s, acc);                                             \
+      } else {                                                                                              \
+        /* lanes = the group's size: this group holds one piece. */                                         \
+        if (lid == 0) partials[k * segments + s] = acc;                                                     \
+        barrier(CLK_GLOBAL_MEM_FENCE);                                                                      \
+        if (lid == 0) is_last[0] = atomic_inc(arrivals + s) == slices - 1;                                  \
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                                \
+        if (is_last[0]) {                                                                                   \
+          const volatile global ACC* done = partials;                                                       \
+          acc = NONE();                                                                                     \
+          for (ulong j = lid; j < slices; j += get_local_size(0)) {                                         \
+            ACC part;                                                                                       \
+            LOAD_PARTIAL(&part, done, j * segments + s);                                                    \
+            acc = MERGE(acc, part);                                                                         \
+          }                                                                                                 \
+          ZR_SEGACC_LANE_TREE(MERGE, acc, scratch, lid, lid, (uint)get_local_size(0));                      \
+          if (lid == 0) {                                                                                   \
+            STORE(result, s, acc);                                                                          \
+            arrivals[s] = 0;                                                                                \
+          }                                                                                                 \
+        }                                                                                                   \
+      }                                                                                                     \
+      /* The next block's lanes overwrite the slots just read, and is_last. */                              \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                                         \
+    }                                                                                                       \
+  }
+#endif
+
+#if defined(ZR_SEGACC_MOMENTS)
+#include "zr_moments.h"
+#if defined(ZR_SEGACC_CPU)
+#define ZR_SEGACC_NAME(OP, TN) zr_segmcpu_##OP##_##TN
+#else
+#define ZR_SEGACC_NAME(OP, TN) zr_segm_##OP##_##TN
+#endif
+// Volatile partials are read a field at a time (as mlast.cl does).
+#define ZR_SEGM_ACCUMULATOR(A, ATN)                                                                             \
+  static inline zr_moments_##ATN zr_segm_add_##ATN(zr_moments_##ATN s, A x, uint unused) {                      \
+    return zr_moments_merge_##ATN(s, zr_moments_one_##ATN(x));                                                  \
+  }                                                                                                             \
+  static inline void zr_segm_load_##ATN(private zr_moments_##ATN* to, const volatile global zr_moments_##ATN* done, \
+                                        ulong i) {                                                              \
+    to->count = done[i].count;                                                                                  \
+    to->mean = done[i].mean;                                                                                    \
+    to->m2 = done[i].m2;                                                                                        \
+  }                                                                                                             \
+  static inline void zr_segm_store_##ATN(global zr_moments_##ATN* result, ulong s, zr_moments_##ATN acc) {      \
+    zr_moments_store_##ATN(result + s, acc);                                                                    \
+  }
+ZR_SEGM_ACCUMULATOR(float, f32)
+#if defined(ZR_CLASS_BASEFP64) || defined(ZR_CLASS_FP64) || defined(ZR_CLASS_F16FP64)
+ZR_SEGM_ACCUMULATOR(double, f64)
+#endif
+#define ZR_SEGM_KERNEL(OP, TN, T, A, ATN)                                                                       \
+  ZR_SEGACC_KERNEL(ZR_SEGACC_NAME(OP, TN), T, TN, zr_moments_##ATN, zr_moments_none_##ATN, zr_segm_add_##ATN,    \
+                   zr_moments_merge_##ATN, zr_segm_load_##ATN, zr_segm_store_##ATN, zr_moments_##ATN, uint)
+ZR_FOR_EACH_MOMENTS(ZR_SEGM_KERNEL)
+#else
+#include "zr_transform.h"
+#if defined(ZR_SEGACC_CPU)
+#define ZR_SEGACC_NAME(OP, TN) zr_segtcpu_##OP##_##TN
+#else
+#define ZR_SEGACC_NAME(OP, TN) zr_segt_##OP##_##TN
+#endif
+// Each class uses only some of these accumulators.
+#define ZR_SEGT_MAYBE_UNUSED static inline __attribute__((unused))
+ZR_SEGT_MAYBE_UNUSED ulong zr_segt_none_u64(void) { return 0; }
+ZR_SEGT_MAYBE_UNUSED float zr_segt_none_f32(void) { return 0; }
+ZR_SEGT_MAYBE_UNUSED void zr_segt_load_u64(private ulong* to, const volatile global ulong* done, ulong i) { *to = done[i]; }
+ZR_SEGT_MAYBE_UNUSED void zr_segt_load_f32(private float* to, const volatile global float* done, ulong i) { *to = done[i]; }
+#if defined(ZR_CLASS_FP64) || defined(ZR_CLASS_F32FP64) || defined(ZR_CLASS_F16FP64)
+ZR_SEGT_MAYBE_UNUSED double zr_segt_none_f64(void) { return 0; }
+ZR_SEGT_MAYBE_UNUSED void zr_segt_load_f64(private double* to, const volatile global double* done, ulong i) { *to = done[i]; }
+#endif
+// The per-op element step and finish (a square root for norm_l2), then the kernel.
+#define ZR_SEGT_KERNEL(OP, TN, T, LANE, ACC, ATN, RT, RTN)                                                      \
+  static inline ACC zr_segt_add_##OP##_##TN(ACC acc, LANE x, LANE value) {                                      \
+    return zr_tsum_##ATN(acc, ZR_XS_##OP(ACC, x));                                                              \
+  }                                                                                                             \
+  static inline void zr_segt_store_##OP##_##TN(global RT* result, ulong s, ACC acc) {                           \
+    ZR_STORE_##RTN(result, s, ZR_FINISH_##OP(acc));                                                             \
+  }                                                                                                             \
+  ZR_SEGACC_KERNEL(ZR_SEGACC_NAME(OP, TN), T, TN, ACC, zr_segt_none_##ATN, zr_segt_add_##OP##_##TN,             \
+                   zr_tsum_##ATN, zr_segt_load_##ATN, zr_segt_store_##OP##_##TN, RT, LANE)
+ZR_FOR_EACH_TRANSFORM(ZR_SEGT_KERNEL)
+#endif
