@@ -1,5 +1,6 @@
 // zr_segmented_bench: our segmented reductions (queue::reduce_rows for equal segments, queue::reduce_segments with
-// 32-bit offsets for equal and power-law segments) of f32, f64 and i32 sums and maxima and f32 argmax, the total fixed at
+// 32-bit offsets for equal and power-law segments) of f32, f64 and i32 sums and maxima, f32 argmax and f32 L2 norms
+// (a transform per segment, no CUB peer), the total fixed at
 // 2^total_log2 elements and the segments those of bench/segment_sizes.hpp, so that bench/segmented_report.py
 // can put them next to CUB's DeviceSegmentedReduce (bench/cub/cub_segmented.cu) on the same GPU.
 //
@@ -8,11 +9,12 @@
 // (segment lengths 2^min-log2 .. 2^upto-log2 by --step; --types a mask, 1 f32 + 2 f64 + 4 i32; the power-law
 // segments only when the lengths go up to the total)
 //
-// Prints one JSON object per line: {"peer":"ours","api":"rows"|"offsets","op":"sum"|"max"|"argmax","type","layout":
+// Prints one JSON object per line: {"peer":"ours","api":"rows"|"offsets","op":"sum"|"max"|"argmax"|"norm_l2","type","layout":
 // "equal"|"power_law","log2" (segment length; -1 for power law),"n","segments","seconds","ok"}. seconds: the
 // device span (first kernel's start to the last one's end), median of --runs runs; input, offsets and results
 // in device memory. ok: every segment's result against a host fold (maxima and i32 sums exactly, floating
-// sums within 1e-3 relative of a double sum, argmax's value and first index within the segment).
+// sums within 1e-3 relative of a double sum, norms of the double norm, argmax's value and first index within the
+// segment).
 // ZR_SEGMENTED_BENCH_REPRODUCIBLE=1: every reduction with property::reduction::reproducible (floating sums run
 // as binned sums; the other rows are unchanged), each line then carrying "reproducible":true.
 #include <cmath>
@@ -57,6 +59,16 @@ bool agrees(bool sum, const std::vector<T>& host, const std::vector<std::uint32_
 }
 
 template <typename T>
+bool norm_agrees(const std::vector<T>& host, const std::vector<std::uint32_t>& offsets, const std::vector<T>& got) {
+  for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
+    double squares = 0;
+    for (std::uint32_t i = offsets[s]; i < offsets[s + 1]; ++i) squares += static_cast<double>(host[i]) * host[i];
+    if (std::fabs(static_cast<double>(got[s]) - std::sqrt(squares)) > 1e-3 * std::sqrt(squares) + 1e-6) return false;
+  }
+  return true;
+}
+
+template <typename T>
 bool argmax_agrees(const std::vector<T>& host, const std::vector<std::uint32_t>& offsets,
                    const std::vector<zr::arg_result<T>>& got) {
   for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
@@ -87,8 +99,8 @@ void bench(zr::queue& q, const char* type, const Options& o) {
   auto measure = [&](const char* api, const char* layout, int log2, const std::vector<std::uint32_t>& offsets) {
     const std::uint64_t segments = offsets.size() - 1;
     q.copy(offsets.data(), offsets_device.get(), offsets.size()).wait();
-    for (const std::string op : {"sum", "max", "argmax"}) {
-      if (op == "argmax" && !std::is_same_v<T, float>) continue;
+    for (const std::string op : {"sum", "max", "argmax", "norm_l2"}) {
+      if ((op == "argmax" || op == "norm_l2") && !std::is_same_v<T, float>) continue;
       const bool sum = op == "sum";
       auto once = [&] {
         const bool rows = std::string(api) == "rows";
@@ -96,6 +108,10 @@ void bench(zr::queue& q, const char* type, const Options& o) {
         if (op == "argmax")
           return rows ? q.reduce_rows(input.get(), segments, length, arg_results.get(), zr::argmax<>())
                       : q.reduce_segments(input.get(), n, offsets_device.get(), segments, arg_results.get(), zr::argmax<>());
+        if constexpr (std::is_floating_point_v<T>)
+          if (op == "norm_l2")
+            return rows ? q.reduce_rows(input.get(), segments, length, results.get(), zr::norm_l2{})
+                        : q.reduce_segments(input.get(), n, offsets_device.get(), segments, results.get(), zr::norm_l2{});
         if (sum)
           return rows ? q.reduce_rows(input.get(), segments, length, results.get(), zr::plus<T>(), from_identity)
                       : q.reduce_segments(input.get(), n, offsets_device.get(), segments, results.get(), zr::plus<T>(),
@@ -124,7 +140,7 @@ void bench(zr::queue& q, const char* type, const Options& o) {
       } else {
         std::vector<T> got(segments);
         q.copy(results.get(), got.data(), segments).wait();
-        ok = agrees(sum, host, offsets, got);
+        ok = op == "norm_l2" ? norm_agrees(host, offsets, got) : agrees(sum, host, offsets, got);
       }
       std::printf("{\"peer\":\"ours\",\"api\":\"%s\",\"op\":\"%s\",\"type\":\"%s\",\"layout\":\"%s\",\"log2\":%d,"
                   "\"n\":%llu,\"segments\":%llu,\"seconds\":%.9g,\"ok\":%s%s}\n",

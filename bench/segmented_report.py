@@ -54,7 +54,7 @@ def main(folder):
     for t in ("f32", "f64", "i32"):
         if t not in probe:
             continue
-        for op in ("sum", "max", "argmax"):
+        for op in ("sum", "max", "argmax", "norm_l2"):
             if not any(k[1] == op and k[2] == t for k in ours):
                 continue
             print(f"## {op} {t} (read probe {probe[t]:.0f} GB/s)\n")

@@ -674,6 +674,28 @@ class GivenSegmentedReduction(Case):
                                  "--init-to-identity", "-i", 1)
         self.assertEqual(int(document["result"][0]), np.iinfo(np.int64).max)
 
+    def test_transforms_per_segment_and_axis_match_numpy(self):
+        rng = np.random.default_rng(9)
+        floats = (rng.standard_normal(30000) * 3).astype(np.float32)
+        offsets = np.array([0, 10, 10, 12000, 30000], dtype=np.int64)
+        source, bounds = save("t_values.npy", floats), save("t_offsets.npy", offsets)
+        parts = [floats[b:e].astype(np.float64) for b, e in zip(offsets[:-1], offsets[1:])]
+        out = path("norms.npy")
+        document = self.run_json("--input", source, "--segments", bounds, "-o", "norm_l2", "--verify", "--output", out,
+                                 "-i", 1)
+        self.assertTrue(document["verification"]["passed"])
+        np.testing.assert_allclose(np.load(out), [np.sqrt((p * p).sum()) for p in parts], rtol=1e-5)
+        self.assertEqual(np.load(out).dtype, np.float32)
+        codes = rng.integers(0, 5, size=(40, 77)).astype(np.int16)
+        out = path("counts.npy")
+        document = self.run_json("--input", save("codes.npy", codes), "--axis", 1, "-o", "count_equal", "--equal-to", 3,
+                                 "--verify", "--output", out, "-i", 1)
+        self.assertTrue(document["verification"]["passed"])
+        self.assertEqual(np.load(out).dtype, np.uint64)
+        np.testing.assert_array_equal(np.load(out), np.count_nonzero(codes == 3, axis=1))
+        document = self.run_json("--input", path("codes.npy"), "--axis", 0, "-o", "sum_i64", "--verify", "-i", 1)
+        self.assertEqual([int(v) for v in document["result"]], codes.sum(axis=0, dtype=np.int64).tolist())
+
     def test_a_plain_run_writes_a_0d_array_and_columns_a_1d_one(self):
         values = np.arange(1, 1001, dtype=np.int32)
         source = save("plain.npy", values)
@@ -700,6 +722,7 @@ class GivenSegmentedReduction(Case):
         self.expect_error(["--axis", 0], 2, "needs an N-D .npy --input")
         self.expect_error(["--input", array, "--axis", 1, "--segments", path("past.npy")], 2, "give one")
         self.expect_error(["--input", array, "--axis", 1, "-o", "argmax"], 2, "not argmax yet")
+        self.expect_error(["--input", array, "--axis", 1, "-o", "mean_var_f64"], 2, "not mean_var_f64 yet")
         self.expect_error(["--input", array, "--axis", 1, "--columns", 5], 2, "cannot be combined")
         self.expect_error(["--input", array, "-o", "argmax", "--output", path("x.npy")], 2, "--output")
 

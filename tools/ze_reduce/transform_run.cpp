@@ -5,6 +5,7 @@
 
 #include "common/type_dispatch.hpp"
 #include "run_parts.hpp"
+#include "transform_choice.hpp"
 
 namespace zr::cli {
 
@@ -42,51 +43,18 @@ RunOutcome run_with(zr::queue& queue, const Options& options, const Workload& wo
   return outcome;
 }
 
-template <typename T>
-RunOutcome run_typed(zr::queue& queue, const Options& options, const Workload& workload, Progress& progress) {
-  auto run = [&](auto transform) -> RunOutcome {
-    if constexpr (zr::detail::transform_of<decltype(transform), T>::known)
-      return run_with<T>(queue, options, workload, progress, transform);
-    else
-      throw zr::InvalidArgumentError(std::string(core::name(options.op)) + " is not defined for " +
-                                     std::string(core::name(workload.type)) + " (" +
-                                     core::transform_type_rule(options.op) + "); choose another --op or --type");
-  };
-  switch (options.op) {
-    case core::Op::sum_squares: return run(zr::sum_of_squares{});
-    case core::Op::norm_l2: return run(zr::norm_l2{});
-    case core::Op::norm_l1: return run(zr::norm_l1{});
-    case core::Op::count_nonzero: return run(zr::count_nonzero{});
-    case core::Op::count_equal: {
-      const core::Scalar value = [&] {
-        try {
-          return core::parse_scalar(workload.type, options.equal_to.value());
-        } catch (const zr::InvalidArgumentError& error) {
-          throw zr::InvalidArgumentError("--equal-to " + *options.equal_to + ": " + error.what() + " (count_equal's "
-                                         "value has the element type, " + std::string(core::name(workload.type)) + ")");
-        }
-      }();
-      RunOutcome outcome = run(zr::count_equal<T>{value.as<T>()});
-      outcome.equal_to = value;
-      return outcome;
-    }
-    case core::Op::sum_i64: return run(zr::sum_as<std::int64_t>{});
-    case core::Op::sum_u64: return run(zr::sum_as<std::uint64_t>{});
-    case core::Op::sum_f32: return run(zr::sum_as<float>{});
-    case core::Op::sum_f64: return run(zr::sum_as<double>{});
-    case core::Op::mean_var_f32: return run(zr::mean_variance<float>{});
-    case core::Op::mean_var_f64: return run(zr::mean_variance<double>{});
-    default:
-      throw zr::InvalidArgumentError(std::string(core::name(options.op)) + " is not a transform-reduction");
-  }
-}
-
 }  // namespace
 
 RunOutcome run_transform_reduction(zr::queue& queue, const Options& options, const Workload& workload,
                                    Progress& progress) {
+  // One result over the whole input: never columns (check_transform_options refuses them; --axis runs as segments).
+  if (options.columns != 1)
+    throw zr::InvalidArgumentError(std::string(core::name(options.op)) + " has no array reduction over " +
+                                   std::to_string(options.columns) + " columns");
   return tools::visit_element_type(static_cast<element_type>(workload.type), [&](auto type_tag) -> RunOutcome {
-    return run_typed<typename decltype(type_tag)::type>(queue, options, workload, progress);
+    using T = typename decltype(type_tag)::type;
+    return with_transform<T>(options, workload,
+                             [&](auto transform) { return run_with<T>(queue, options, workload, progress, transform); });
   });
 }
 
