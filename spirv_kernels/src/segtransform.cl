@@ -10,13 +10,17 @@
 //                     writes partials[k * segments + s] and counts itself in arrivals[s]; the segment's last group
 //                     to arrive merges the slices in slice order, stores the result and sets arrivals[s] back to 0
 //                     for the next run (as lastgroup.cl, whose comments explain the fences).
+//                     Skewed sizes (defer_above > 0, one slice): a segment longer than defer_above is left to a
+//                     second launch (listed = 1, a group per segment), its number appended to `deferred`: two uint
+//                     counters (the segments listed, the second launch's groups done), then the list of 64-bit
+//                     segment numbers. The second launch's last group sets both counters back to 0 (as segarg.cl).
 //   segtcpu, segmcpu: the same on CPU devices without barriers or fences (PoCL 5's work-group compiler asserts on
 //                     barriers in loops: segarg.cl; PoCL 3's kernel library has no mem_fence): a work-item per piece
 //                     (launch with local size 1), and with slices a second launch (joining = 1), a work-item per
 //                     segment merging its slices in order.
 // Every segment is folded in an order set by the launch shape alone: results are deterministic.
 // GPU: (in T, n, offsets, offset_bytes, length, segments, slices, lanes_log2, partials ACC, arrivals uint[segments],
-//       result RT[segments], value, scratch local ACC, end_step)
+//       result RT[segments], value, scratch local ACC, end_step, defer_above, deferred, listed)
 // CPU: (in T, n, offsets, offset_bytes, length, segments, slices, partials ACC, joining, result RT[segments], value,
 //       end_step)
 // value: count_equal's value (LANE), ignored by the other transforms; a uint, ignored, for means and variances.
@@ -43,12 +47,29 @@
     (acc) = (scratch)[lid];                                                                          \
   } while (0)
 
-// A family's accumulator: ACC, NONE() the empty one, ADD(acc, x, value) one loaded element, MERGE(a, b),
+// acc folded with in[i] for i = from, from + stride, ... below last, in that order: four loads issued before their
+// four adds (the H100 read 0.57 of its bandwidth with one load per add).
+#define ZR_SEGACC_LANE_FOLD(TN, LT, ADD, acc, from, last, stride)                                    \
+  do {                                                                                               \
+    typedef LT zr_lane_t_;                                                                           \
+    ulong zr_i_ = (from);                                                                            \
+    for (; zr_i_ + 3 * (ulong)(stride) < (last); zr_i_ += 4 * (ulong)(stride)) {                     \
+      const zr_lane_t_ zr_x0_ = ZR_LOAD_##TN(in, zr_i_);                                             \
+      const zr_lane_t_ zr_x1_ = ZR_LOAD_##TN(in, zr_i_ + (stride));                                  \
+      const zr_lane_t_ zr_x2_ = ZR_LOAD_##TN(in, zr_i_ + 2 * (ulong)(stride));                       \
+      const zr_lane_t_ zr_x3_ = ZR_LOAD_##TN(in, zr_i_ + 3 * (ulong)(stride));                       \
+      (acc) = ADD(ADD(ADD(ADD((acc), zr_x0_, value), zr_x1_, value), zr_x2_, value), zr_x3_, value); \
+    }                                                                                                \
+    for (; zr_i_ < (last); zr_i_ += (stride)) (acc) = ADD((acc), ZR_LOAD_##TN(in, zr_i_), value);    \
+  } while (0)
+
+// A family's accumulator: LT an element as the loads give it (the accumulator's type for means and variances),
+// ACC, NONE() the empty one, ADD(acc, x, value) one loaded element, MERGE(a, b),
 // LOAD_PARTIAL(&part, done, i) from a volatile global array (into a private variable: a function returning a struct
 // leaves alias scopes in its inlined loads, which llvm-spirv-15 writes where spirv-val rejects them), STORE(result, s, acc) a segment's finished result (RT).
 #if defined(ZR_SEGACC_CPU)
 #include "zr_cpu_device_kernel.h"
-#define ZR_SEGACC_KERNEL(NAME, T, TN, ACC, NONE, ADD, MERGE, LOAD_PARTIAL, STORE, RT, VT)                   \
+#define ZR_SEGACC_KERNEL(NAME, T, TN, LT, ACC, NONE, ADD, MERGE, LOAD_PARTIAL, STORE, RT, VT)                   \
   ZR_CPU_DEVICE_KERNEL void NAME(global const T* restrict in, ulong n, global const uchar* offsets,         \
                                  uint offset_bytes, ulong length, ulong segments, ulong slices,             \
                                  global ACC* partials, uint joining, global RT* result, VT value,           \
@@ -82,29 +103,37 @@
     }                                                                                                       \
   }
 #else
-#define ZR_SEGACC_KERNEL(NAME, T, TN, ACC, NONE, ADD, MERGE, LOAD_PARTIAL, STORE, RT, VT)                   \
+#define ZR_SEGACC_KERNEL(NAME, T, TN, LT, ACC, NONE, ADD, MERGE, LOAD_PARTIAL, STORE, RT, VT)                   \
   kernel void NAME(global const T* restrict in, ulong n, global const uchar* offsets, uint offset_bytes,    \
                    ulong length, ulong segments, ulong slices, uint lanes_log2, global ACC* partials,       \
-                   global uint* arrivals, global RT* result, VT value, local ACC* scratch, ulong end_step) { \
+                   global uint* arrivals, global RT* result, VT value, local ACC* scratch, ulong end_step,       \
+                   ulong defer_above, global uint* deferred, uint listed) {                                      \
     local uint is_last[1];                                                                                  \
     const uint lid = (uint)get_local_id(0);                                                                 \
     const uint lanes = 1u << lanes_log2;                                                                    \
     const uint lane = lid & (lanes - 1);                                                                    \
     const ulong per_group = get_local_size(0) >> lanes_log2;                                                \
-    const ulong pieces = segments * slices;                                                                 \
+    global ulong* list = (global ulong*)(deferred + 2);                                                     \
+    const ulong pieces = listed ? (ulong)deferred[0] : segments * slices;                                   \
     const ulong blocks = (pieces + per_group - 1) / per_group;                                              \
     for (ulong block = get_group_id(0); block < blocks; block += get_num_groups(0)) {                       \
       const ulong piece = block * per_group + (lid >> lanes_log2);                                          \
-      const ulong s = piece / slices;                                                                       \
-      const ulong k = piece - s * slices;                                                                   \
+      const ulong s = listed ? (piece < pieces ? list[piece] : 0) : piece / slices;                         \
+      const ulong k = listed ? 0 : piece - s * slices;                                                      \
       ACC acc = NONE();                                                                                     \
-      if (piece < pieces) {                                                                                 \
+      uint store = piece < pieces;                                                                          \
+      if (store) {                                                                                          \
         ZR_SEGACC_PIECE(s, k, first, last);                                                                 \
-        for (ulong i = first + lane; i < last; i += lanes) acc = ADD(acc, ZR_LOAD_##TN(in, i), value);      \
+        if (defer_above > 0 && last - first > defer_above) {                                                \
+          store = 0;                                                                                        \
+          if (lane == 0) list[atomic_inc(deferred)] = s;                                                    \
+        } else {                                                                                            \
+          ZR_SEGACC_LANE_FOLD(TN, LT, ADD, acc, first + lane, last, lanes);                                 \
+        }                                                                                                   \
       }                                                                                                     \
       ZR_SEGACC_LANE_TREE(MERGE, acc, scratch, lid, lane, lanes);                                           \
       if (slices == 1) {                                                                                    \
-        if (lane == 0 && piece < pieces) STORE(result, s, acc);                                             \
+        if (lane == 0 && store) STORE(result, s, acc);                                                      \
       } else {                                                                                              \
         /* lanes = the group's size: this group holds one piece. */                                         \
         if (lid == 0) partials[k * segments + s] = acc;                                                     \
@@ -128,6 +157,11 @@
       }                                                                                                     \
       /* The next block's lanes overwrite the slots just read, and is_last. */                              \
       barrier(CLK_LOCAL_MEM_FENCE);                                                                         \
+    }                                                                                                       \
+    /* The listing launch's last group resets the counters (every group read the count before counting itself). */ \
+    if (listed && lid == 0 && atomic_inc(deferred + 1) == (uint)get_num_groups(0) - 1) {                     \
+      deferred[0] = 0;                                                                                      \
+      deferred[1] = 0;                                                                                      \
     }                                                                                                       \
   }
 #endif
@@ -158,7 +192,7 @@ ZR_SEGM_ACCUMULATOR(float, f32)
 ZR_SEGM_ACCUMULATOR(double, f64)
 #endif
 #define ZR_SEGM_KERNEL(OP, TN, T, A, ATN)                                                                       \
-  ZR_SEGACC_KERNEL(ZR_SEGACC_NAME(OP, TN), T, TN, zr_moments_##ATN, zr_moments_none_##ATN, zr_segm_add_##ATN,    \
+  ZR_SEGACC_KERNEL(ZR_SEGACC_NAME(OP, TN), T, TN, A, zr_moments_##ATN, zr_moments_none_##ATN, zr_segm_add_##ATN, \
                    zr_moments_merge_##ATN, zr_segm_load_##ATN, zr_segm_store_##ATN, zr_moments_##ATN, uint)
 ZR_FOR_EACH_MOMENTS(ZR_SEGM_KERNEL)
 #else
@@ -186,7 +220,7 @@ ZR_SEGT_MAYBE_UNUSED void zr_segt_load_f64(private double* to, const volatile gl
   static inline void zr_segt_store_##OP##_##TN(global RT* result, ulong s, ACC acc) {                           \
     ZR_STORE_##RTN(result, s, ZR_FINISH_##OP(acc));                                                             \
   }                                                                                                             \
-  ZR_SEGACC_KERNEL(ZR_SEGACC_NAME(OP, TN), T, TN, ACC, zr_segt_none_##ATN, zr_segt_add_##OP##_##TN,             \
+  ZR_SEGACC_KERNEL(ZR_SEGACC_NAME(OP, TN), T, TN, LANE, ACC, zr_segt_none_##ATN, zr_segt_add_##OP##_##TN,       \
                    zr_tsum_##ATN, zr_segt_load_##ATN, zr_segt_store_##OP##_##TN, RT, LANE)
 ZR_FOR_EACH_TRANSFORM(ZR_SEGT_KERNEL)
 #endif

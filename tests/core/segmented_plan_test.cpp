@@ -445,10 +445,30 @@ TEST(SegmentedPlan, GivenATransformOrMomentsWhenPlanningThenOnePassWithLanesAndF
       }
       if (!cpu) {
         EXPECT_GT(previous_lanes, 1u);
-        // Skewed sizes: a group per segment, so that the long one is not left to a few lanes.
+        // Skewed sizes: lanes for the mean; the segments far longer are listed by the first launch (two counters and
+        // their numbers in scratch, zeros once) and taken by a second launch of the same kernel, a group each.
         const Plan skewed = plan_for(caps, 1u << 24, by_offsets(1u << 22, 1u << 20), c.op);
-        ASSERT_EQ(skewed.passes.size(), 1u);
-        EXPECT_EQ(lanes_of(skewed.passes[0]), skewed.passes[0].local_size);
+        ASSERT_EQ(skewed.passes.size(), 2u) << describe(skewed);
+        const KernelPass& first = skewed.passes[0];
+        const KernelPass& listed = skewed.passes[1];
+        EXPECT_EQ(lanes_of(first), 1u);
+        const std::uint64_t defer_above = u64_arg(first, 14);
+        EXPECT_GT(defer_above, 0u);
+        EXPECT_LT(defer_above, 1u << 20);
+        EXPECT_EQ(std::get<Scalar>(first.args[16]).as<std::uint32_t>(), 0u);
+        EXPECT_EQ(listed.entry_point, first.entry_point);
+        EXPECT_EQ(lanes_of(listed), listed.local_size);
+        EXPECT_EQ(u64_arg(listed, 14), 0u);
+        EXPECT_EQ(std::get<Scalar>(listed.args[16]).as<std::uint32_t>(), 1u);
+        ASSERT_EQ(skewed.scratch.size(), 1u);
+        EXPECT_EQ(buffer_arg(first, 15), (BufferArg{BufferArg::Which::scratch, 0}));
+        EXPECT_EQ(buffer_arg(listed, 15), (BufferArg{BufferArg::Which::scratch, 0}));
+        EXPECT_GE(skewed.scratch.front().bytes, 8 + 8 * ((1u << 24) / (defer_above + 1)));
+        ASSERT_TRUE(skewed.scratch.front().initial_fill.has_value());
+        EXPECT_TRUE(skewed.scratch.front().initial_fill->bitwise_equal(Scalar::from(DataType::u32, 0)));
+        // The longest segment's path: a group's lane chain and tree in the second launch.
+        EXPECT_EQ(combine_depth(skewed), (1u << 20) / listed.local_size +
+                                             static_cast<std::uint64_t>(std::countr_zero(listed.local_size)));
       }
       // Few long segments: slices (a group each on GPUs), their partials in scratch. GPUs: an arrival count per
       // segment (zeros once; the last slice resets it), one pass. CPUs: a second launch merges the slices.

@@ -14,9 +14,9 @@ namespace {
 constexpr std::uint64_t kBusyGroupsPerComputeUnit = 4;
 // Segments of at least this many elements on average get at least segment_group_elements_per_item per lane.
 constexpr std::uint64_t kFullerLanesFrom = 1024;
-// Sizes are skewed when the longest segment is more than this many times the mean (or the lanes' share): then a
-// group per segment, so that one long segment never holds a few lanes while the rest of the launch waits.
-constexpr std::uint64_t kSkew = 16;
+// Segments longer than lanes x segment_lane_elements x this are deferred to a group each (skewed sizes), so that
+// no long segment holds a few lanes while the rest of the launch waits (as plans/segmented_arg.cpp).
+constexpr std::uint64_t kDeferredLaneShare = 4;
 // A slice of a few long segments gives each of its group's work-items at least this many elements.
 constexpr std::uint64_t kSliceElementsPerItem = 256;
 
@@ -38,15 +38,18 @@ void add_segmented_transform_passes(Plan& plan, const Capabilities& caps, const 
   const std::uint64_t lane_elements = std::max<std::uint64_t>(tuning.segment_lane_elements, 1);
   std::uint64_t lanes = 1;
   std::uint64_t slices = 1;
+  std::uint64_t defer_above = 0;
   if (!cpu && layout.longest > kSegmentPerItemMaxLength) {
     lanes = segment_lanes(mean, tuning, local);
     const std::uint64_t per_lane = std::max<std::uint64_t>(tuning.segment_group_elements_per_item, 1);
     if (mean >= kFullerLanesFrom) lanes = std::min(lanes, std::bit_floor(std::max<std::uint64_t>(mean / per_lane, 1)));
-    if (layout.longest > kSkew * std::max(mean, lanes * lane_elements)) lanes = local;
+    defer_above = lanes * lane_elements * kDeferredLaneShare;
+    if (layout.longest <= defer_above || lanes == local) defer_above = 0;
   }
   if (layout.segments < busy_groups) {
     // Few segments: a group (on CPUs a work-item) per slice of each, enough slices to fill the device.
     lanes = local;
+    defer_above = 0;
     const std::uint64_t per_slice = cpu ? std::max<std::uint64_t>(tuning.min_elements_per_item, 16) : local * kSliceElementsPerItem;
     slices = std::clamp<std::uint64_t>(std::min(ceil_div(wave_groups, layout.segments), ceil_div(layout.longest, per_slice)),
                                        1, wave_groups);
@@ -60,8 +63,17 @@ void add_segmented_transform_passes(Plan& plan, const Capabilities& caps, const 
                            "partials of " + std::to_string(slices) + " slices per segment");
     if (!cpu) arrivals = add_scratch(plan, layout.segments * 4, u32(0), "the slices of each segment done");
   }
+  if (slices > 1) defer_above = 0;  // the listing launch takes whole segments
   // count_equal's value; means and variances take a uint they ignore.
   const Scalar value = moments ? u32(0) : transform_lane_value(request);
+  // At most this many segments are longer than defer_above: their lengths add up to at most n, or with begin and
+  // end arrays (which may overlap) to `covered`; and never more than there are segments.
+  const std::uint64_t covered = layout.end_step == 1 ? request.n : layout.covered;
+  const std::uint64_t most_deferred = std::min(layout.segments, covered / (defer_above + 1));
+  BufferArg deferred{BufferArg::Which::none, 0};
+  if (defer_above > 0)
+    deferred = add_scratch(plan, 8 + 8 * most_deferred, u32(0),
+                           "two counters and the numbers of the segments longer than " + std::to_string(defer_above));
 
   KernelPass pass = kernel_pass(moments ? (cpu ? "segmcpu" : "segm") : (cpu ? "segtcpu" : "segt"), request.op, request.type,
                                 slices > 1 ? "slices" : "segments");
@@ -73,12 +85,14 @@ void add_segmented_transform_passes(Plan& plan, const Capabilities& caps, const 
                                   u64(layout.length), u64(layout.segments), u64(slices), partials, u32(joining), result,
                                   value, u64(layout.end_step)};
   };
-  if (cpu)
-    pass.args = cpu_args(0);
-  else
-    pass.args = {BufferArg{BufferArg::Which::input, 0}, u64(request.n), offsets, u32(layout.offset_bytes), u64(layout.length),
-                 u64(layout.segments), u64(slices), u32(static_cast<std::uint32_t>(std::countr_zero(lanes))), partials,
-                 arrivals, result, value, LocalMemoryArg{local_bytes(local, acc_size)}, u64(layout.end_step)};
+  auto gpu_args = [&](std::uint64_t lanes_of_pass, std::uint64_t defer, std::uint32_t listed) {
+    return std::vector<KernelArg>{BufferArg{BufferArg::Which::input, 0}, u64(request.n), offsets, u32(layout.offset_bytes),
+                                  u64(layout.length), u64(layout.segments), u64(slices),
+                                  u32(static_cast<std::uint32_t>(std::countr_zero(lanes_of_pass))), partials, arrivals,
+                                  result, value, LocalMemoryArg{local_bytes(local, acc_size)}, u64(layout.end_step),
+                                  u64(defer), deferred, u32(listed)};
+  };
+  pass.args = cpu ? cpu_args(0) : gpu_args(lanes, defer_above, 0);
   // CPU devices merge the slices in a second launch of the same kernel, a work-item per segment (no fences there).
   std::optional<KernelPass> join;
   if (cpu && slices > 1) {
@@ -87,13 +101,23 @@ void add_segmented_transform_passes(Plan& plan, const Capabilities& caps, const 
     join->global_size = std::clamp<std::uint64_t>(layout.segments, 1, wave_groups);
     join->args = cpu_args(1);
   }
+  // Skewed sizes: the segments listed by the first launch, a group each.
+  std::optional<KernelPass> listed;
+  if (defer_above > 0) {
+    listed = pass;
+    listed->label = "long segments";
+    listed->global_size = std::clamp<std::uint64_t>(most_deferred, 1, wave_groups) * local;
+    listed->args = gpu_args(local, 0, 1);
+  }
   plan.passes.push_back(std::move(pass));
   if (join) plan.passes.push_back(std::move(*join));
+  if (listed) plan.passes.push_back(std::move(*listed));
   plan.reason = std::string(name(request.op)) + " per segment, " + std::to_string(mean) + " elements on average (longest " +
                 std::to_string(layout.longest) + "): " +
                 (lanes == 1 ? std::string("a work-item") : std::to_string(lanes) + " work-items") + " per segment" +
                 (slices > 1 ? ", " + std::to_string(slices) + " slices each, merged in order" +
-                                  std::string(cpu ? " by a second launch" : " by the last to finish") : "");
+                                  std::string(cpu ? " by a second launch" : " by the last to finish") : "") +
+                (defer_above > 0 ? ", those longer than " + std::to_string(defer_above) + " a group each in a second launch" : "");
 }
 
 std::uint64_t segmented_transform_depth(const Plan& plan) {
@@ -102,10 +126,14 @@ std::uint64_t segmented_transform_depth(const Plan& plan) {
   const std::uint64_t slices = std::get<Scalar>(pass.args[6]).as<std::uint64_t>();
   const std::uint64_t lanes_log2 = cpu ? 0 : std::get<Scalar>(pass.args[7]).as<std::uint32_t>();
   // A lane's chain through its share of a slice, the lanes' pairwise tree; then the slices, a work-item's chain
-  // through its share of them and the group's pairwise tree.
-  const std::uint64_t piece = ceil_div(plan.segments->longest, slices);
+  // through its share of them and the group's pairwise tree. Deferred segments (at most defer_above elements stay in
+  // the first launch): a group's lane chain and tree in the second.
+  const std::uint64_t longest = plan.segments->longest;
+  const std::uint64_t defer_above = cpu ? 0 : std::get<Scalar>(pass.args[14]).as<std::uint64_t>();
+  const std::uint64_t piece = ceil_div(defer_above > 0 ? std::min(longest, defer_above) : longest, slices);
   std::uint64_t depth = ceil_div(piece, std::uint64_t{1} << lanes_log2) + lanes_log2;
   if (slices > 1) depth += cpu ? slices : ceil_div(slices, pass.local_size) + ceil_log2(pass.local_size);
+  if (defer_above > 0) depth = std::max(depth, ceil_div(longest, pass.local_size) + ceil_log2(pass.local_size));
   return depth;
 }
 
