@@ -144,12 +144,11 @@
     const uint lanes = 1u << lanes_log2;                                                                        \
     const uint lane = lid & (lanes - 1);                                                                        \
     const ulong per_group = get_local_size(0) >> lanes_log2;                                                    \
-    global ulong* list = (global ulong*)(deferred + 2);                                                         \
-    const ulong pieces = listed ? (ulong)deferred[0] : segments * slices;                                       \
+    const ulong pieces = ZR_LAUNCH_PIECES(listed, deferred, segments, slices);                                  \
     const ulong blocks = (pieces + per_group - 1) / per_group;                                                  \
     for (ulong block = get_group_id(0); block < blocks; block += get_num_groups(0)) {                           \
       const ulong piece = block * per_group + (lid >> lanes_log2);                                              \
-      const ulong s = listed ? (piece < pieces ? list[piece] : 0) : piece / slices;                             \
+      const ulong s = ZR_PIECE_SEGMENT(listed, deferred, piece, pieces, slices);                                \
       const ulong k = listed ? 0 : piece - s * slices;                                                          \
       ACC b_value;                                                                                              \
       ulong b_index;                                                                                            \
@@ -161,7 +160,7 @@
         const ulong end = zr_segment_end(offsets, offset_bytes, length, s, end_step, begin, n);                \
         if (defer_above > 0 && end - begin > defer_above) {                                                     \
           store = 0;                                                                                            \
-          if (lane == 0) list[atomic_inc(deferred)] = s;                                                        \
+          if (lane == 0) ZR_DEFER_SEGMENT(deferred, s);                                                         \
         } else {                                                                                                \
           ZR_SEGARG_SLICE(OP, TN, ACC, ATN, s, k, lane, lanes, begin, b, ZR_SEGARG_SCALAR_ONLY_##TN);           \
         }                                                                                                       \
@@ -192,11 +191,8 @@
       /* The next block's lanes overwrite the slots just read. */                                               \
       barrier(CLK_LOCAL_MEM_FENCE);                                                                             \
     }                                                                                                           \
-    /* The listing launch's last group resets the counters (every group read the count before counting itself). */ \
-    if (listed && lid == 0 && atomic_inc(deferred + 1) == (uint)get_num_groups(0) - 1) {                         \
-      deferred[0] = 0;                                                                                          \
-      deferred[1] = 0;                                                                                          \
-    }                                                                                                           \
+    /* The listing launch's last group resets the counters. */                                                   \
+    ZR_RESET_DEFERRED(listed, deferred)                                                                          \
   }
 #endif
 

@@ -20,6 +20,7 @@
 #include "zr_grid.h"
 #include "zr_group_tree.h"
 #include "zr_segments.h"
+#include "zr_strided_fold.h"
 
 
 #if defined(ZR_SEGMENT_LANES)
@@ -42,7 +43,7 @@
       if (s < segments) {                                                                                      \
         const ulong begin = zr_segment_bound(offsets, offset_bytes, length, s, n);                             \
         const ulong end = zr_segment_end(offsets, offset_bytes, length, s, end_step, begin, n);               \
-        for (ulong i = begin + lane; i < end; i += lanes) acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, i)); \
+        ZR_STRIDED_FOLD(ACC, ZR_COMBINE(OP, ATN), , TN, acc, in, begin + lane, end, lanes);                   \
       }                                                                                                        \
       scratch[lid] = acc;                                                                                      \
       barrier(CLK_LOCAL_MEM_FENCE);                                                                            \

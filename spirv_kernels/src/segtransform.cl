@@ -25,6 +25,10 @@
 //       end_step)
 // value: count_equal's value (LANE), ignored by the other transforms; a uint, ignored, for means and variances.
 #include "zr_segments.h"
+#include "zr_strided_fold.h"
+
+// The further argument of every ADD step: count_equal's value (ignored by the others).
+#define ZR_SEGACC_VALUE , value
 
 // Where piece (s, k) begins (first) and ends (last).
 #define ZR_SEGACC_PIECE(s, k, first, last)                                                       \
@@ -39,28 +43,12 @@
 #define ZR_SEGACC_LANE_TREE(MERGE, acc, scratch, lid, lane, lanes)                                   \
   do {                                                                                               \
     (scratch)[lid] = (acc);                                                                          \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                                    \
+    if ((lanes) > 1) barrier(CLK_LOCAL_MEM_FENCE); /* one lane reads back its own slot */            \
     for (uint zr_step_ = (lanes) >> 1; zr_step_ > 0; zr_step_ >>= 1) {                               \
       if ((lane) < zr_step_) (scratch)[lid] = MERGE((scratch)[lid], (scratch)[(lid) + zr_step_]);    \
       barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
     }                                                                                                \
     (acc) = (scratch)[lid];                                                                          \
-  } while (0)
-
-// acc folded with in[i] for i = from, from + stride, ... below last, in that order: four loads issued before their
-// four adds (the H100 read 0.57 of its bandwidth with one load per add).
-#define ZR_SEGACC_LANE_FOLD(TN, LT, ADD, acc, from, last, stride)                                    \
-  do {                                                                                               \
-    typedef LT zr_lane_t_;                                                                           \
-    ulong zr_i_ = (from);                                                                            \
-    for (; zr_i_ + 3 * (ulong)(stride) < (last); zr_i_ += 4 * (ulong)(stride)) {                     \
-      const zr_lane_t_ zr_x0_ = ZR_LOAD_##TN(in, zr_i_);                                             \
-      const zr_lane_t_ zr_x1_ = ZR_LOAD_##TN(in, zr_i_ + (stride));                                  \
-      const zr_lane_t_ zr_x2_ = ZR_LOAD_##TN(in, zr_i_ + 2 * (ulong)(stride));                       \
-      const zr_lane_t_ zr_x3_ = ZR_LOAD_##TN(in, zr_i_ + 3 * (ulong)(stride));                       \
-      (acc) = ADD(ADD(ADD(ADD((acc), zr_x0_, value), zr_x1_, value), zr_x2_, value), zr_x3_, value); \
-    }                                                                                                \
-    for (; zr_i_ < (last); zr_i_ += (stride)) (acc) = ADD((acc), ZR_LOAD_##TN(in, zr_i_), value);    \
   } while (0)
 
 // A family's accumulator: LT an element as the loads give it (the accumulator's type for means and variances),
@@ -113,12 +101,11 @@
     const uint lanes = 1u << lanes_log2;                                                                    \
     const uint lane = lid & (lanes - 1);                                                                    \
     const ulong per_group = get_local_size(0) >> lanes_log2;                                                \
-    global ulong* list = (global ulong*)(deferred + 2);                                                     \
-    const ulong pieces = listed ? (ulong)deferred[0] : segments * slices;                                   \
+    const ulong pieces = ZR_LAUNCH_PIECES(listed, deferred, segments, slices);                              \
     const ulong blocks = (pieces + per_group - 1) / per_group;                                              \
     for (ulong block = get_group_id(0); block < blocks; block += get_num_groups(0)) {                       \
       const ulong piece = block * per_group + (lid >> lanes_log2);                                          \
-      const ulong s = listed ? (piece < pieces ? list[piece] : 0) : piece / slices;                         \
+      const ulong s = ZR_PIECE_SEGMENT(listed, deferred, piece, pieces, slices);                            \
       const ulong k = listed ? 0 : piece - s * slices;                                                      \
       ACC acc = NONE();                                                                                     \
       uint store = piece < pieces;                                                                          \
@@ -126,11 +113,12 @@
         ZR_SEGACC_PIECE(s, k, first, last);                                                                 \
         if (defer_above > 0 && last - first > defer_above) {                                                \
           store = 0;                                                                                        \
-          if (lane == 0) list[atomic_inc(deferred)] = s;                                                    \
+          if (lane == 0) ZR_DEFER_SEGMENT(deferred, s);                                                     \
         } else {                                                                                            \
-          ZR_SEGACC_LANE_FOLD(TN, LT, ADD, acc, first + lane, last, lanes);                                 \
+          ZR_STRIDED_FOLD(LT, ADD, ZR_SEGACC_VALUE, TN, acc, in, first + lane, last, lanes);                \
         }                                                                                                   \
       }                                                                                                     \
+      /* (lanes and slices are the launch's: every work-item takes the same branches to the barriers.) */   \
       ZR_SEGACC_LANE_TREE(MERGE, acc, scratch, lid, lane, lanes);                                           \
       if (slices == 1) {                                                                                    \
         if (lane == 0 && store) STORE(result, s, acc);                                                      \
@@ -156,13 +144,10 @@
         }                                                                                                   \
       }                                                                                                     \
       /* The next block's lanes overwrite the slots just read, and is_last. */                              \
-      barrier(CLK_LOCAL_MEM_FENCE);                                                                         \
+      if (lanes > 1 || slices > 1) barrier(CLK_LOCAL_MEM_FENCE);                                            \
     }                                                                                                       \
-    /* The listing launch's last group resets the counters (every group read the count before counting itself). */ \
-    if (listed && lid == 0 && atomic_inc(deferred + 1) == (uint)get_num_groups(0) - 1) {                     \
-      deferred[0] = 0;                                                                                      \
-      deferred[1] = 0;                                                                                      \
-    }                                                                                                       \
+    /* The listing launch's last group resets the counters. */                                               \
+    ZR_RESET_DEFERRED(listed, deferred)                                                                      \
   }
 #endif
 

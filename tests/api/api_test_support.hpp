@@ -73,4 +73,22 @@ std::vector<T> exact_values(std::size_t n, std::uint32_t seed, bool for_product 
   return values;
 }
 
+template <typename T>
+long double as_long_double(T x) {
+  if constexpr (std::is_same_v<T, half>) return static_cast<float>(x);
+  else return static_cast<long double>(x);
+}
+
+// Values with zeros and repeats (so that counts are neither 0 nor n), spread over the type's sign range.
+template <typename T>
+std::vector<T> mixed_values(std::size_t n, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<T> values(n);
+  for (auto& v : values) {
+    const int r = static_cast<int>(rng() % 23) - (std::is_signed_v<T> || detail::is_floating_v<T> ? 11 : 0);
+    v = static_cast<T>(r % 5 == 0 ? 0 : r);
+  }
+  return values;
+}
+
 }  // namespace zr::test

@@ -13,22 +13,12 @@
 namespace zr::test {
 namespace {
 
+// Small values with zeros and repeats, floating ones not all integers.
 template <typename T>
-long double value_of(T x) {
-  if constexpr (std::is_same_v<T, half>) return static_cast<float>(x);
-  else return static_cast<long double>(x);
-}
-
-// Small values with zeros and repeats (counts are neither 0 nor the length), signed where the type is.
-template <typename T>
-std::vector<T> mixed_values(std::size_t n, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::vector<T> values(n);
-  for (auto& v : values) {
-    const int r = static_cast<int>(rng() % 23) - (std::is_signed_v<T> || detail::is_floating_v<T> ? 11 : 0);
-    v = static_cast<T>(r % 5 == 0 ? 0 : r);
-    if constexpr (detail::is_floating_v<T>) v = static_cast<T>(value_of(v) * 0.375L);  // not all integers
-  }
+std::vector<T> segment_values(std::size_t n, std::uint32_t seed) {
+  std::vector<T> values = mixed_values<T>(n, seed);
+  if constexpr (detail::is_floating_v<T>)
+    for (auto& v : values) v = static_cast<T>(as_long_double(v) * 0.375L);
   return values;
 }
 
@@ -77,8 +67,8 @@ void check_exact(queue& q, const std::vector<T>& data, const Segments& segments)
   for (std::uint64_t s = 0; s < segments.count(); ++s) {
     std::uint64_t expected_nonzero = 0, expected_equal = 0;
     for (std::uint64_t i = segments.begin(s); i < segments.end(s); ++i) {
-      expected_nonzero += value_of(data[i]) != 0;
-      expected_equal += value_of(data[i]) == value_of(wanted);
+      expected_nonzero += as_long_double(data[i]) != 0;
+      expected_equal += as_long_double(data[i]) == as_long_double(wanted);
     }
     if ((nonzero[s] != expected_nonzero || equal[s] != expected_equal) && wrong++ < 5)
       ADD_FAILURE() << "segment " << s << " [" << segments.begin(s) << ", " << segments.end(s) << "): count_nonzero "
@@ -122,17 +112,17 @@ void check_norms(queue& q, const std::vector<T>& data, const Segments& segments)
   for (std::uint64_t s = 0; s < segments.count(); ++s) {
     long double sum_squares = 0, sum_abs = 0;
     for (std::uint64_t i = segments.begin(s); i < segments.end(s); ++i) {
-      sum_squares += value_of(data[i]) * value_of(data[i]);
-      sum_abs += std::fabs(value_of(data[i]));
+      sum_squares += as_long_double(data[i]) * as_long_double(data[i]);
+      sum_abs += std::fabs(as_long_double(data[i]));
     }
     const std::uint64_t length = segments.end(s) - segments.begin(s);
-    const bool good = within<T, A>(value_of(squares[s]), sum_squares, sum_squares, length) &&
-                      within<T, A>(value_of(l1[s]), sum_abs, sum_abs, length) &&
-                      within<T, A>(value_of(l2[s]), std::sqrt(sum_squares), std::sqrt(sum_squares), length);
+    const bool good = within<T, A>(as_long_double(squares[s]), sum_squares, sum_squares, length) &&
+                      within<T, A>(as_long_double(l1[s]), sum_abs, sum_abs, length) &&
+                      within<T, A>(as_long_double(l2[s]), std::sqrt(sum_squares), std::sqrt(sum_squares), length);
     if (!good && wrong++ < 5)
-      ADD_FAILURE() << "segment " << s << " (" << length << " elements): sum of squares " << value_of(squares[s])
-                    << " (exact " << sum_squares << "), norm_l1 " << value_of(l1[s]) << " (exact " << sum_abs
-                    << "), norm_l2 " << value_of(l2[s]) << " (exact " << std::sqrt(sum_squares) << ")";
+      ADD_FAILURE() << "segment " << s << " (" << length << " elements): sum of squares " << as_long_double(squares[s])
+                    << " (exact " << sum_squares << "), norm_l1 " << as_long_double(l1[s]) << " (exact " << sum_abs
+                    << "), norm_l2 " << as_long_double(l2[s]) << " (exact " << std::sqrt(sum_squares) << ")";
   }
   EXPECT_EQ(wrong, 0u);
 }
@@ -146,14 +136,14 @@ void check_moments(queue& q, const std::vector<T>& data, const Segments& segment
     const std::uint64_t length = segments.end(s) - segments.begin(s);
     long double sum = 0, sum_abs = 0;
     for (std::uint64_t i = segments.begin(s); i < segments.end(s); ++i) {
-      sum += value_of(data[i]);
-      sum_abs += std::fabs(value_of(data[i]));
+      sum += as_long_double(data[i]);
+      sum_abs += std::fabs(as_long_double(data[i]));
     }
     const long double mean = length ? sum / length : 0;
     long double m2 = 0, m2_magnitude = 0;
     for (std::uint64_t i = segments.begin(s); i < segments.end(s); ++i) {
-      m2 += (value_of(data[i]) - mean) * (value_of(data[i]) - mean);
-      m2_magnitude += value_of(data[i]) * value_of(data[i]);
+      m2 += (as_long_double(data[i]) - mean) * (as_long_double(data[i]) - mean);
+      m2_magnitude += as_long_double(data[i]) * as_long_double(data[i]);
     }
     const long double scale = length ? sum_abs / length : 0;
     const bool good = found[s].count == length && within<float, A>(found[s].mean, mean, scale, length) &&
@@ -201,7 +191,7 @@ TYPED_TEST(SegmentTransform, GivenSegmentsOfEverySize_WhenTransformedPerSegment_
   for (const auto& sizes : {tiny, lanes, groups, skewed, few_long}) {
     const Segments segments = segments_of(sizes);
     SCOPED_TRACE(std::to_string(segments.count()) + " segments of " + std::to_string(segments.offsets.back()) + " elements");
-    check_every_transform(q, mixed_values<T>(segments.offsets.back(), seed++), segments);
+    check_every_transform(q, segment_values<T>(segments.offsets.back(), seed++), segments);
   }
 }
 
@@ -231,7 +221,7 @@ TEST(SegmentTransformPlacement, GivenDeviceBeginEndArraysAndDeviceResults_WhenNo
   ZR_REQUIRE_QUEUE(q);
   // Overlapping windows in reverse order, one empty and one long, from 32-bit arrays in device memory.
   const std::uint64_t n = 50000;
-  const std::vector<float> data = mixed_values<float>(n, 9);
+  const std::vector<float> data = segment_values<float>(n, 9);
   std::vector<std::uint32_t> begins, ends;
   for (std::uint32_t b = n - 50; b > 100; b -= 97) {
     begins.push_back(b);

@@ -13,24 +13,6 @@ namespace zr::test {
 namespace {
 
 template <typename T>
-long double as_long_double(T x) {
-  if constexpr (std::is_same_v<T, half>) return static_cast<float>(x);
-  else return static_cast<long double>(x);
-}
-
-// Values with zeros and repeats (so that counts are neither 0 nor n), spread over the type's sign range.
-template <typename T>
-std::vector<T> mixed_values(std::size_t n, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::vector<T> values(n);
-  for (auto& v : values) {
-    const int r = static_cast<int>(rng() % 23) - (std::is_signed_v<T> || detail::is_floating_v<T> ? 11 : 0);
-    v = static_cast<T>(r % 5 == 0 ? 0 : r);
-  }
-  return values;
-}
-
-template <typename T>
 std::vector<strategy> strategies_for(queue& q, op_kind op) {
   const auto found = q.get_device().strategies(detail::element_type_of<T>(), op);
   if (found.empty())

@@ -696,6 +696,29 @@ class GivenSegmentedReduction(Case):
         document = self.run_json("--input", path("codes.npy"), "--axis", 0, "-o", "sum_i64", "--verify", "-i", 1)
         self.assertEqual([int(v) for v in document["result"]], codes.sum(axis=0, dtype=np.int64).tolist())
 
+    def test_argmin_argmax_per_segment_and_axis_are_numpys_with_indices_from_each_begin(self):
+        rng = np.random.default_rng(12)
+        values = rng.integers(-20, 20, size=5000).astype(np.float32)
+        values[1234] = np.nan
+        offsets = np.array([0, 1, 1000, 4000, 5000], dtype=np.uint32)
+        source, bounds = save("arg_values.npy", values), save("arg_offsets.npy", offsets)
+        for op, numpy_op in (("argmin", np.argmin), ("argmax", np.argmax)):
+            document = self.run_json("--input", source, "--segments", bounds, "-o", op, "--verify", "-i", 1)
+            self.assertTrue(document["verification"]["passed"])
+            parts = [values[b:e] for b, e in zip(offsets[:-1], offsets[1:])]
+            self.assertEqual(document["index"], [int(numpy_op(p)) for p in parts])  # NaN first, as NumPy
+        table = rng.integers(0, 9, size=(6, 7, 50)).astype(np.int16)
+        for axis in (0, 1, 2):
+            document = self.run_json("--input", save("arg_table.npy", table), "--axis", axis, "-o", "argmax", "--verify",
+                                     "-i", 1)
+            self.assertTrue(document["verification"]["passed"])
+            self.assertEqual(document["index"], np.argmax(table, axis=axis).ravel().tolist())
+            self.assertEqual([int(v) for v in document["result"]], table.max(axis=axis).ravel().tolist())
+        done = run("--input", source, "--segments", save("arg_empty.npy", np.array([0, 3, 3, 9], dtype=np.int64)),
+                   "-o", "argmax")
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn("segment 1 is empty", done.stderr.decode())
+
     def test_a_plain_run_writes_a_0d_array_and_columns_a_1d_one(self):
         values = np.arange(1, 1001, dtype=np.int32)
         source = save("plain.npy", values)
@@ -721,7 +744,6 @@ class GivenSegmentedReduction(Case):
         self.expect_error(["--input", array, "--axis", 2], 2, "out of range", "(4, 5)")
         self.expect_error(["--axis", 0], 2, "needs an N-D .npy --input")
         self.expect_error(["--input", array, "--axis", 1, "--segments", path("past.npy")], 2, "give one")
-        self.expect_error(["--input", array, "--axis", 1, "-o", "argmax"], 2, "not argmax yet")
         self.expect_error(["--input", array, "--axis", 1, "-o", "mean_var_f64"], 2, "not mean_var_f64 yet")
         self.expect_error(["--input", array, "--axis", 1, "--columns", 5], 2, "cannot be combined")
         self.expect_error(["--input", array, "-o", "argmax", "--output", path("x.npy")], 2, "--output")

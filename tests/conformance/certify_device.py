@@ -9,8 +9,9 @@ import json
 import subprocess
 
 
-def certify(conformance, ze_reduce, schema_path, report_path, mode, pick, required, env, required_why):
-    """pick(device_json) -> bool selects the one device. Returns (list of failure texts, summary line)."""
+def certify(conformance, ze_reduce, schema_path, report_path, mode, pick, required, env, required_why, gtest_filter=None):
+    """pick(device_json) -> bool selects the one device; gtest_filter, when given, narrows the suite's cases.
+    Returns (list of failure texts, summary line)."""
     import jsonschema
 
     failures = []
@@ -27,8 +28,9 @@ def certify(conformance, ze_reduce, schema_path, report_path, mode, pick, requir
         return [f"expected one matching device in ze_reduce --list, found {len(chosen)}:\n{listing.stdout[:3000]}"], ""
     device = chosen[0]
 
+    narrowed = [f"--gtest_filter={gtest_filter}"] if gtest_filter else []
     done = subprocess.run([conformance, f"--{mode}", "--device", str(device["index"]), "--report", report_path,
-                           "--gtest_brief=1"], capture_output=True, text=True, env=env, timeout=3000)
+                           "--gtest_brief=1", *narrowed], capture_output=True, text=True, env=env, timeout=3000)
     output = done.stdout + done.stderr
     require(done.returncode == 0, f"the suite failed (exit code {done.returncode})")
     try:

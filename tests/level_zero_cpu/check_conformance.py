@@ -4,7 +4,7 @@ presenting one Intel GPU profile, with results checked against the host referenc
 (tests/conformance/certify_device.py). Also checks that the device shows the profile's capabilities as far as
 the CPU device behind the driver can execute them.
 
-Usage: check_conformance.py CONFORMANCE ZE_REDUCE SCHEMA REPORT MODE PROFILE
+Usage: check_conformance.py CONFORMANCE ZE_REDUCE SCHEMA REPORT MODE PROFILE [GTEST_FILTER]
 The caller sets ZE_ENABLE_ALT_DRIVERS, ZRT_PROFILE and OCL_ICD_VENDORS. Exit code 77 (ctest: skipped) without
 jsonschema.
 """
@@ -23,6 +23,7 @@ except ImportError as missing:
     sys.exit(77)
 
 CONFORMANCE, ZE_REDUCE, SCHEMA, REPORT, MODE, PROFILE = sys.argv[1:7]
+GTEST_FILTER = sys.argv[7] if len(sys.argv) > 7 else None
 ENV = {k: v for k, v in os.environ.items() if k not in ("ZE_REDUCE_DEVICE", "ZE_REDUCE_FAULT_INJECTION")}
 intel_backed = (os.path.isfile(os.path.join(ENV.get("OCL_ICD_VENDORS", ""), "intel-opencl-cpu.icd"))
                 and ENV.get("ZRT_OPENCL", "") != "pocl")
@@ -68,7 +69,7 @@ if intel_backed:
 required = REQUIRED[PROFILE] if intel_backed else set()
 
 failures, summary = certify(CONFORMANCE, ZE_REDUCE, SCHEMA, REPORT, MODE, is_test_driver_device, required, ENV,
-                            f"the {PROFILE} profile's strategies")
+                            f"the {PROFILE} profile's strategies", GTEST_FILTER)
 print(f"[{PROFILE}, {'Intel OpenCL CPU' if intel_backed else 'PoCL'} behind the driver] {summary}")
 failures = problems + failures
 if failures:

@@ -33,6 +33,7 @@ struct RunOutcome {
   std::vector<core::Scalar> results;  // one per column, from the last timed run (transforms: of their result
                                       // type; mean_var: the mean)
   std::optional<std::uint64_t> index;  // argmin/argmax: the index of results[0] (their one result)
+  std::vector<std::uint64_t> indices;  // argmin/argmax per segment: each result's index from its segment's begin
   std::optional<MomentsOutcome> moments;  // mean_var only
   std::optional<core::Scalar> equal_to;   // count_equal's value
   core::Scalar identity;              // the identity the reduction used (known or --identity; argmin/argmax:

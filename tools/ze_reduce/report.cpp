@@ -104,6 +104,7 @@ nlohmann::json to_json(const Report& r) {
   doc["result"] = nlohmann::json::array();
   for (const auto& value : outcome.results) doc["result"].push_back(value.to_string());
   if (outcome.index) doc["index"] = *outcome.index;  // argmin/argmax only: the schema requires it there alone
+  if (!outcome.indices.empty()) doc["index"] = outcome.indices;  // per segment, one each
   if (outcome.moments) doc["moments"] = moments_json(*outcome.moments);  // mean_var only, likewise
   if (r.verification) {
     nlohmann::json columns = nlohmann::json::array();
@@ -177,6 +178,7 @@ void print_text(const Report& r, std::FILE* out) {
       }
       if (i) text += ", ";
       text += outcome.results[i].to_string();
+      if (i < outcome.indices.size()) text += (o.verbosity < 0 ? " " : " at ") + std::to_string(outcome.indices[i]);
     }
     return count > 1 ? "[" + text + "]" : text;
   }();

@@ -7,6 +7,7 @@
 #include <memory>
 #include <span>
 
+#include "arg_reference.hpp"
 #include "common/type_dispatch.hpp"
 #include "identity.hpp"
 #include "npy.hpp"
@@ -17,6 +18,24 @@
 namespace zr::cli {
 
 namespace {
+
+// Submits `operation` over the segments into host `results` (one per segment; the library stages them): segments by
+// offsets or rows, the input on the device or handed over as host data.
+template <typename T, typename Result, typename Operation>
+zr::event submit_segments(zr::queue& queue, const DeviceInput<T>& input, const Segmentation& segmentation,
+                          std::span<Result> results, Operation operation, const zr::property_list& props = {}) {
+  const std::span<const std::uint64_t> offsets(segmentation.offsets);
+  if (!offsets.empty()) {
+    if (input.on_device())
+      return queue.reduce_segments(static_cast<const T*>(input.copy.get()), input.n, offsets.data(),
+                                   segmentation.segments, results.data(), operation, props);
+    return queue.reduce_segments(std::span<const T>(input.host, input.n), offsets, results, operation, props);
+  }
+  if (input.on_device())
+    return queue.reduce_rows(static_cast<const T*>(input.copy.get()), segmentation.segments, segmentation.length,
+                             results.data(), operation, props);
+  return queue.reduce_rows(std::span<const T>(input.host, input.n), segmentation.length, results, operation, props);
+}
 
 template <typename T, typename Op>
 RunOutcome run_typed(zr::queue& queue, const Options& options, const Workload& workload,
@@ -37,20 +56,7 @@ RunOutcome run_typed(zr::queue& queue, const Options& options, const Workload& w
   const auto storage = std::make_unique<T[]>(segments);
   const std::span<T> results(storage.get(), segments);
   const zr::property_list props = properties_of(options);
-  const std::span<const std::uint64_t> offsets(segmentation.offsets);
-  auto submit = [&]() -> zr::event {
-    if (!offsets.empty()) {
-      if (input.on_device())
-        return queue.reduce_segments(static_cast<const T*>(input.copy.get()), input.n, offsets.data(), segments,
-                                     results.data(), Op{}, props);
-      return queue.reduce_segments(std::span<const T>(input.host, input.n), offsets, results, Op{}, props);
-    }
-    if (input.on_device())
-      return queue.reduce_rows(static_cast<const T*>(input.copy.get()), segments, segmentation.length, results.data(),
-                               Op{}, props);
-    return queue.reduce_rows(std::span<const T>(input.host, input.n), segmentation.length, results, Op{},
-                             props);
-  };
+  auto submit = [&] { return submit_segments<T>(queue, input, segmentation, results, Op{}, props); };
   run_timed(options, workload, progress, outcome, [&] { std::fill(results.begin(), results.end(), initial); }, submit);
   outcome.results.reserve(segments);
   for (const T& value : results) outcome.results.push_back(core::Scalar::from<T>(type, value));
@@ -71,24 +77,34 @@ RunOutcome run_transform(zr::queue& queue, const Options& options, const Workloa
   const std::uint64_t segments = segmentation.segments;
   std::vector<Result> results(segments);
   const zr::property_list props = properties_of(options);
-  const std::span<const std::uint64_t> offsets(segmentation.offsets);
-  auto submit = [&]() -> zr::event {
-    if (!offsets.empty()) {
-      if (input.on_device())
-        return queue.reduce_segments(static_cast<const T*>(input.copy.get()), input.n, offsets.data(), segments,
-                                     results.data(), transform, props);
-      return queue.reduce_segments(std::span<const T>(input.host, input.n), offsets, std::span<Result>(results),
-                                   transform, props);
-    }
-    if (input.on_device())
-      return queue.reduce_rows(static_cast<const T*>(input.copy.get()), segments, segmentation.length, results.data(),
-                               transform, props);
-    return queue.reduce_rows(std::span<const T>(input.host, input.n), segmentation.length, std::span<Result>(results),
-                             transform, props);
-  };
+  auto submit = [&] { return submit_segments<T>(queue, input, segmentation, std::span<Result>(results), transform, props); };
   run_timed(options, workload, progress, outcome, [] {}, submit);
   outcome.results.reserve(segments);
   for (const Result& value : results) outcome.results.push_back(core::Scalar::from<Result>(result_type, value));
+  return outcome;
+}
+
+// argmin/argmax per segment: each segment's first extreme and its index from the segment's begin (an empty
+// segment is refused by the library, naming it).
+template <typename T, typename Operation>
+RunOutcome run_arg(zr::queue& queue, const Options& options, const Workload& workload, const Segmentation& segmentation,
+                   Progress& progress, Operation operation) {
+  RunOutcome outcome;
+  // The value the kernels start from: minimum's identity for argmin, maximum's for argmax (as arg_run.cpp says).
+  outcome.identity = core::known_identity(options.op == core::Op::argmin ? core::Op::minimum : core::Op::maximum,
+                                          workload.type);
+  const DeviceInput<T> input = place_input<T>(queue, workload, outcome.upload_ns);
+  outcome.input_on_device = input.on_device();
+  const std::uint64_t segments = segmentation.segments;
+  std::vector<zr::arg_result<T>> results(segments);
+  auto submit = [&] {
+    return submit_segments<T>(queue, input, segmentation, std::span<zr::arg_result<T>>(results), operation);
+  };
+  run_timed(options, workload, progress, outcome, [] {}, submit);
+  for (const auto& found : results) {
+    outcome.results.push_back(core::Scalar::from<T>(workload.type, found.value));
+    outcome.indices.push_back(found.index);
+  }
   return outcome;
 }
 
@@ -96,6 +112,16 @@ RunOutcome run_transform(zr::queue& queue, const Options& options, const Workloa
 
 RunOutcome run_segmented(zr::queue& queue, const Options& options, const Workload& workload,
                          const Segmentation& segmentation, Progress& progress) {
+  if (core::is_arg_op(options.op))
+    return tools::visit_element_type(static_cast<element_type>(workload.type), [&](auto type_tag) -> RunOutcome {
+      using T = typename decltype(type_tag)::type;
+      if constexpr (!zr::detail::is_arithmetic_v<T>)
+        throw zr::InvalidArgumentError(std::string(core::name(options.op)) + " is not defined for bool");
+      else if (options.op == core::Op::argmin)
+        return run_arg<T>(queue, options, workload, segmentation, progress, zr::argmin<>());
+      else
+        return run_arg<T>(queue, options, workload, segmentation, progress, zr::argmax<>());
+    });
   if (core::is_transform_op(options.op))
     return tools::visit_element_type(static_cast<element_type>(workload.type), [&](auto type_tag) -> RunOutcome {
       using T = typename decltype(type_tag)::type;
@@ -126,6 +152,17 @@ Verification verify_segments(core::Op op, const Workload& workload, const Segmen
     const std::uint64_t end = segmentation.offsets.empty() ? begin + segmentation.length : segmentation.offsets[s + 1];
     const std::span<const std::byte> data(workload.data.data() + begin * element, (end - begin) * element);
     ColumnCheck check;
+    if (core::is_arg_op(op)) {  // bit for bit, and the index from the segment's begin
+      const core::ArgCandidate reference = core::arg_reference(op, workload.type, data, end - begin);
+      check.reference = {reference.value, 0.0};
+      check.index = reference.index;
+      check.agrees = reference.value.bitwise_equal(outcome.results.at(s)) && outcome.indices.at(s) == reference.index;
+      if (!check.agrees)
+        check.why = "expected " + reference.value.to_string() + " at index " + std::to_string(reference.index) +
+                    ", got " + outcome.results.at(s).to_string() + " at index " + std::to_string(outcome.indices.at(s));
+      verification.columns.push_back(std::move(check));
+      continue;
+    }
     const std::optional<std::uint64_t> bound_depth = depth ? std::optional<std::uint64_t>(depth) : std::nullopt;
     // Transforms: count_equal compares with its value, the others ignore it.
     check.reference = core::is_transform_op(op)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "plans/segmented.hpp"
 #include "zereduce/errors.hpp"
 
 namespace zr::core::plans {
@@ -34,6 +35,55 @@ std::uint64_t widest_group(const Capabilities& caps, const Tuning& tuning, std::
   std::uint64_t widest = std::min(tuning.work_group_size, caps.max_work_group_size);
   if (caps.local_memory_bytes > 0) widest = std::min<std::uint64_t>(widest, caps.local_memory_bytes / (2 * acc_size));
   return std::bit_floor(std::max<std::uint64_t>(widest, 1));
+}
+
+namespace {
+// Fewer segments than compute units x this get slices (as the other segmented plans).
+constexpr std::uint64_t kBusyGroupsPerComputeUnit = 4;
+// Segments of at least this many elements on average get at least segment_group_elements_per_item per lane.
+constexpr std::uint64_t kFullerLanesFrom = 1024;
+// Segments longer than lanes x segment_lane_elements x this are deferred to a group each (skewed sizes).
+constexpr std::uint64_t kDeferredLaneShare = 4;
+}  // namespace
+
+LaneSplit lane_split(const Capabilities& caps, const Tuning& tuning, const SegmentLayout& layout, std::uint64_t mean,
+                     std::uint64_t local, std::uint64_t slice_elements) {
+  const bool cpu = caps.type == DeviceType::cpu;
+  const std::uint64_t wave_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
+  const std::uint64_t busy_groups = std::max<std::uint64_t>(1, caps.compute_units) * kBusyGroupsPerComputeUnit;
+  LaneSplit split;
+  if (!cpu && layout.longest > kSegmentPerItemMaxLength) {
+    split.lanes = segment_lanes(mean, tuning, local);
+    // From a thousand elements on, fewer and fuller lanes: the lanes' tree and a piece's head and tail are paid per
+    // segment. H100, f32 argmax, 2^28 in all: 2^10, 2^12, 2^14 took 441, 416, 408 us with segment_lanes alone and
+    // 398, 386, 380 us with 64 elements per lane; 2^8 took 455 us with 8 lanes and 481 with 4.
+    const std::uint64_t per_lane = std::max<std::uint64_t>(tuning.segment_group_elements_per_item, 1);
+    if (mean >= kFullerLanesFrom)
+      split.lanes = std::min(split.lanes, std::bit_floor(std::max<std::uint64_t>(mean / per_lane, 1)));
+    // Skewed sizes: the segments far longer than the lanes are made for go to a second launch, a group each, so
+    // that none holds a few lanes while the rest of the launch waits.
+    split.defer_above = split.lanes * std::max<std::uint64_t>(tuning.segment_lane_elements, 1) * kDeferredLaneShare;
+    if (layout.longest <= split.defer_above || split.lanes == local) split.defer_above = 0;
+  }
+  if (layout.segments < busy_groups) {
+    // Few segments: a group (on CPUs a work-item) per slice of each, enough slices to fill the device.
+    split.lanes = local;
+    split.defer_above = 0;
+    split.slices = std::clamp<std::uint64_t>(
+        std::min(ceil_div(wave_groups, layout.segments), ceil_div(layout.longest, std::max<std::uint64_t>(slice_elements, 1))),
+        1, wave_groups);
+  }
+  return split;
+}
+
+DeferredList add_deferred_list(Plan& plan, const SegmentLayout& layout, std::uint64_t defer_above) {
+  DeferredList list;
+  if (defer_above == 0) return list;
+  const std::uint64_t covered = layout.end_step == 1 ? plan.request.n : layout.covered;
+  list.most = std::min(layout.segments, covered / (defer_above + 1));
+  list.buffer = add_scratch(plan, 8 + 8 * list.most, Scalar::from(DataType::u32, 0),
+                            "two counters and the numbers of the segments longer than " + std::to_string(defer_above));
+  return list;
 }
 
 Scalar transform_lane_value(const ReductionRequest& request) {

@@ -39,6 +39,28 @@ std::uint64_t widest_group(const Capabilities& caps, const Tuning& tuning, std::
 // (plans/segmented.cpp: measured for segsub, used by the arg family too).
 std::uint64_t segment_lanes(std::uint64_t mean, const Tuning& tuning, std::uint64_t widest);
 
+// How the lane-per-segment families (segarg, segt/segm) split their work: `lanes` work-items per segment (a power
+// of two up to the group, more for longer segments, from a thousand elements on at least
+// segment_group_elements_per_item each); where the segments are too few to fill the device, `slices` of each, a
+// group (CPUs: a work-item) apiece, each at least `slice_elements` long; otherwise, skewed sizes defer every segment
+// longer than `defer_above` (0: none) to a second launch, a group each. `local` is the group's size (1 on CPUs).
+struct LaneSplit {
+  std::uint64_t lanes = 1;
+  std::uint64_t slices = 1;
+  std::uint64_t defer_above = 0;
+};
+LaneSplit lane_split(const Capabilities& caps, const Tuning& tuning, const SegmentLayout& layout, std::uint64_t mean,
+                     std::uint64_t local, std::uint64_t slice_elements);
+
+// The list of a lane split's deferred segments (defer_above > 0): two uint counters, zeros once (the second launch's
+// last group resets them), then room for every segment that can be longer than defer_above, `most` of them: their
+// lengths add up to at most n, or with begin and end arrays (which may overlap) to `covered`.
+struct DeferredList {
+  BufferArg buffer{BufferArg::Which::none, 0};
+  std::uint64_t most = 0;
+};
+DeferredList add_deferred_list(Plan& plan, const SegmentLayout& layout, std::uint64_t defer_above);
+
 // count_equal's value as the transform kernels' LANE argument (zr_transform.h): half compared as float, bool as 0
 // or 1; the element type's zero for the other transforms, which ignore it.
 Scalar transform_lane_value(const ReductionRequest& request);

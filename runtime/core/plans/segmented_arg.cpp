@@ -10,12 +10,6 @@ namespace zr::core::plans {
 
 namespace {
 constexpr std::size_t kArgCandidateBytes = 16;  // zr_arg.h's zr_arg_<type>: value, then a 64-bit index
-// Fewer segments than compute units x this get slices (as the other segmented plans).
-constexpr std::uint64_t kBusyGroupsPerComputeUnit = 4;
-// Segments of at least this many elements on average get at least segment_group_elements_per_item per lane.
-constexpr std::uint64_t kFullerLanesFrom = 1024;
-// Segments longer than lanes x segment_lane_elements x this are deferred to a group each (skewed sizes).
-constexpr std::uint64_t kDeferredLaneShare = 4;
 // A slice of a few long segments gives each of its group's work-items at least this many elements: fewer slices
 // keep the join short (the H100 took 2.7 ms for one segment of 2^28 f32 cut into 16,896 slices of 16 per item).
 constexpr std::uint64_t kSliceElementsPerItem = 256;
@@ -26,33 +20,11 @@ void add_segmented_arg_passes(Plan& plan, const Capabilities& caps, const Tuning
   const ReductionRequest& request = plan.request;
   const bool cpu = caps.type == DeviceType::cpu;
   const std::uint64_t wave_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
-  const std::uint64_t busy_groups = std::max<std::uint64_t>(1, caps.compute_units) * kBusyGroupsPerComputeUnit;
   const std::uint64_t local = cpu ? 1 : widest_group(caps, tuning, kArgCandidateBytes);
-  const std::uint64_t lane_elements = std::max<std::uint64_t>(tuning.segment_lane_elements, 1);
-  std::uint64_t lanes = 1;
-  std::uint64_t slices = 1;
-  std::uint64_t defer_above = 0;
-  if (!cpu && layout.longest > kSegmentPerItemMaxLength) {
-    lanes = segment_lanes(mean, tuning, local);
-    // From a thousand elements on, fewer and fuller lanes: the lanes' tree and the scan's head and tail are paid per
-    // segment. H100, f32 argmax, 2^28 in all: 2^10, 2^12, 2^14 took 441, 416, 408 us with segment_lanes alone and
-    // 398, 386, 380 us with 64 elements per lane; 2^8 took 455 us with 8 lanes and 481 with 4.
-    const std::uint64_t per_lane = std::max<std::uint64_t>(tuning.segment_group_elements_per_item, 1);
-    if (mean >= kFullerLanesFrom) lanes = std::min(lanes, std::bit_floor(std::max<std::uint64_t>(mean / per_lane, 1)));
-    // Skewed sizes: the segments far longer than the lanes are made for go to a second launch, a group each, so
-    // that none holds a few lanes while the rest of the launch waits.
-    defer_above = lanes * lane_elements * kDeferredLaneShare;
-    if (layout.longest <= defer_above || lanes == local) defer_above = 0;
-  }
-  if (layout.segments < busy_groups) {
-    // Few segments: a group (on CPUs a work-item) per slice of each, enough slices to fill the device, each
-    // work-item's share at least kSliceElementsPerItem.
-    lanes = local;
-    defer_above = 0;
-    slices = std::clamp<std::uint64_t>(
-        std::min(ceil_div(wave_groups, layout.segments), ceil_div(layout.longest, local * kSliceElementsPerItem)), 1,
-        wave_groups);
-  }
+  const LaneSplit split = lane_split(caps, tuning, layout, mean, local, local * kSliceElementsPerItem);
+  const std::uint64_t lanes = split.lanes;
+  std::uint64_t slices = split.slices;
+  std::uint64_t defer_above = split.defer_above;
   // zr_arg_grid.h counts a lane's vectors in 32 bits: no lane's share of a slice may reach 2^32 elements.
   slices = std::max(slices, ceil_div(layout.longest, lanes << 32));
   if (slices > 1) defer_above = 0;  // the listing launch scans whole segments
@@ -66,19 +38,12 @@ void add_segmented_arg_passes(Plan& plan, const Capabilities& caps, const Tuning
   if (slices > 1)
     partials = add_scratch(plan, pieces * kArgCandidateBytes, std::nullopt,
                            "candidates of " + std::to_string(slices) + " slices per segment");
-  // At most this many segments are longer than defer_above: their lengths add up to at most n, or with begin and
-  // end arrays (which may overlap) to `covered`; and never more than there are segments.
-  const std::uint64_t covered = layout.end_step == 1 ? request.n : layout.covered;
-  const std::uint64_t most_deferred = std::min(layout.segments, covered / (defer_above + 1));
-  BufferArg deferred{BufferArg::Which::none, 0};
-  if (defer_above > 0)
-    deferred = add_scratch(plan, 8 + 8 * most_deferred, Scalar::from(DataType::u32, 0),
-                           "two counters and the numbers of the segments longer than " + std::to_string(defer_above));
+  const DeferredList deferred = add_deferred_list(plan, layout, defer_above);
   auto scan_args = [&](std::uint64_t lanes_of_pass, std::uint64_t defer, std::uint32_t listed) {
     return std::vector<KernelArg>{input, u64(request.n), offsets, u32(layout.offset_bytes), u64(layout.length),
                                   u64(layout.segments), u64(slices),
                                   u32(static_cast<std::uint32_t>(std::countr_zero(lanes_of_pass))), partials, result,
-                                  scratch, u64(layout.end_step), u64(defer), deferred, u32(listed)};
+                                  scratch, u64(layout.end_step), u64(defer), deferred.buffer, u32(listed)};
   };
 
   // CPU devices: the barrier-free variants (segarg.cl says why), a work-item per piece.
@@ -100,7 +65,7 @@ void add_segmented_arg_passes(Plan& plan, const Capabilities& caps, const Tuning
   if (defer_above > 0) {
     KernelPass listed = kernel_pass("segarg", request.op, request.type, "long segments");
     listed.local_size = local;
-    listed.global_size = std::clamp<std::uint64_t>(most_deferred, 1, wave_groups) * local;
+    listed.global_size = std::clamp<std::uint64_t>(deferred.most, 1, wave_groups) * local;
     listed.args = scan_args(local, 0, 1);
     plan.passes.push_back(std::move(listed));
   }

@@ -10,13 +10,6 @@
 namespace zr::core::plans {
 
 namespace {
-// Fewer segments than compute units x this get slices (as the other segmented plans).
-constexpr std::uint64_t kBusyGroupsPerComputeUnit = 4;
-// Segments of at least this many elements on average get at least segment_group_elements_per_item per lane.
-constexpr std::uint64_t kFullerLanesFrom = 1024;
-// Segments longer than lanes x segment_lane_elements x this are deferred to a group each (skewed sizes), so that
-// no long segment holds a few lanes while the rest of the launch waits (as plans/segmented_arg.cpp).
-constexpr std::uint64_t kDeferredLaneShare = 4;
 // A slice of a few long segments gives each of its group's work-items at least this many elements.
 constexpr std::uint64_t kSliceElementsPerItem = 256;
 
@@ -33,27 +26,12 @@ void add_segmented_transform_passes(Plan& plan, const Capabilities& caps, const 
   const bool cpu = caps.type == DeviceType::cpu;
   const std::size_t acc_size = accumulator_bytes(request);
   const std::uint64_t wave_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
-  const std::uint64_t busy_groups = std::max<std::uint64_t>(1, caps.compute_units) * kBusyGroupsPerComputeUnit;
   const std::uint64_t local = cpu ? 1 : widest_group(caps, tuning, acc_size);
-  const std::uint64_t lane_elements = std::max<std::uint64_t>(tuning.segment_lane_elements, 1);
-  std::uint64_t lanes = 1;
-  std::uint64_t slices = 1;
-  std::uint64_t defer_above = 0;
-  if (!cpu && layout.longest > kSegmentPerItemMaxLength) {
-    lanes = segment_lanes(mean, tuning, local);
-    const std::uint64_t per_lane = std::max<std::uint64_t>(tuning.segment_group_elements_per_item, 1);
-    if (mean >= kFullerLanesFrom) lanes = std::min(lanes, std::bit_floor(std::max<std::uint64_t>(mean / per_lane, 1)));
-    defer_above = lanes * lane_elements * kDeferredLaneShare;
-    if (layout.longest <= defer_above || lanes == local) defer_above = 0;
-  }
-  if (layout.segments < busy_groups) {
-    // Few segments: a group (on CPUs a work-item) per slice of each, enough slices to fill the device.
-    lanes = local;
-    defer_above = 0;
-    const std::uint64_t per_slice = cpu ? std::max<std::uint64_t>(tuning.min_elements_per_item, 16) : local * kSliceElementsPerItem;
-    slices = std::clamp<std::uint64_t>(std::min(ceil_div(wave_groups, layout.segments), ceil_div(layout.longest, per_slice)),
-                                       1, wave_groups);
-  }
+  const LaneSplit split = lane_split(caps, tuning, layout, mean, local,
+                                     cpu ? std::max<std::uint64_t>(tuning.min_elements_per_item, 16) : local * kSliceElementsPerItem);
+  const std::uint64_t lanes = split.lanes;
+  const std::uint64_t slices = split.slices;
+  const std::uint64_t defer_above = split.defer_above;
   const std::uint64_t pieces = layout.segments * slices;  // no overflow: slices > 1 only for few segments
   const BufferArg offsets{layout.offset_bytes ? BufferArg::Which::segment_offsets : BufferArg::Which::none, 0};
   BufferArg partials{BufferArg::Which::none, 0};
@@ -63,17 +41,9 @@ void add_segmented_transform_passes(Plan& plan, const Capabilities& caps, const 
                            "partials of " + std::to_string(slices) + " slices per segment");
     if (!cpu) arrivals = add_scratch(plan, layout.segments * 4, u32(0), "the slices of each segment done");
   }
-  if (slices > 1) defer_above = 0;  // the listing launch takes whole segments
   // count_equal's value; means and variances take a uint they ignore.
   const Scalar value = moments ? u32(0) : transform_lane_value(request);
-  // At most this many segments are longer than defer_above: their lengths add up to at most n, or with begin and
-  // end arrays (which may overlap) to `covered`; and never more than there are segments.
-  const std::uint64_t covered = layout.end_step == 1 ? request.n : layout.covered;
-  const std::uint64_t most_deferred = std::min(layout.segments, covered / (defer_above + 1));
-  BufferArg deferred{BufferArg::Which::none, 0};
-  if (defer_above > 0)
-    deferred = add_scratch(plan, 8 + 8 * most_deferred, u32(0),
-                           "two counters and the numbers of the segments longer than " + std::to_string(defer_above));
+  const DeferredList deferred = add_deferred_list(plan, layout, defer_above);
 
   KernelPass pass = kernel_pass(moments ? (cpu ? "segmcpu" : "segm") : (cpu ? "segtcpu" : "segt"), request.op, request.type,
                                 slices > 1 ? "slices" : "segments");
@@ -90,7 +60,7 @@ void add_segmented_transform_passes(Plan& plan, const Capabilities& caps, const 
                                   u64(layout.length), u64(layout.segments), u64(slices),
                                   u32(static_cast<std::uint32_t>(std::countr_zero(lanes_of_pass))), partials, arrivals,
                                   result, value, LocalMemoryArg{local_bytes(local, acc_size)}, u64(layout.end_step),
-                                  u64(defer), deferred, u32(listed)};
+                                  u64(defer), deferred.buffer, u32(listed)};
   };
   pass.args = cpu ? cpu_args(0) : gpu_args(lanes, defer_above, 0);
   // CPU devices merge the slices in a second launch of the same kernel, a work-item per segment (no fences there).
@@ -106,7 +76,7 @@ void add_segmented_transform_passes(Plan& plan, const Capabilities& caps, const 
   if (defer_above > 0) {
     listed = pass;
     listed->label = "long segments";
-    listed->global_size = std::clamp<std::uint64_t>(most_deferred, 1, wave_groups) * local;
+    listed->global_size = std::clamp<std::uint64_t>(deferred.most, 1, wave_groups) * local;
     listed->args = gpu_args(local, 0, 1);
   }
   plan.passes.push_back(std::move(pass));
