@@ -95,7 +95,7 @@
                                                      global ulong* result, ulong end_step) {                    \
     const ulong pieces = segments * slices;                                                                     \
     for (ulong piece = get_global_id(0); piece < pieces; piece += get_global_size(0)) {                         \
-      const ulong s = piece / slices;                                                                           \
+      const ulong s = ZR_PIECE_OF(piece, slices);                                                               \
       const ulong k = piece - s * slices;                                                                       \
       ACC b_value;                                                                                              \
       ulong b_index;                                                                                            \

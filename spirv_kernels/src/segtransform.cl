@@ -76,7 +76,7 @@
     }                                                                                                       \
     const ulong pieces = segments * slices;                                                                 \
     for (ulong piece = get_global_id(0); piece < pieces; piece += get_global_size(0)) {                     \
-      const ulong s = piece / slices;                                                                       \
+      const ulong s = ZR_PIECE_OF(piece, slices);                                                           \
       const ulong k = piece - s * slices;                                                                   \
       ZR_SEGACC_PIECE(s, k, first, last);                                                                   \
       ACC acc = NONE();                                                                                     \

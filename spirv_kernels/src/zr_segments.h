@@ -27,6 +27,10 @@ static inline ulong zr_segment_end(global const uchar* offsets, uint offset_byte
     if (include_initial) (acc) = ZR_COMBINE(OP, ATN)(ZR_LOAD_##TN(result, s), acc); \
     ZR_STORE_##TN(result, s, acc);                                          \
   }
+// The segment of piece `piece` with `slices` slices each, without a 64-bit division where there is one slice
+// (segments of a few elements, one a work-item, would pay one per element).
+#define ZR_PIECE_OF(piece, slices) ((slices) == 1 ? (piece) : (piece) / (slices))
+
 // Skewed sizes (segarg.cl, segtransform.cl): a first launch lists each segment longer than its defer_above in
 // `deferred` (two uint counters, the segments listed and the listing launch's groups done, then the list of 64-bit
 // segment numbers), and a second launch (listed = 1) takes the listed segments, a group each. The number of pieces
@@ -34,8 +38,8 @@ static inline ulong zr_segment_end(global const uchar* offsets, uint offset_byte
 // setting both counters back to 0 for the next run (every group read the count before counting itself).
 #define ZR_DEFERRED_LIST(deferred) ((global ulong*)((deferred) + 2))
 #define ZR_LAUNCH_PIECES(listed, deferred, segments, slices) ((listed) ? (ulong)(deferred)[0] : (segments) * (slices))
-#define ZR_PIECE_SEGMENT(listed, deferred, piece, pieces, slices) \
-  ((listed) ? ((piece) < (pieces) ? ZR_DEFERRED_LIST(deferred)[piece] : 0) : (piece) / (slices))
+#define ZR_PIECE_SEGMENT(listed, deferred, piece, pieces, slices)                            \
+  ((listed) ? ((piece) < (pieces) ? ZR_DEFERRED_LIST(deferred)[piece] : 0) : ZR_PIECE_OF(piece, slices))
 #define ZR_DEFER_SEGMENT(deferred, s) (ZR_DEFERRED_LIST(deferred)[atomic_inc(deferred)] = (s))
 #define ZR_RESET_DEFERRED(listed, deferred)                                                              \
   if ((listed) && get_local_id(0) == 0 && atomic_inc((deferred) + 1) == (uint)get_num_groups(0) - 1) { \
