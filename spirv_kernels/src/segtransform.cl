@@ -52,9 +52,10 @@
   } while (0)
 
 // A family's accumulator: LT an element as the loads give it (the accumulator's type for means and variances),
-// ACC, NONE() the empty one, ADD(acc, x, value) one loaded element, MERGE(a, b),
-// LOAD_PARTIAL(&part, done, i) from a volatile global array (into a private variable: a function returning a struct
-// leaves alias scopes in its inlined loads, which llvm-spirv-15 writes where spirv-val rejects them), STORE(result, s, acc) a segment's finished result (RT).
+// ACC, NONE() the empty one, ADD(acc, x, value) one loaded element, MERGE(a, b), LOAD_PARTIAL(&part, done, i) from a
+// volatile global array (into a private variable: a function returning a struct leaves alias scopes in its inlined
+// loads, which llvm-spirv-15 writes where spirv-val rejects them), STORE(result, s, acc) a segment's finished
+// result (RT).
 #if defined(ZR_SEGACC_CPU)
 #include "zr_cpu_device_kernel.h"
 #define ZR_SEGACC_KERNEL(NAME, T, TN, LT, ACC, NONE, ADD, MERGE, LOAD_PARTIAL, STORE, RT, VT)                   \
