@@ -42,10 +42,9 @@ struct Tuning {
   // 4096, 2^28 in all, bench/results/segmented_h100_2026-11-27c): f32 and i32 read at the probe with 32 or 64
   // (349-353 us against 398-479 with 4 or 16), f64 within 2% of 4's; 2^14 and 2^16 the same for all four.
   std::uint64_t segment_group_elements_per_item = 64;
-  // Segmented reductions of skewed sizes on GPUs (segspan): elements per work-item. Measured on the H100
-  // (power-law sizes, 2^28 f32 sums, ZE_REDUCE_SEGMENT_SPAN_ELEMENTS, the walk as now before its last tweaks):
-  // 16 read at 2.6 ms, 32 at 2.2, 64 at 2.1, 128 at 2.7; at 61d5bb0, 32 at 2.7 and 64 at 2.5 on another machine.
-  std::uint64_t segment_span_elements = 64;
+  // Segmented reductions of skewed sizes on GPUs (segspan): consecutive positions per lane of a group's tile
+  // (halved until the tile fits the device's local memory).
+  std::uint64_t segment_span_elements = 16;
 };
 
 Tuning tuning_for(const Capabilities& caps);

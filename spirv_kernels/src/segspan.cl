@@ -1,10 +1,13 @@
 // Variants "segspan" and "segjoin": a segmented reduction whose work is split by elements, not by segments
 // (runtime/core/plans/segmented.cpp, for skewed sizes: a few huge segments among many tiny ones). Segments as in
-// segments.cl (offsets of offset_bytes 4 or 8, clamped to n; an end below its begin reads as empty).
-//   segspan: a work-item per span of `span` consecutive elements, grid-strided over the spans. It folds, in
-//            order, the part of each segment that lies in its span. A segment wholly inside the span (and an
-//            empty one that begins there, or at n in the last span) is stored at once, after its initial value
-//            when include_initial. A segment that crosses a span boundary leaves two pieces per span:
+// segments.cl (offsets of offset_bytes 4 or 8, clamped to n; the host has checked that they never decrease).
+//   segspan: a group per span of `span` consecutive elements (a multiple of its tile, lanes x items), grid-strided
+//            over the spans. The group reads its span a tile at a time: the tile's elements staged in local
+//            memory with coalesced loads, the segments that begin in it marked as heads, then each lane folds
+//            `items` consecutive positions, and a segmented scan over the lanes joins the runs that cross lanes
+//            (and, through a carry, tiles). A segment that begins and ends inside the span (and an empty one
+//            that begins there, or at n in the last span) is stored at once, after its initial value when
+//            include_initial. A segment that crosses a span boundary leaves two pieces per span:
 //              pieces[2c]     the fold of span c's elements in the segment holding its first element, when that
 //                             segment begins at or before the span (else the identity);
 //              pieces[2c + 1] the fold of span c's elements in a segment that begins after its first element
@@ -15,8 +18,10 @@
 //            inside s has pieces[2k + 1] = identity). Up to serial_pieces of them are folded by the work-item;
 //            longer runs are listed in local memory and folded one after another by the whole group (strided
 //            lanes, then the local tree), so that a huge segment is not left to one work-item.
-// segspan: (in T, n, offsets, offset_bytes, segments, span, pieces ACC, opened ulong, result T, identity,
-//           include_initial)
+// segspan: (in T, n, offsets, offset_bytes, segments, span, items, pieces ACC, opened ulong, result T, identity,
+//           include_initial, values local ACC[slots], heads local uint[slots], scan_values local ACC[lanes + 1],
+//           scan_ids local uint[lanes + 1]) with slots = ZR_TILE_SLOT(lanes x items); needs segments < 2^32 - 1
+//           (heads hold segment numbers relative to the tile's first).
 // segjoin: (pieces ACC, opened ulong, n, offsets, offset_bytes, segments, span, serial_pieces, result T, identity,
 //           include_initial, scratch local ACC, listed local ulong, listed_count local uint)
 #include "zr_grid.h"
@@ -113,46 +118,179 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
     }                                                                                                           \
   }
 #else
-// A work-item walks its span a segment at a time, straight from global memory (staging the spans and their
-// bounds in local memory measured slower on the H100: the groups it allows are too narrow).
+// Where position p of a tile lies in local memory: a pad slot every 32, so that the lanes' runs of `items`
+// consecutive positions start in different banks.
+#define ZR_TILE_SLOT(p) ((p) + ((p) >> 5))
+#define ZR_NO_HEAD 0xffffffffu
+// The segment of a run that began before the group's span (its lead piece): no segment number.
+#define ZR_BEFORE_SPAN (~(ulong)0)
+
+// Tile positions [0, lanes x items) from in[t0 + p] (the identity at and past t1), lane lid taking p = lid,
+// lid + lanes, ... so that neighbouring lanes read neighbouring elements; four loads in flight per lane.
+#define ZR_STAGE_TILE(ACC, TN, values, in, t0, t1, identity, lid, lsize, items)                         \
+  do {                                                                                                \
+    const ulong zr_stride_ = (lsize);                                                                 \
+    const ulong zr_count_ = zr_stride_ * (items);                                                     \
+    ulong zr_p_ = (lid);                                                                              \
+    for (; zr_p_ + 3 * zr_stride_ < zr_count_; zr_p_ += 4 * zr_stride_) {                            \
+      const ulong zr_i_ = (t0) + zr_p_;                                                               \
+      const ACC zr_x0_ = zr_i_ < (t1) ? (ACC)ZR_LOAD_##TN(in, zr_i_) : (identity);                     \
+      const ACC zr_x1_ = zr_i_ + zr_stride_ < (t1) ? (ACC)ZR_LOAD_##TN(in, zr_i_ + zr_stride_) : (identity); \
+      const ACC zr_x2_ = zr_i_ + 2 * zr_stride_ < (t1) ? (ACC)ZR_LOAD_##TN(in, zr_i_ + 2 * zr_stride_) : (identity); \
+      const ACC zr_x3_ = zr_i_ + 3 * zr_stride_ < (t1) ? (ACC)ZR_LOAD_##TN(in, zr_i_ + 3 * zr_stride_) : (identity); \
+      (values)[ZR_TILE_SLOT(zr_p_)] = zr_x0_;                                                         \
+      (values)[ZR_TILE_SLOT(zr_p_ + zr_stride_)] = zr_x1_;                                            \
+      (values)[ZR_TILE_SLOT(zr_p_ + 2 * zr_stride_)] = zr_x2_;                                        \
+      (values)[ZR_TILE_SLOT(zr_p_ + 3 * zr_stride_)] = zr_x3_;                                        \
+    }                                                                                                 \
+    for (; zr_p_ < zr_count_; zr_p_ += zr_stride_)                                                    \
+      (values)[ZR_TILE_SLOT(zr_p_)] = (t0) + zr_p_ < (t1) ? (ACC)ZR_LOAD_##TN(in, (t0) + zr_p_) : (identity); \
+  } while (0)
+
 #define ZR_SEGMENT_KERNEL(OP, TN, T, ACC, ATN)                                                                  \
   kernel void zr_segspan_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,         \
-                                     uint offset_bytes, ulong segments, ulong span, global ACC* restrict pieces, \
-                                     global ulong* restrict opened, global T* result, ACC identity,             \
-                                     uint include_initial) {                                                    \
+                                     uint offset_bytes, ulong segments, ulong span, uint items,                 \
+                                     global ACC* restrict pieces, global ulong* restrict opened,                \
+                                     global T* result, ACC identity, uint include_initial, local ACC* values,   \
+                                     local uint* heads, local ACC* scan_values, local uint* scan_ids) {         \
+    const uint lid = (uint)get_local_id(0);                                                                     \
+    const uint lsize = (uint)get_local_size(0);                                                                 \
+    const ulong tile = (ulong)lsize * items;                                                                    \
     const ulong spans = (n + span - 1) / span;                                                                  \
-    for (ulong c = get_global_id(0); c < spans; c += get_global_size(0)) {                                      \
+    local uint* const taken_count = scan_ids + lsize;                                                           \
+    local ACC* const lead_slot = scan_values + lsize;                                                           \
+    for (ulong p = lid; p < tile; p += lsize) heads[ZR_TILE_SLOT(p)] = ZR_NO_HEAD;                              \
+    if (lid == 0) {                                                                                             \
+      *taken_count = 0;                                                                                         \
+      *lead_slot = identity;                                                                                    \
+    }                                                                                                           \
+    for (ulong c = get_group_id(0); c < spans; c += get_num_groups(0)) {                                        \
       const ulong a = c * span;                                                                                 \
       const ulong z = min(n, a + span);                                                                         \
-      const ulong below = zr_bounds_below(offsets, offset_bytes, 0, segments + 1, a, n);                        \
-      ACC lead = identity, tail = identity;                                                                     \
-      ulong open = ~(ulong)0;                                                                                   \
-      ulong s = max(below, (ulong)1) - 1;                                                                       \
-      ulong begin = zr_segment_bound(offsets, offset_bytes, 0, s, n);                                           \
-      for (; s < segments; ++s) {                                                                               \
-        /* Segments that begin in a later span are its own; empty ones at n belong to the last span. */         \
-        if ((begin >= z) & !((z == n) & (begin == n))) break; /* & not &&: no freeze for llvm-spirv-15 */          \
-        const ulong next = zr_segment_bound(offsets, offset_bytes, 0, s + 1, n);                                \
-        const ulong end = max(begin, next);                                                                     \
-        if (end <= a && begin < a) { /* the last to begin before the span ended before it too */                \
-          begin = next;                                                                                         \
-          continue;                                                                                             \
+      /* The first segment that begins at or after a (segments + 1: none, the end bound included). */           \
+      ulong next = zr_bounds_below(offsets, offset_bytes, 0, segments + 1, a, n);                               \
+      ulong carry_segment = ZR_BEFORE_SPAN;                                                                     \
+      ACC carry = identity;                                                                                     \
+      ulong t0 = a; /* a < z: at least one tile (a do-while: llvm-spirv-15 misorders the guarded loop's exit) */ \
+      do {                                                                                                      \
+        const ulong t1 = min(z, t0 + tile);                                                                     \
+        ZR_STAGE_TILE(ACC, TN, values, in, t0, t1, identity, lid, lsize, items);                                     \
+        /* Heads: heads[slot of b - t0] = s - base for each non-empty segment s beginning at b in the tile,      \
+           and for the end bound (s = segments) when it lies inside; empty ones are stored now. Every           \
+           position is written at most once: non-empty segments begin at distinct positions. */                 \
+        const ulong base = next;                                                                                \
+        uint taken;                                                                                             \
+        do {                                                                                                    \
+          barrier(CLK_LOCAL_MEM_FENCE); /* the staging, and the count's reset */                                \
+          const ulong s = next + lid;                                                                           \
+          if (s <= segments) {                                                                                  \
+            const ulong b = zr_segment_bound(offsets, offset_bytes, 0, s, n);                                   \
+            if (s == segments) {                                                                                \
+              if (b < t1) {                                                                                     \
+                heads[ZR_TILE_SLOT(b - t0)] = (uint)(s - base);                                                 \
+                atomic_max(taken_count, lid + 1);                                                               \
+              }                                                                                                 \
+            } else if ((b < t1) | ((b == n) & (t1 == n))) { /* empty ones at n: the last tile's */             \
+              if (zr_segment_bound(offsets, offset_bytes, 0, s + 1, n) > b) {                                   \
+                heads[ZR_TILE_SLOT(b - t0)] = (uint)(s - base);                                                 \
+              } else {                                                                                          \
+                ACC empty = identity;                                                                           \
+                ZR_FINISH_SEGMENT(OP, TN, ATN, empty, s);                                                       \
+              }                                                                                                 \
+              atomic_max(taken_count, lid + 1);                                                                 \
+            }                                                                                                   \
+          }                                                                                                     \
+          barrier(CLK_LOCAL_MEM_FENCE);                                                                         \
+          taken = *taken_count;                                                                                 \
+          next += taken;                                                                                        \
+          barrier(CLK_LOCAL_MEM_FENCE); /* every lane has read the count before it is reset */                  \
+          if (lid == 0) *taken_count = 0;                                                                       \
+        } while (taken == lsize);                                                                               \
+        /* Each lane's run of `items` positions: runs that begin and end inside it are whole segments; the     \
+           part before its first head and the part from its last head on go through the scan. */              \
+        ACC first = identity, run = identity;                                                                   \
+        uint run_head = ZR_NO_HEAD;                                                                             \
+        for (uint k = 0; k < items; ++k) {                                                                      \
+          const ulong q = ZR_TILE_SLOT((ulong)lid * items + k);                                                 \
+          const uint head = heads[q];                                                                           \
+          if (head != ZR_NO_HEAD) {                                                                             \
+            heads[q] = ZR_NO_HEAD;                                                                              \
+            if (run_head == ZR_NO_HEAD) first = run;                                                            \
+            else ZR_FINISH_SEGMENT(OP, TN, ATN, run, base + run_head);                                          \
+            run = identity;                                                                                     \
+            run_head = head;                                                                                    \
+          }                                                                                                     \
+          run = ZR_COMBINE(OP, ATN)(run, values[q]);                                                            \
         }                                                                                                       \
-        ACC acc = identity;                                                                                     \
-        for (ulong i = max(begin, a); i < min(end, z); ++i) acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, i)); \
-        if (end > z) {                                                                                          \
-          if (begin <= a) lead = acc;                                                                           \
-          else tail = acc;                                                                                      \
-          if (begin >= a) open = s;                                                                             \
-          break;                                                                                                \
+        const uint has_head = run_head != ZR_NO_HEAD;                                                           \
+        /* Segmented inclusive scan over the lanes: each slot ends as the fold since the last head at or        \
+           before its lane (and that head), or of every lane so far when there was none. */                     \
+        uint scan_head = run_head;                                                                              \
+        ACC scanned = run;                                                                                      \
+        scan_ids[lid] = scan_head;                                                                              \
+        scan_values[lid] = scanned;                                                                             \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
+        for (uint d = 1; d < lsize; d <<= 1) {                                                                  \
+          const uint left_head = lid >= d ? scan_ids[lid - d] : ZR_NO_HEAD;                                     \
+          const ACC left = lid >= d ? scan_values[lid - d] : identity;                                          \
+          barrier(CLK_LOCAL_MEM_FENCE);                                                                         \
+          if ((lid >= d) & (scan_head == ZR_NO_HEAD)) {                                                         \
+            scanned = ZR_COMBINE(OP, ATN)(left, scanned);                                                       \
+            scan_head = left_head;                                                                              \
+          }                                                                                                     \
+          scan_ids[lid] = scan_head;                                                                            \
+          scan_values[lid] = scanned;                                                                           \
+          barrier(CLK_LOCAL_MEM_FENCE);                                                                         \
         }                                                                                                       \
-        if (begin >= a) ZR_FINISH_SEGMENT(OP, TN, ATN, acc, s);                                                 \
-        else lead = acc; /* began in an earlier span: segjoin finishes it */                                    \
-        begin = next;                                                                                           \
+        if (has_head) { /* the run ending at this lane's first head comes from the lanes before it */          \
+          ulong closed_segment = carry_segment;                                                                 \
+          ACC closed = carry;                                                                                   \
+          if (lid > 0) {                                                                                        \
+            const uint before_head = scan_ids[lid - 1];                                                         \
+            if (before_head == ZR_NO_HEAD) {                                                                    \
+              closed = ZR_COMBINE(OP, ATN)(carry, scan_values[lid - 1]);                                        \
+            } else {                                                                                            \
+              closed_segment = base + before_head;                                                              \
+              closed = scan_values[lid - 1];                                                                    \
+            }                                                                                                   \
+          }                                                                                                     \
+          closed = ZR_COMBINE(OP, ATN)(closed, first);                                                          \
+          if (closed_segment == ZR_BEFORE_SPAN) *lead_slot = closed;                                            \
+          else if (closed_segment < segments) ZR_FINISH_SEGMENT(OP, TN, ATN, closed, closed_segment);           \
+        }                                                                                                       \
+        const uint last_head = scan_ids[lsize - 1];                                                             \
+        if (last_head == ZR_NO_HEAD) {                                                                          \
+          carry = ZR_COMBINE(OP, ATN)(carry, scan_values[lsize - 1]);                                           \
+        } else {                                                                                                \
+          carry_segment = base + last_head;                                                                     \
+          carry = scan_values[lsize - 1];                                                                       \
+        }                                                                                                       \
+        /* The next tile's scan and staging overwrite what every lane has just read. */                         \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
+        t0 += tile;                                                                                             \
+      } while (t0 < z);                                                                                         \
+      /* The run still open at the span's end, as segjoin reads pieces (see the top of the file). */            \
+      if (lid == 0) {                                                                                           \
+        ACC lead = *lead_slot, tail = identity;                                                                 \
+        *lead_slot = identity; /* for the next span */                                                          \
+        ulong open = ~(ulong)0;                                                                                 \
+        if (carry_segment == ZR_BEFORE_SPAN) {                                                                  \
+          lead = carry;                                                                                         \
+        } else if (carry_segment < segments) {                                                                  \
+          const ulong begin = zr_segment_bound(offsets, offset_bytes, 0, carry_segment, n);                     \
+          if (zr_segment_bound(offsets, offset_bytes, 0, carry_segment + 1, n) > z) {                           \
+            open = carry_segment;                                                                               \
+            if (begin == a) lead = carry;                                                                       \
+            else tail = carry;                                                                                  \
+          } else {                                                                                              \
+            ZR_FINISH_SEGMENT(OP, TN, ATN, carry, carry_segment);                                               \
+          }                                                                                                     \
+        }                                                                                                       \
+        pieces[2 * c] = lead;                                                                                   \
+        pieces[2 * c + 1] = tail;                                                                               \
+        opened[c] = open;                                                                                       \
       }                                                                                                         \
-      pieces[2 * c] = lead;                                                                                     \
-      pieces[2 * c + 1] = tail;                                                                                 \
-      opened[c] = open;                                                                                         \
+      barrier(CLK_LOCAL_MEM_FENCE); /* the lead slot's reset */                                                 \
     }                                                                                                           \
   }
 #endif

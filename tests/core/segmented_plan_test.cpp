@@ -106,23 +106,43 @@ TEST(SegmentedPlan, GivenSkewedSizesOnAGpuWhenPlanningThenTheWorkIsSplitByElemen
   EXPECT_EQ(spans.entry_point, "zr_segspan_plus_f32") << describe(plan);
   EXPECT_EQ(join.entry_point, "zr_segjoin_plus_f32");
   const auto span = u64_arg(spans, 5);
-  EXPECT_EQ(span, tuning_for(caps).segment_span_elements);
+  const auto items = std::get<Scalar>(spans.args[6]).as<std::uint32_t>();
+  EXPECT_EQ(items, tuning_for(caps).segment_span_elements);
+  const std::uint64_t tile = spans.local_size * items;
+  EXPECT_EQ(span % tile, 0u) << "a span is whole tiles";
   const std::uint64_t span_count = (n + span - 1) / span;
-  // A work-item per span in each pass (grid-strided beyond the launch): no segment gets a group of its own.
-  EXPECT_LE(spans.global_size, span_count + spans.local_size);
+  // A group per span, no more groups than a few per compute unit, and every group busy.
+  EXPECT_EQ(spans.global_size, span_count * spans.local_size);
+  EXPECT_LE(span_count, caps.compute_units * 8);
+  EXPECT_GE(span_count, caps.compute_units);
   EXPECT_LE(join.global_size, span_count + join.local_size);
   ASSERT_EQ(plan.scratch.size(), 2u);
   EXPECT_EQ(plan.scratch[0].bytes, 2 * span_count * 4) << "two f32 pieces per span";
   EXPECT_EQ(plan.scratch[1].bytes, span_count * 8) << "a 64-bit segment index per span";
-  // A piece's chain, then a million-element segment's pieces shared by the join's group.
-  EXPECT_LE(combine_depth(plan), span + 1 + (2 * (1'000'000 / span + 2)) / join.local_size + 1 + 16);
+  // The tile's values and heads fit the group's local memory.
+  std::uint64_t local = 0;
+  for (const auto& arg : spans.args)
+    if (const auto* bytes = std::get_if<LocalMemoryArg>(&arg)) local += bytes->bytes;
+  EXPECT_LE(local, caps.local_memory_bytes);
+  // A lane's chain, the scan, a carry per tile; then the few pieces of a million-element segment (two per span
+  // it crosses) through the join's group tree.
+  EXPECT_GE(combine_depth(plan), items + span / tile);
+  EXPECT_LE(combine_depth(plan), items + 12 + span / tile + 24);
   // The same mean with no long segment takes lanes; equal segments are never skewed.
   EXPECT_EQ(plan_for(caps, n, by_offsets(50'000'000, 40)).passes.front().entry_point, "zr_segsub_plus_f32");
-  // A span count set by the tuning (the bench's knob) is the one planned.
+  // Positions per lane set by the tuning (the bench's knob) are the ones planned, halved where the tile would not
+  // fit local memory.
   Tuning tuning = tuning_for(caps);
-  tuning.segment_span_elements = 64;
+  tuning.segment_span_elements = 8;
   const Plan tuned = make_segmented_plan(caps, request(Op::plus, DataType::f32, n), by_offsets(50'000'000, 1'000'000), tuning);
-  EXPECT_EQ(u64_arg(tuned.passes[0], 5), 64u);
+  EXPECT_EQ(std::get<Scalar>(tuned.passes[0].args[6]).as<std::uint32_t>(), 8u);
+  tuning.segment_span_elements = 1024;
+  const Plan halved = make_segmented_plan(caps, request(Op::plus, DataType::f64, n), by_offsets(50'000'000, 1'000'000), tuning);
+  std::uint64_t halved_local = 0;
+  for (const auto& arg : halved.passes[0].args)
+    if (const auto* bytes = std::get_if<LocalMemoryArg>(&arg)) halved_local += bytes->bytes;
+  EXPECT_LE(halved_local, caps.local_memory_bytes);
+  EXPECT_LT(std::get<Scalar>(halved.passes[0].args[6]).as<std::uint32_t>(), 1024u);
 }
 
 TEST(SegmentedPlan, GivenManyLongSegmentsWhenPlanningThenOneGroupPerSegmentSizedByTheMeanLength) {

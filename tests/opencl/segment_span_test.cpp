@@ -1,10 +1,13 @@
 // The skewed-size segmented plan (segspan + segjoin, plans/segmented.cpp) when its launches are smaller than its
-// spans: each pass cut to one group, which must then stride over every span and every block of spans. The
-// conformance suite's sizes never launch fewer work-items than spans, so this is the test of those loops. The
+// spans: each pass cut to one group, which must then stride over every span and every block of spans, and spans
+// of several tiles (the plan made for one compute unit), so that runs carry from tile to tile. The conformance
+// suite's sizes never launch fewer work-items than spans, nor give a span more than one tile, so this is the
+// test of those loops. The
 // plan is a GPU's (the test device's capabilities as a GPU); the test device (PoCL in CI) runs every kernel of the
 // table, so the same kernels execute here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -20,13 +23,13 @@ namespace {
 using core::DataType;
 using core::Op;
 
-// A few elements before the first segment and after the last; segments of 0..40 elements (a third of them empty),
-// a huge one in the middle, empty ones at the end: skewed enough for the span plan.
-std::vector<std::uint64_t> skewed_offsets(std::uint64_t n) {
+// A few elements before the first segment and after the last; segments of 0..longest_small elements (a third of
+// them empty), a huge one in the middle, empty ones at the end: skewed enough for the span plan.
+std::vector<std::uint64_t> skewed_offsets(std::uint64_t n, std::uint64_t longest_small = 40) {
   std::mt19937_64 rng(44);
   std::vector<std::uint64_t> offsets{3};
   while (offsets.back() < n - 5) {
-    const std::uint64_t size = offsets.size() == 200 ? n / 2 : (rng() % 3 == 0 ? 0 : rng() % 41);
+    const std::uint64_t size = offsets.size() == 200 ? n / 2 : (rng() % 3 == 0 ? 0 : rng() % (longest_small + 1));
     offsets.push_back(std::min(n - 5, offsets.back() + size));
   }
   for (int k = 0; k < 3; ++k) offsets.push_back(offsets.back());
@@ -40,6 +43,7 @@ std::vector<T> run_spans_in_one_group(Op op, const std::vector<T>& input, const 
   Context& context = executor.context();
   core::Capabilities caps = context.capabilities();
   caps.type = core::DeviceType::gpu;
+  caps.compute_units = 1;
   const std::uint64_t segments = offsets.size() - 1;
   core::SegmentLayout layout{segments, 8, 0, 0};
   for (std::uint64_t s = 0; s < segments; ++s) layout.longest = std::max(layout.longest, offsets[s + 1] - offsets[s]);
@@ -54,6 +58,11 @@ std::vector<T> run_spans_in_one_group(Op op, const std::vector<T>& input, const 
   core::Plan plan = core::make_segmented_plan(caps, request, layout, tuning);
   *planned = plan;
   if (plan.passes.size() != 2 || !plan.passes[0].entry_point.starts_with("zr_segspan_")) return {};
+  const std::uint64_t tile = plan.passes[0].local_size * std::get<core::Scalar>(plan.passes[0].args[6]).as<std::uint32_t>();
+  if (std::get<core::Scalar>(plan.passes[0].args[5]).as<std::uint64_t>() < 2 * tile) {
+    ADD_FAILURE() << "spans of fewer than two tiles:\n" << core::describe(plan);
+    return {};
+  }
   for (auto& pass : plan.passes) pass.global_size = pass.local_size;
 
   const auto bytes_of = [](const auto& values) {
@@ -105,6 +114,26 @@ TEST(OpenclSegmentSpans, GivenOneGroupPerPassWhenTakingMaximaOfSkewedSegmentsThe
   for (std::size_t s = 0; s < got.size(); ++s) {
     float expected = -std::numeric_limits<float>::infinity();
     for (std::uint64_t i = offsets[s]; i < offsets[s + 1]; ++i) expected = std::max(expected, input[i]);
+    ASSERT_EQ(got[s], expected) << "segment " << s << " of " << got.size() << " [" << offsets[s] << ", "
+                                << offsets[s + 1] << ")\n" << core::describe(plan);
+  }
+}
+
+TEST(OpenclSegmentSpans, GivenMoreSegmentsPerTileThanLanesWhenTakingMinimaThenEverySegmentMatches) {
+  ZR_REQUIRE_TEST_DEVICE();
+  const std::uint64_t n = 40009;
+  std::vector<std::int32_t> input(n);
+  for (std::uint64_t i = 0; i < n; ++i) input[i] = static_cast<std::int32_t>((i * 2654435761u) % 1000003) - 500000;
+  // Segments of 0..3 elements: a tile holds several times as many segments as its group has lanes.
+  const auto offsets = skewed_offsets(n, 3);
+  std::vector<std::int32_t> initial(offsets.size() - 1);
+  for (std::size_t s = 0; s < initial.size(); ++s) initial[s] = static_cast<std::int32_t>(s % 1000) * 1000 - 400000;
+  core::Plan plan;
+  const auto got = run_spans_in_one_group(Op::minimum, input, offsets, initial, &plan);
+  ASSERT_EQ(got.size(), initial.size()) << "not the span plan:\n" << core::describe(plan);
+  for (std::size_t s = 0; s < got.size(); ++s) {
+    std::int32_t expected = initial[s];
+    for (std::uint64_t i = offsets[s]; i < offsets[s + 1]; ++i) expected = std::min(expected, input[i]);
     ASSERT_EQ(got[s], expected) << "segment " << s << " of " << got.size() << " [" << offsets[s] << ", "
                                 << offsets[s + 1] << ")\n" << core::describe(plan);
   }

@@ -40,14 +40,37 @@ constexpr std::uint64_t kSegmentGroupsPerComputeUnit = 4;
 // the whole group.
 constexpr std::uint32_t kSpanSerialPieces = 16;
 
+// segspan's groups: at most this wide (the lanes' scan takes log2 of it in barriers), and this many per compute
+// unit at most, each taking an equal span of whole tiles.
+constexpr std::uint64_t kSpanLanes = 256;
+constexpr std::uint64_t kSpanGroupsPerComputeUnit = 8;
+
+// segspan's local memory for `lanes` x `items` tile positions (one pad slot per 32, ZR_TILE_SLOT): each position's
+// value (ACC) and head (uint), and the lanes' scan slots plus one each.
+std::uint64_t span_tile_slots(std::uint64_t lanes, std::uint64_t items) {
+  const std::uint64_t positions = lanes * items;
+  return positions + positions / 32 + 1;
+}
+std::uint64_t span_local_bytes(std::uint64_t lanes, std::uint64_t items, std::size_t acc_size) {
+  return span_tile_slots(lanes, items) * (acc_size + 4) + (lanes + 1) * (acc_size + 4);
+}
+
 // Skewed sizes on GPUs: the work split by elements, not by segments (segspan.cl), so that neither the many tiny
 // segments (a group each would idle) nor the few huge ones (a work-item each would hold the launch) set the pace.
-// segspan folds spans of elements and stores the segments inside a span; segjoin folds the pieces of the segments
-// that cross spans.
+// segspan gives each group an equal span of tiles, read with coalesced loads, and stores the segments inside a
+// span; segjoin folds the pieces of the segments that cross spans.
 void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning, const SegmentLayout& layout,
                      std::size_t acc_size) {
   const ReductionRequest& request = plan.request;
-  const std::uint64_t span = std::max<std::uint64_t>(tuning.segment_span_elements, 1);
+  const std::uint64_t lanes = std::bit_floor(std::clamp<std::uint64_t>(caps.max_work_group_size, 1, kSpanLanes));
+  std::uint64_t items = std::max<std::uint64_t>(tuning.segment_span_elements, 1);
+  while (items > 1 && caps.local_memory_bytes > 0 && span_local_bytes(lanes, items, acc_size) > caps.local_memory_bytes)
+    items /= 2;
+  const std::uint64_t tile = lanes * items;
+  const std::uint64_t tiles = ceil_div(request.n, tile);
+  const std::uint64_t groups =
+      std::clamp<std::uint64_t>(tiles, 1, std::max<std::uint64_t>(1, caps.compute_units) * kSpanGroupsPerComputeUnit);
+  const std::uint64_t span = ceil_div(tiles, groups) * tile;
   const std::uint64_t spans = ceil_div(request.n, span);
   const std::uint64_t wave_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
   const Scalar identity = to_accumulator(request.identity);
@@ -58,10 +81,13 @@ void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning,
   const BufferArg opened = add_scratch(plan, spans * 8, std::nullopt, "the segment opened by each span");
 
   KernelPass fold = kernel_pass("segspan", request.op, request.type, "spans");
-  fold.local_size = std::max<std::uint64_t>(1, std::min(tuning.work_group_size, caps.max_work_group_size));
-  fold.global_size = std::clamp<std::uint64_t>(ceil_div(spans, fold.local_size), 1, wave_groups * 64) * fold.local_size;
+  fold.local_size = lanes;
+  fold.global_size = spans * lanes;
   fold.args = {BufferArg{BufferArg::Which::input, 0}, u64(request.n), offsets, offset_bytes_arg(layout),
-               u64(layout.segments), u64(span), pieces, opened, result, identity, u32(include_initial)};
+               u64(layout.segments), u64(span), u32(static_cast<std::uint32_t>(items)), pieces, opened, result,
+               identity, u32(include_initial), LocalMemoryArg{span_tile_slots(lanes, items) * acc_size},
+               LocalMemoryArg{span_tile_slots(lanes, items) * 4}, LocalMemoryArg{(lanes + 1) * acc_size},
+               LocalMemoryArg{(lanes + 1) * 4}};
   plan.passes.push_back(std::move(fold));
 
   KernelPass join = kernel_pass("segjoin", request.op, request.type, "segments crossing spans");
@@ -73,8 +99,8 @@ void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning,
                LocalMemoryArg{4}};
   plan.passes.push_back(std::move(join));
   plan.reason = "segments of " + std::to_string(request.n / layout.segments) + " elements on average, skewed (longest " +
-                std::to_string(layout.longest) + "): a work-item per span of " + std::to_string(span) +
-                " elements, then the segments crossing spans from their pieces";
+                std::to_string(layout.longest) + "): a group per span of " + std::to_string(span) + " elements in tiles of " +
+                std::to_string(lanes) + " x " + std::to_string(items) + ", then the segments crossing spans from their pieces";
 }
 
 // segsub takes at most this many lanes per segment (more: a group per segment, seggroup); sizes are skewed when
@@ -230,7 +256,8 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
   }
 
   // (Spans follow the elements in order: only segments + 1 offsets, which tile the input, can be walked so.)
-  if (skewed && layout.offset_bytes != 0 && layout.end_step == 1) {
+  // (Its heads number segments in 32 bits, relative to a tile's first.)
+  if (skewed && layout.offset_bytes != 0 && layout.end_step == 1 && layout.segments < UINT32_MAX) {
     add_span_passes(plan, caps, tuning, layout, acc_size);
     return plan;
   }
@@ -289,10 +316,15 @@ std::uint64_t segmented_combine_depth(const Plan& plan) {
     return depth;
   }
   if (first.entry_point.starts_with("zr_segspan_")) {
-    // A span's chain (at most span elements after the identity); a segment crossing spans then goes through
-    // segjoin: one work-item's chain through its pieces (at most two per span and one more), or a lane's share
-    // of them and the group's tree; then the initial value.
+    // A lane's chain (at most items elements after the identity), the lanes' scan (log2 of the group's width
+    // halvings, then the run before the lane's first head and the carry from the tiles before), one more per
+    // tile of the span for that carry; a segment crossing spans then goes through segjoin: one work-item's chain
+    // through its pieces (at most two per span and one more), or a lane's share of them and the group's tree;
+    // then the initial value.
     const std::uint64_t span = std::get<Scalar>(first.args[5]).as<std::uint64_t>();
+    const std::uint64_t items = std::get<Scalar>(first.args[6]).as<std::uint32_t>();
+    const std::uint64_t tiles = ceil_div(span, first.local_size * items);
+    const std::uint64_t in_span = items + 1 + std::bit_width(first.local_size) + 2 + tiles;
     const KernelPass& join = plan.passes.at(1);
     const std::uint64_t pieces = 2 * (ceil_div(layout.longest, span) + 1);
     const std::uint64_t joined = std::min<std::uint64_t>(pieces, kSpanSerialPieces) + 1;
@@ -300,7 +332,7 @@ std::uint64_t segmented_combine_depth(const Plan& plan) {
     // three steps.
     const std::uint64_t share = ceil_div(pieces, join.local_size);
     const std::uint64_t shared = ceil_div(share, 8) + 7 + 1 + 3 + local_tree_depth(join.local_size);
-    return span + 1 + std::max(joined, shared) + initial;
+    return in_span + std::max(joined, shared) + initial;
   }
   // seggroup: a work-item's chain through its share of a slice (16-byte vectors of up to 16 lanes folded one
   // lane after another, a scalar head and tail), the group's tree, then the column passes over the slices.

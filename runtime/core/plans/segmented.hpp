@@ -11,8 +11,9 @@
 //                 segments are too few to fill the device, several groups ("slices") per segment whose
 //                 partials a "columnsfinal" pass folds in slice order;
 //   - "segspan" + "segjoin": on GPUs, skewed sizes given by offsets (the longest far above the mean: power-law
-//                 counts, CSR rows): the work split by elements, a work-item per span of
-//                 Tuning::segment_span_elements; segments inside a span are stored at once, those crossing spans
+//                 counts, CSR rows): the work split by elements, a group per span of whole tiles (lanes x
+//                 Tuning::segment_span_elements positions, read with coalesced loads, the runs joined by a
+//                 segmented scan over the lanes); segments inside a span are stored at once, those crossing spans
 //                 are folded from two pieces per span by segjoin.
 //   - "segarg" (+ "segargjoin"): argmin/argmax per segment (plans/segmented_arg.hpp).
 //   - "segbinned": reproducible floating-point sums (zr_binned.h), a group per segment: each segment's result has
