@@ -45,6 +45,8 @@ struct Tuning {
   // Segmented reductions of skewed sizes on GPUs (segspan): consecutive positions per lane of a group's tile
   // (halved until the tile fits the device's local memory).
   std::uint64_t segment_span_elements = 16;
+  // ... and its groups per compute unit at most (each takes an equal span of whole tiles).
+  std::uint64_t segment_span_groups_per_compute_unit = 8;
 };
 
 Tuning tuning_for(const Capabilities& caps);

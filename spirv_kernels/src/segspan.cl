@@ -19,8 +19,8 @@
 //            longer runs are listed in local memory and folded one after another by the whole group (strided
 //            lanes, then the local tree), so that a huge segment is not left to one work-item.
 // segspan: (in T, n, offsets, offset_bytes, segments, span, items, pieces ACC, opened ulong, result T, identity,
-//           include_initial, values local ACC[slots], heads local uint[slots], scan_values local ACC[lanes + 1],
-//           scan_ids local uint[lanes + 1]) with slots = ZR_TILE_SLOT(lanes x items); needs segments < 2^32 - 1
+//           include_initial, values local ACC[slots], heads local uint[slots], scan_values local ACC[2 lanes + 1],
+//           scan_ids local uint[2 lanes + 1]) with slots = ZR_TILE_SLOT(lanes x items); needs segments < 2^32 - 1
 //           (heads hold segment numbers relative to the tile's first).
 // segjoin: (pieces ACC, opened ulong, n, offsets, offset_bytes, segments, span, serial_pieces, result T, identity,
 //           include_initial, scratch local ACC, listed local ulong, listed_count local uint)
@@ -147,6 +147,29 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
       (values)[ZR_TILE_SLOT(zr_p_)] = (t0) + zr_p_ < (t1) ? (ACC)ZR_LOAD_##TN(in, (t0) + zr_p_) : (identity); \
   } while (0)
 
+// Bound s for s up to `segments` (the end bound), 0 past it; uses the kernel's offsets, offset_bytes, segments, n.
+#define ZR_BOUND_UP_TO_END(s) ((s) <= segments ? zr_segment_bound(offsets, offset_bytes, 0, (s), n) : 0)
+
+// Segment s (bounds [b, e)) taken into the tile [t0, t1) when it begins there: a head for a non-empty one (and for
+// the end bound, s = segments), the identity (after the initial value) stored now for an empty one; the count of
+// taken ones raised to rank + 1 (they are a prefix of the ranks, bounds never decreasing).
+#define ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s, b, e, rank)                                  \
+  if ((s) == segments) {                                                                  \
+    if ((b) < t1) {                                                                       \
+      heads[ZR_TILE_SLOT((b) - t0)] = (uint)((s) - base);                                 \
+      atomic_max(taken_count, (rank) + 1);                                                \
+    }                                                                                     \
+  } else if (((s) < segments) & (((b) < t1) | (((b) == n) & (t1 == n)))) {                \
+    /* (empty segments at n belong to the last tile) */                                   \
+    if ((e) > (b)) {                                                                      \
+      heads[ZR_TILE_SLOT((b) - t0)] = (uint)((s) - base);                                 \
+    } else {                                                                              \
+      ACC zr_empty_ = identity;                                                           \
+      ZR_FINISH_SEGMENT(OP, TN, ATN, zr_empty_, (s));                                     \
+    }                                                                                     \
+    atomic_max(taken_count, (rank) + 1);                                                  \
+  }
+
 #define ZR_SEGMENT_KERNEL(OP, TN, T, ACC, ATN)                                                                  \
   kernel void zr_segspan_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,         \
                                      uint offset_bytes, ulong segments, ulong span, uint items,                 \
@@ -157,8 +180,8 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
     const uint lsize = (uint)get_local_size(0);                                                                 \
     const ulong tile = (ulong)lsize * items;                                                                    \
     const ulong spans = (n + span - 1) / span;                                                                  \
-    local uint* const taken_count = scan_ids + lsize;                                                           \
-    local ACC* const lead_slot = scan_values + lsize;                                                           \
+    local uint* const taken_count = scan_ids + 2 * lsize;                                                       \
+    local ACC* const lead_slot = scan_values + 2 * lsize;                                                       \
     for (ulong p = lid; p < tile; p += lsize) heads[ZR_TILE_SLOT(p)] = ZR_NO_HEAD;                              \
     if (lid == 0) {                                                                                             \
       *taken_count = 0;                                                                                         \
@@ -180,32 +203,23 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
            position is written at most once: non-empty segments begin at distinct positions. */                 \
         const ulong base = next;                                                                                \
         uint taken;                                                                                             \
-        do {                                                                                                    \
+        do { /* four segments a lane per round, their bounds loaded together */                                 \
           barrier(CLK_LOCAL_MEM_FENCE); /* the staging, and the count's reset */                                \
-          const ulong s = next + lid;                                                                           \
-          if (s <= segments) {                                                                                  \
-            const ulong b = zr_segment_bound(offsets, offset_bytes, 0, s, n);                                   \
-            if (s == segments) {                                                                                \
-              if (b < t1) {                                                                                     \
-                heads[ZR_TILE_SLOT(b - t0)] = (uint)(s - base);                                                 \
-                atomic_max(taken_count, lid + 1);                                                               \
-              }                                                                                                 \
-            } else if ((b < t1) | ((b == n) & (t1 == n))) { /* empty ones at n: the last tile's */             \
-              if (zr_segment_bound(offsets, offset_bytes, 0, s + 1, n) > b) {                                   \
-                heads[ZR_TILE_SLOT(b - t0)] = (uint)(s - base);                                                 \
-              } else {                                                                                          \
-                ACC empty = identity;                                                                           \
-                ZR_FINISH_SEGMENT(OP, TN, ATN, empty, s);                                                       \
-              }                                                                                                 \
-              atomic_max(taken_count, lid + 1);                                                                 \
-            }                                                                                                   \
-          }                                                                                                     \
+          const ulong s0 = next + lid, s1 = s0 + lsize, s2 = s1 + lsize, s3 = s2 + lsize;                       \
+          const ulong b0 = ZR_BOUND_UP_TO_END(s0), b1 = ZR_BOUND_UP_TO_END(s1);                                 \
+          const ulong b2 = ZR_BOUND_UP_TO_END(s2), b3 = ZR_BOUND_UP_TO_END(s3);                                 \
+          const ulong e0 = ZR_BOUND_UP_TO_END(s0 + 1), e1 = ZR_BOUND_UP_TO_END(s1 + 1);                         \
+          const ulong e2 = ZR_BOUND_UP_TO_END(s2 + 1), e3 = ZR_BOUND_UP_TO_END(s3 + 1);                         \
+          ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s0, b0, e0, lid);                                                   \
+          ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s1, b1, e1, lid + lsize);                                           \
+          ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s2, b2, e2, lid + 2 * lsize);                                       \
+          ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s3, b3, e3, lid + 3 * lsize);                                       \
           barrier(CLK_LOCAL_MEM_FENCE);                                                                         \
           taken = *taken_count;                                                                                 \
           next += taken;                                                                                        \
           barrier(CLK_LOCAL_MEM_FENCE); /* every lane has read the count before it is reset */                  \
           if (lid == 0) *taken_count = 0;                                                                       \
-        } while (taken == lsize);                                                                               \
+        } while (taken == 4 * lsize);                                                                           \
         /* Each lane's run of `items` positions: runs that begin and end inside it are whole segments; the     \
            part before its first head and the part from its last head on go through the scan. */              \
         ACC first = identity, run = identity;                                                                   \
@@ -227,43 +241,42 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
            before its lane (and that head), or of every lane so far when there was none. */                     \
         uint scan_head = run_head;                                                                              \
         ACC scanned = run;                                                                                      \
+        uint from = 0; /* two buffers: each step reads one and writes the other, one barrier a step */          \
         scan_ids[lid] = scan_head;                                                                              \
         scan_values[lid] = scanned;                                                                             \
         barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
         for (uint d = 1; d < lsize; d <<= 1) {                                                                  \
-          const uint left_head = lid >= d ? scan_ids[lid - d] : ZR_NO_HEAD;                                     \
-          const ACC left = lid >= d ? scan_values[lid - d] : identity;                                          \
-          barrier(CLK_LOCAL_MEM_FENCE);                                                                         \
           if ((lid >= d) & (scan_head == ZR_NO_HEAD)) {                                                         \
-            scanned = ZR_COMBINE(OP, ATN)(left, scanned);                                                       \
-            scan_head = left_head;                                                                              \
+            scanned = ZR_COMBINE(OP, ATN)(scan_values[from + lid - d], scanned);                                \
+            scan_head = scan_ids[from + lid - d];                                                               \
           }                                                                                                     \
-          scan_ids[lid] = scan_head;                                                                            \
-          scan_values[lid] = scanned;                                                                           \
+          from = lsize - from;                                                                                  \
+          scan_ids[from + lid] = scan_head;                                                                     \
+          scan_values[from + lid] = scanned;                                                                    \
           barrier(CLK_LOCAL_MEM_FENCE);                                                                         \
         }                                                                                                       \
         if (has_head) { /* the run ending at this lane's first head comes from the lanes before it */          \
           ulong closed_segment = carry_segment;                                                                 \
           ACC closed = carry;                                                                                   \
           if (lid > 0) {                                                                                        \
-            const uint before_head = scan_ids[lid - 1];                                                         \
+            const uint before_head = scan_ids[from + lid - 1];                                                  \
             if (before_head == ZR_NO_HEAD) {                                                                    \
-              closed = ZR_COMBINE(OP, ATN)(carry, scan_values[lid - 1]);                                        \
+              closed = ZR_COMBINE(OP, ATN)(carry, scan_values[from + lid - 1]);                                 \
             } else {                                                                                            \
               closed_segment = base + before_head;                                                              \
-              closed = scan_values[lid - 1];                                                                    \
+              closed = scan_values[from + lid - 1];                                                             \
             }                                                                                                   \
           }                                                                                                     \
           closed = ZR_COMBINE(OP, ATN)(closed, first);                                                          \
           if (closed_segment == ZR_BEFORE_SPAN) *lead_slot = closed;                                            \
           else if (closed_segment < segments) ZR_FINISH_SEGMENT(OP, TN, ATN, closed, closed_segment);           \
         }                                                                                                       \
-        const uint last_head = scan_ids[lsize - 1];                                                             \
+        const uint last_head = scan_ids[from + lsize - 1];                                                      \
         if (last_head == ZR_NO_HEAD) {                                                                          \
-          carry = ZR_COMBINE(OP, ATN)(carry, scan_values[lsize - 1]);                                           \
+          carry = ZR_COMBINE(OP, ATN)(carry, scan_values[from + lsize - 1]);                                    \
         } else {                                                                                                \
           carry_segment = base + last_head;                                                                     \
-          carry = scan_values[lsize - 1];                                                                       \
+          carry = scan_values[from + lsize - 1];                                                                \
         }                                                                                                       \
         /* The next tile's scan and staging overwrite what every lane has just read. */                         \
         barrier(CLK_LOCAL_MEM_FENCE);                                                                           \

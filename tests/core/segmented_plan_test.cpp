@@ -113,7 +113,7 @@ TEST(SegmentedPlan, GivenSkewedSizesOnAGpuWhenPlanningThenTheWorkIsSplitByElemen
   const std::uint64_t span_count = (n + span - 1) / span;
   // A group per span, no more groups than a few per compute unit, and every group busy.
   EXPECT_EQ(spans.global_size, span_count * spans.local_size);
-  EXPECT_LE(span_count, caps.compute_units * 8);
+  EXPECT_LE(span_count, caps.compute_units * tuning_for(caps).segment_span_groups_per_compute_unit);
   EXPECT_GE(span_count, caps.compute_units);
   EXPECT_LE(join.global_size, span_count + join.local_size);
   ASSERT_EQ(plan.scratch.size(), 2u);

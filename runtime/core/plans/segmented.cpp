@@ -40,19 +40,17 @@ constexpr std::uint64_t kSegmentGroupsPerComputeUnit = 4;
 // the whole group.
 constexpr std::uint32_t kSpanSerialPieces = 16;
 
-// segspan's groups: at most this wide (the lanes' scan takes log2 of it in barriers), and this many per compute
-// unit at most, each taking an equal span of whole tiles.
+// segspan's groups: at most this wide (the lanes' scan takes log2 of it in barriers).
 constexpr std::uint64_t kSpanLanes = 256;
-constexpr std::uint64_t kSpanGroupsPerComputeUnit = 8;
 
 // segspan's local memory for `lanes` x `items` tile positions (one pad slot per 32, ZR_TILE_SLOT): each position's
-// value (ACC) and head (uint), and the lanes' scan slots plus one each.
+// value (ACC) and head (uint), and the lanes' scan slots (two buffers) plus one each.
 std::uint64_t span_tile_slots(std::uint64_t lanes, std::uint64_t items) {
   const std::uint64_t positions = lanes * items;
   return positions + positions / 32 + 1;
 }
 std::uint64_t span_local_bytes(std::uint64_t lanes, std::uint64_t items, std::size_t acc_size) {
-  return span_tile_slots(lanes, items) * (acc_size + 4) + (lanes + 1) * (acc_size + 4);
+  return span_tile_slots(lanes, items) * (acc_size + 4) + (2 * lanes + 1) * (acc_size + 4);
 }
 
 // Skewed sizes on GPUs: the work split by elements, not by segments (segspan.cl), so that neither the many tiny
@@ -69,7 +67,8 @@ void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning,
   const std::uint64_t tile = lanes * items;
   const std::uint64_t tiles = ceil_div(request.n, tile);
   const std::uint64_t groups =
-      std::clamp<std::uint64_t>(tiles, 1, std::max<std::uint64_t>(1, caps.compute_units) * kSpanGroupsPerComputeUnit);
+      std::clamp<std::uint64_t>(tiles, 1, std::max<std::uint64_t>(1, caps.compute_units) *
+                                                   std::max<std::uint64_t>(tuning.segment_span_groups_per_compute_unit, 1));
   const std::uint64_t span = ceil_div(tiles, groups) * tile;
   const std::uint64_t spans = ceil_div(request.n, span);
   const std::uint64_t wave_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
@@ -86,8 +85,8 @@ void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning,
   fold.args = {BufferArg{BufferArg::Which::input, 0}, u64(request.n), offsets, offset_bytes_arg(layout),
                u64(layout.segments), u64(span), u32(static_cast<std::uint32_t>(items)), pieces, opened, result,
                identity, u32(include_initial), LocalMemoryArg{span_tile_slots(lanes, items) * acc_size},
-               LocalMemoryArg{span_tile_slots(lanes, items) * 4}, LocalMemoryArg{(lanes + 1) * acc_size},
-               LocalMemoryArg{(lanes + 1) * 4}};
+               LocalMemoryArg{span_tile_slots(lanes, items) * 4}, LocalMemoryArg{(2 * lanes + 1) * acc_size},
+               LocalMemoryArg{(2 * lanes + 1) * 4}};
   plan.passes.push_back(std::move(fold));
 
   KernelPass join = kernel_pass("segjoin", request.op, request.type, "segments crossing spans");
