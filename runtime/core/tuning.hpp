@@ -43,7 +43,7 @@ struct Tuning {
   // (349-353 us against 398-479 with 4 or 16), f64 within 2% of 4's; 2^14 and 2^16 the same for all four.
   std::uint64_t segment_group_elements_per_item = 64;
   // Segmented reductions of skewed sizes on GPUs (segspan): consecutive positions per lane of a group's tile
-  // (halved until the tile fits the device's local memory).
+  // (at most 16, halved until the tile fits the device's local memory).
   std::uint64_t segment_span_elements = 16;
   // ... and its groups per compute unit at most (each takes an equal span of whole tiles).
   std::uint64_t segment_span_groups_per_compute_unit = 8;

@@ -20,8 +20,8 @@
 //            lanes, then the local tree), so that a huge segment is not left to one work-item.
 // segspan: (in T, n, offsets, offset_bytes, segments, span, items, pieces ACC, opened ulong, result T, identity,
 //           include_initial, values local ACC[slots], heads local uint[slots], scan_values local ACC[2 lanes + 1],
-//           scan_heads local uint[2 lanes + 1]) with slots = ZR_TILE_SLOT(lanes x items); needs segments < 2^32 - 1
-//           (heads hold segment numbers relative to the tile's first).
+//           scan_heads local uint[2 lanes + 1]) with slots = ZR_TILE_SLOT(lanes x items), items at most
+//           ZR_SPAN_MAX_ITEMS; needs segments < 2^32 - 1 (heads hold segment numbers relative to the tile's first).
 // segjoin: (pieces ACC, opened ulong, n, offsets, offset_bytes, segments, span, serial_pieces, result T, identity,
 //           include_initial, scratch local ACC, listed local ulong, listed_count local uint)
 #include "zr_grid.h"
@@ -125,27 +125,26 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
 // The segment of a run that began before the group's span (its lead piece): no segment number.
 #define ZR_BEFORE_SPAN (~(ulong)0)
 
-// Tile positions [0, lanes x items) from in[t0 + p] (the identity at and past t1), lane lid taking p = lid,
-// lid + lanes, ... so that neighbouring lanes read neighbouring elements; four loads in flight per lane.
-#define ZR_STAGE_TILE(T, ACC, TN, values, in, t0, t1, identity, lid, lsize, items)                         \
+// At most this many positions per lane (the plan's items): a tile's elements are loaded into registers ahead of it.
+#define ZR_SPAN_MAX_ITEMS 16
+
+// The tile at t0 (z: the span's end) into `ahead`: position p = k x lanes + lid of in[t0 + p] for k < items, so
+// that neighbouring lanes read neighbouring elements, the identity past z (and for every position when t0 >= z).
+// All the loads are issued together, a tile before they are staged, so that their latency passes while the group
+// works on the tile before.
+#define ZR_LOAD_AHEAD(T, ACC, TN, ahead, in, t0, z, tile, identity, lid, lsize, items)                  \
   do {                                                                                                \
-    const uint zr_stride_ = (lsize);                                                                  \
-    const uint zr_count_ = zr_stride_ * (items);                                                      \
-    const uint zr_valid_ = (uint)((t1) - (t0));                                                       \
-    global const T* const zr_at_ = (in) + (t0);                                                       \
-    uint zr_p_ = (lid);                                                                               \
-    for (; zr_p_ + 3 * zr_stride_ < zr_count_; zr_p_ += 4 * zr_stride_) {                             \
-      const ACC zr_x0_ = zr_p_ < zr_valid_ ? (ACC)ZR_LOAD_##TN(zr_at_, zr_p_) : (identity);            \
-      const ACC zr_x1_ = zr_p_ + zr_stride_ < zr_valid_ ? (ACC)ZR_LOAD_##TN(zr_at_, zr_p_ + zr_stride_) : (identity); \
-      const ACC zr_x2_ = zr_p_ + 2 * zr_stride_ < zr_valid_ ? (ACC)ZR_LOAD_##TN(zr_at_, zr_p_ + 2 * zr_stride_) : (identity); \
-      const ACC zr_x3_ = zr_p_ + 3 * zr_stride_ < zr_valid_ ? (ACC)ZR_LOAD_##TN(zr_at_, zr_p_ + 3 * zr_stride_) : (identity); \
-      (values)[ZR_TILE_SLOT(zr_p_)] = zr_x0_;                                                         \
-      (values)[ZR_TILE_SLOT(zr_p_ + zr_stride_)] = zr_x1_;                                            \
-      (values)[ZR_TILE_SLOT(zr_p_ + 2 * zr_stride_)] = zr_x2_;                                        \
-      (values)[ZR_TILE_SLOT(zr_p_ + 3 * zr_stride_)] = zr_x3_;                                        \
+    const uint zr_valid_ = (t0) < (z) ? (uint)min((ulong)(tile), (z) - (t0)) : 0;                     \
+    global const T* const zr_at_ = (in) + min((t0), (z));                                             \
+    _Pragma("unroll") for (uint zr_k_ = 0; zr_k_ < ZR_SPAN_MAX_ITEMS; ++zr_k_) {                      \
+      const uint zr_p_ = zr_k_ * (lsize) + (lid);                                                     \
+      (ahead)[zr_k_] = ((zr_k_ < (items)) & (zr_p_ < zr_valid_)) ? (ACC)ZR_LOAD_##TN(zr_at_, zr_p_) : (identity); \
     }                                                                                                 \
-    for (; zr_p_ < zr_count_; zr_p_ += zr_stride_)                                                    \
-      (values)[ZR_TILE_SLOT(zr_p_)] = zr_p_ < zr_valid_ ? (ACC)ZR_LOAD_##TN(zr_at_, zr_p_) : (identity); \
+  } while (0)
+#define ZR_STAGE_AHEAD(ahead, values, lid, lsize, items)                                              \
+  do {                                                                                                \
+    _Pragma("unroll") for (uint zr_k_ = 0; zr_k_ < ZR_SPAN_MAX_ITEMS; ++zr_k_)                        \
+      if (zr_k_ < (items)) (values)[ZR_TILE_SLOT(zr_k_ * (lsize) + (lid))] = (ahead)[zr_k_];          \
   } while (0)
 
 // Bound s for s up to `segments` (the end bound), 0 past it; uses the kernel's offsets, offset_bytes, segments, n.
@@ -195,22 +194,28 @@ static inline uint zr_tile_takes(ulong s, ulong b, ulong segments, ulong t1, ulo
       ulong next = zr_bounds_below(offsets, offset_bytes, 0, segments + 1, a, n);                               \
       ulong carry_segment = ZR_BEFORE_SPAN;                                                                     \
       ACC carry = identity;                                                                                     \
+      /* The bounds of the next heads round, loaded as soon as its first segment is known (for a tile's first   \
+         round, while the group works on the tile before). */                                                   \
+      ulong b0 = ZR_BOUND_UP_TO_END(next + lid), b1 = ZR_BOUND_UP_TO_END(next + lid + lsize);                   \
+      ulong b2 = ZR_BOUND_UP_TO_END(next + lid + 2 * lsize), b3 = ZR_BOUND_UP_TO_END(next + lid + 3 * lsize);   \
+      ulong e0 = ZR_BOUND_UP_TO_END(next + lid + 1), e1 = ZR_BOUND_UP_TO_END(next + lid + lsize + 1);           \
+      ulong e2 = ZR_BOUND_UP_TO_END(next + lid + 2 * lsize + 1);                                                \
+      ulong e3 = ZR_BOUND_UP_TO_END(next + lid + 3 * lsize + 1);                                                \
+      ACC ahead[ZR_SPAN_MAX_ITEMS];                                                                             \
+      ZR_LOAD_AHEAD(T, ACC, TN, ahead, in, a, z, tile, identity, lid, lsize, items);                            \
       ulong t0 = a; /* a < z: at least one tile (a do-while: llvm-spirv-15 misorders the guarded loop's exit) */ \
       do {                                                                                                      \
         const ulong t1 = min(z, t0 + tile);                                                                     \
-        ZR_STAGE_TILE(T, ACC, TN, values, in, t0, t1, identity, lid, lsize, items);                                  \
+        ZR_STAGE_AHEAD(ahead, values, lid, lsize, items);                                                       \
+        ZR_LOAD_AHEAD(T, ACC, TN, ahead, in, t1, z, tile, identity, lid, lsize, items);                         \
         /* Heads: heads[slot of b - t0] = s - base for each non-empty segment s beginning at b in the tile,      \
            and for the end bound (s = segments) when it lies inside; empty ones are stored now. Every           \
            position is written at most once: non-empty segments begin at distinct positions. */                 \
         const ulong base = next;                                                                                \
         uint taken;                                                                                             \
-        do { /* four segments a lane per round, their bounds loaded together */                                 \
+        do { /* four segments a lane per round */                                                               \
           barrier(CLK_LOCAL_MEM_FENCE); /* the staging, and the count's reset */                                \
           const ulong s0 = next + lid, s1 = s0 + lsize, s2 = s1 + lsize, s3 = s2 + lsize;                       \
-          const ulong b0 = ZR_BOUND_UP_TO_END(s0), b1 = ZR_BOUND_UP_TO_END(s1);                                 \
-          const ulong b2 = ZR_BOUND_UP_TO_END(s2), b3 = ZR_BOUND_UP_TO_END(s3);                                 \
-          const ulong e0 = ZR_BOUND_UP_TO_END(s0 + 1), e1 = ZR_BOUND_UP_TO_END(s1 + 1);                         \
-          const ulong e2 = ZR_BOUND_UP_TO_END(s2 + 1), e3 = ZR_BOUND_UP_TO_END(s3 + 1);                         \
           ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s0, b0, e0, lid, 4 * lsize - 1);                                    \
           ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s1, b1, e1, lid + lsize, 4 * lsize - 1);                            \
           ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s2, b2, e2, lid + 2 * lsize, 4 * lsize - 1);                        \
@@ -220,6 +225,14 @@ static inline uint zr_tile_takes(ulong s, ulong b, ulong segments, ulong t1, ulo
           next += taken;                                                                                        \
           barrier(CLK_LOCAL_MEM_FENCE); /* every lane has read the count before it is reset */                  \
           if (lid == 0) *taken_count = 0;                                                                       \
+          b0 = ZR_BOUND_UP_TO_END(next + lid);                                                                  \
+          b1 = ZR_BOUND_UP_TO_END(next + lid + lsize);                                                          \
+          b2 = ZR_BOUND_UP_TO_END(next + lid + 2 * lsize);                                                      \
+          b3 = ZR_BOUND_UP_TO_END(next + lid + 3 * lsize);                                                      \
+          e0 = ZR_BOUND_UP_TO_END(next + lid + 1);                                                              \
+          e1 = ZR_BOUND_UP_TO_END(next + lid + lsize + 1);                                                      \
+          e2 = ZR_BOUND_UP_TO_END(next + lid + 2 * lsize + 1);                                                  \
+          e3 = ZR_BOUND_UP_TO_END(next + lid + 3 * lsize + 1);                                                  \
         } while (taken == 4 * lsize);                                                                           \
         /* Each lane's run of `items` positions: a run that begins and ends inside it is a whole segment,     \
            whose value goes to the values slot of its head (read already, and the lane's own); the part before \

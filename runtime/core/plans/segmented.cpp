@@ -40,8 +40,10 @@ constexpr std::uint64_t kSegmentGroupsPerComputeUnit = 4;
 // the whole group.
 constexpr std::uint32_t kSpanSerialPieces = 16;
 
-// segspan's groups: at most this wide (the lanes' scan takes log2 of it in barriers).
+// segspan's groups: at most this wide (the lanes' scan takes log2 of it in barriers), and at most this many tile
+// positions per lane (segspan.cl's ZR_SPAN_MAX_ITEMS: a lane holds the next tile's elements in registers).
 constexpr std::uint64_t kSpanLanes = 256;
+constexpr std::uint64_t kSpanMaxItems = 16;
 
 // segspan's local memory for `lanes` x `items` tile positions (one pad slot per 32, ZR_TILE_SLOT): each position's
 // value (ACC) and head (uint), and the lanes' scan slots (two buffers) plus one each.
@@ -61,7 +63,7 @@ void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning,
                      std::size_t acc_size) {
   const ReductionRequest& request = plan.request;
   const std::uint64_t lanes = std::bit_floor(std::clamp<std::uint64_t>(caps.max_work_group_size, 1, kSpanLanes));
-  std::uint64_t items = std::max<std::uint64_t>(tuning.segment_span_elements, 1);
+  std::uint64_t items = std::clamp<std::uint64_t>(tuning.segment_span_elements, 1, kSpanMaxItems);
   while (items > 1 && caps.local_memory_bytes > 0 && span_local_bytes(lanes, items, acc_size) > caps.local_memory_bytes)
     items /= 2;
   const std::uint64_t tile = lanes * items;
