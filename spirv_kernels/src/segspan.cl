@@ -20,8 +20,8 @@
 //            lanes, then the local tree), so that a huge segment is not left to one work-item.
 // segspan: (in T, n, offsets, offset_bytes, segments, span, items, pieces ACC, opened ulong, result T, identity,
 //           include_initial, values local ACC[slots], heads local uint[slots], scan_values local ACC[2 lanes + 1],
-//           scan_heads local uint[2 lanes + 1]) with slots = ZR_TILE_SLOT(lanes x items), items at most
-//           ZR_SPAN_MAX_ITEMS; needs segments < 2^32 - 1 (heads hold segment numbers relative to the tile's first).
+//           scan_ids local uint[2 lanes + 1]) with slots = ZR_TILE_SLOT(lanes x items); needs segments < 2^32 - 1
+//           (heads hold segment numbers relative to the tile's first).
 // segjoin: (pieces ACC, opened ulong, n, offsets, offset_bytes, segments, span, serial_pieces, result T, identity,
 //           include_initial, scratch local ACC, listed local ulong, listed_count local uint)
 #include "zr_grid.h"
@@ -125,49 +125,49 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
 // The segment of a run that began before the group's span (its lead piece): no segment number.
 #define ZR_BEFORE_SPAN (~(ulong)0)
 
-// At most this many positions per lane (the plan's items): a tile's elements are loaded into registers ahead of it.
-#define ZR_SPAN_MAX_ITEMS 16
-
-// The tile at t0 (z: the span's end) into `ahead`: position p = k x lanes + lid of in[t0 + p] for k < items, so
-// that neighbouring lanes read neighbouring elements, the identity past z (and for every position when t0 >= z).
-// All the loads are issued together, a tile before they are staged, so that their latency passes while the group
-// works on the tile before.
-#define ZR_LOAD_AHEAD(T, ACC, TN, ahead, in, t0, z, tile, identity, lid, lsize, items)                  \
+// Tile positions [0, lanes x items) from in[t0 + p] (the identity at and past t1), lane lid taking p = lid,
+// lid + lanes, ... so that neighbouring lanes read neighbouring elements; four loads in flight per lane.
+#define ZR_STAGE_TILE(ACC, TN, values, in, t0, t1, identity, lid, lsize, items)                         \
   do {                                                                                                \
-    const uint zr_valid_ = (t0) < (z) ? (uint)min((ulong)(tile), (z) - (t0)) : 0;                     \
-    global const T* const zr_at_ = (in) + min((t0), (z));                                             \
-    _Pragma("unroll") for (uint zr_k_ = 0; zr_k_ < ZR_SPAN_MAX_ITEMS; ++zr_k_) {                      \
-      const uint zr_p_ = zr_k_ * (lsize) + (lid);                                                     \
-      (ahead)[zr_k_] = ((zr_k_ < (items)) & (zr_p_ < zr_valid_)) ? (ACC)ZR_LOAD_##TN(zr_at_, zr_p_) : (identity); \
+    const ulong zr_stride_ = (lsize);                                                                 \
+    const ulong zr_count_ = zr_stride_ * (items);                                                     \
+    ulong zr_p_ = (lid);                                                                              \
+    for (; zr_p_ + 3 * zr_stride_ < zr_count_; zr_p_ += 4 * zr_stride_) {                            \
+      const ulong zr_i_ = (t0) + zr_p_;                                                               \
+      const ACC zr_x0_ = zr_i_ < (t1) ? (ACC)ZR_LOAD_##TN(in, zr_i_) : (identity);                     \
+      const ACC zr_x1_ = zr_i_ + zr_stride_ < (t1) ? (ACC)ZR_LOAD_##TN(in, zr_i_ + zr_stride_) : (identity); \
+      const ACC zr_x2_ = zr_i_ + 2 * zr_stride_ < (t1) ? (ACC)ZR_LOAD_##TN(in, zr_i_ + 2 * zr_stride_) : (identity); \
+      const ACC zr_x3_ = zr_i_ + 3 * zr_stride_ < (t1) ? (ACC)ZR_LOAD_##TN(in, zr_i_ + 3 * zr_stride_) : (identity); \
+      (values)[ZR_TILE_SLOT(zr_p_)] = zr_x0_;                                                         \
+      (values)[ZR_TILE_SLOT(zr_p_ + zr_stride_)] = zr_x1_;                                            \
+      (values)[ZR_TILE_SLOT(zr_p_ + 2 * zr_stride_)] = zr_x2_;                                        \
+      (values)[ZR_TILE_SLOT(zr_p_ + 3 * zr_stride_)] = zr_x3_;                                        \
     }                                                                                                 \
-  } while (0)
-#define ZR_STAGE_AHEAD(ahead, values, lid, lsize, items)                                              \
-  do {                                                                                                \
-    _Pragma("unroll") for (uint zr_k_ = 0; zr_k_ < ZR_SPAN_MAX_ITEMS; ++zr_k_)                        \
-      if (zr_k_ < (items)) (values)[ZR_TILE_SLOT(zr_k_ * (lsize) + (lid))] = (ahead)[zr_k_];          \
+    for (; zr_p_ < zr_count_; zr_p_ += zr_stride_)                                                    \
+      (values)[ZR_TILE_SLOT(zr_p_)] = (t0) + zr_p_ < (t1) ? (ACC)ZR_LOAD_##TN(in, (t0) + zr_p_) : (identity); \
   } while (0)
 
 // Bound s for s up to `segments` (the end bound), 0 past it; uses the kernel's offsets, offset_bytes, segments, n.
 #define ZR_BOUND_UP_TO_END(s) ((s) <= segments ? zr_segment_bound(offsets, offset_bytes, 0, (s), n) : 0)
 
-// Whether segment s, beginning at b, is taken into the tile ending at t1: it begins there (empty segments at n
-// belong to the last tile), or it is the end bound (s = segments) and lies inside.
-static inline uint zr_tile_takes(ulong s, ulong b, ulong segments, ulong t1, ulong n) {
-  return s == segments ? b < t1 : (s < segments) & ((b < t1) | ((b == n) & (t1 == n)));
-}
-
-// Segment s (bounds [b, e)) when the tile [t0, t1) takes it: a head for a non-empty one (and for the end bound),
-// the identity (after the initial value) stored now for an empty one. Taken segments are a prefix of the ranks
-// (bounds never decrease), so the last one taken alone sets the count, to its rank + 1.
-#define ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s, b, e, rank, last_rank)                              \
-  if (zr_tile_takes((s), (b), segments, t1, n)) {                                                \
-    if (((e) > (b)) | ((s) == segments)) {                                                       \
-      heads[ZR_TILE_SLOT((uint)((b) - t0))] = (uint)((s) - base);                                \
-    } else {                                                                                     \
-      ACC zr_empty_ = identity;                                                                  \
-      ZR_FINISH_SEGMENT(OP, TN, ATN, zr_empty_, (s));                                            \
-    }                                                                                            \
-    if (((rank) == (last_rank)) | !zr_tile_takes((s) + 1, (e), segments, t1, n)) *taken_count = (rank) + 1; \
+// Segment s (bounds [b, e)) taken into the tile [t0, t1) when it begins there: a head for a non-empty one (and for
+// the end bound, s = segments), the identity (after the initial value) stored now for an empty one; the count of
+// taken ones raised to rank + 1 (they are a prefix of the ranks, bounds never decreasing).
+#define ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s, b, e, rank)                                  \
+  if ((s) == segments) {                                                                  \
+    if ((b) < t1) {                                                                       \
+      heads[ZR_TILE_SLOT((b) - t0)] = (uint)((s) - base);                                 \
+      atomic_max(taken_count, (rank) + 1);                                                \
+    }                                                                                     \
+  } else if (((s) < segments) & (((b) < t1) | (((b) == n) & (t1 == n)))) {                \
+    /* (empty segments at n belong to the last tile) */                                   \
+    if ((e) > (b)) {                                                                      \
+      heads[ZR_TILE_SLOT((b) - t0)] = (uint)((s) - base);                                 \
+    } else {                                                                              \
+      ACC zr_empty_ = identity;                                                           \
+      ZR_FINISH_SEGMENT(OP, TN, ATN, zr_empty_, (s));                                     \
+    }                                                                                     \
+    atomic_max(taken_count, (rank) + 1);                                                  \
   }
 
 #define ZR_SEGMENT_KERNEL(OP, TN, T, ACC, ATN)                                                                  \
@@ -175,14 +175,14 @@ static inline uint zr_tile_takes(ulong s, ulong b, ulong segments, ulong t1, ulo
                                      uint offset_bytes, ulong segments, ulong span, uint items,                 \
                                      global ACC* restrict pieces, global ulong* restrict opened,                \
                                      global T* result, ACC identity, uint include_initial, local ACC* values,   \
-                                     local uint* heads, local ACC* scan_values, local uint* scan_heads) {         \
+                                     local uint* heads, local ACC* scan_values, local uint* scan_ids) {         \
     const uint lid = (uint)get_local_id(0);                                                                     \
     const uint lsize = (uint)get_local_size(0);                                                                 \
-    const uint tile = lsize * items;                                                                            \
+    const ulong tile = (ulong)lsize * items;                                                                    \
     const ulong spans = (n + span - 1) / span;                                                                  \
-    local uint* const taken_count = scan_heads + 2 * lsize;                                                       \
+    local uint* const taken_count = scan_ids + 2 * lsize;                                                       \
     local ACC* const lead_slot = scan_values + 2 * lsize;                                                       \
-    for (uint p = lid; p < tile; p += lsize) heads[ZR_TILE_SLOT(p)] = ZR_NO_HEAD;                               \
+    for (ulong p = lid; p < tile; p += lsize) heads[ZR_TILE_SLOT(p)] = ZR_NO_HEAD;                              \
     if (lid == 0) {                                                                                             \
       *taken_count = 0;                                                                                         \
       *lead_slot = identity;                                                                                    \
@@ -194,119 +194,91 @@ static inline uint zr_tile_takes(ulong s, ulong b, ulong segments, ulong t1, ulo
       ulong next = zr_bounds_below(offsets, offset_bytes, 0, segments + 1, a, n);                               \
       ulong carry_segment = ZR_BEFORE_SPAN;                                                                     \
       ACC carry = identity;                                                                                     \
-      /* The bounds of the next heads round, loaded as soon as its first segment is known (for a tile's first   \
-         round, while the group works on the tile before). */                                                   \
-      ulong b0 = ZR_BOUND_UP_TO_END(next + lid), b1 = ZR_BOUND_UP_TO_END(next + lid + lsize);                   \
-      ulong b2 = ZR_BOUND_UP_TO_END(next + lid + 2 * lsize), b3 = ZR_BOUND_UP_TO_END(next + lid + 3 * lsize);   \
-      ulong e0 = ZR_BOUND_UP_TO_END(next + lid + 1), e1 = ZR_BOUND_UP_TO_END(next + lid + lsize + 1);           \
-      ulong e2 = ZR_BOUND_UP_TO_END(next + lid + 2 * lsize + 1);                                                \
-      ulong e3 = ZR_BOUND_UP_TO_END(next + lid + 3 * lsize + 1);                                                \
-      ACC ahead[ZR_SPAN_MAX_ITEMS];                                                                             \
-      ZR_LOAD_AHEAD(T, ACC, TN, ahead, in, a, z, tile, identity, lid, lsize, items);                            \
       ulong t0 = a; /* a < z: at least one tile (a do-while: llvm-spirv-15 misorders the guarded loop's exit) */ \
       do {                                                                                                      \
         const ulong t1 = min(z, t0 + tile);                                                                     \
-        ZR_STAGE_AHEAD(ahead, values, lid, lsize, items);                                                       \
-        ZR_LOAD_AHEAD(T, ACC, TN, ahead, in, t1, z, tile, identity, lid, lsize, items);                         \
+        ZR_STAGE_TILE(ACC, TN, values, in, t0, t1, identity, lid, lsize, items);                                     \
         /* Heads: heads[slot of b - t0] = s - base for each non-empty segment s beginning at b in the tile,      \
            and for the end bound (s = segments) when it lies inside; empty ones are stored now. Every           \
            position is written at most once: non-empty segments begin at distinct positions. */                 \
         const ulong base = next;                                                                                \
         uint taken;                                                                                             \
-        do { /* four segments a lane per round */                                                               \
+        do { /* four segments a lane per round, their bounds loaded together */                                 \
           barrier(CLK_LOCAL_MEM_FENCE); /* the staging, and the count's reset */                                \
           const ulong s0 = next + lid, s1 = s0 + lsize, s2 = s1 + lsize, s3 = s2 + lsize;                       \
-          ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s0, b0, e0, lid, 4 * lsize - 1);                                    \
-          ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s1, b1, e1, lid + lsize, 4 * lsize - 1);                            \
-          ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s2, b2, e2, lid + 2 * lsize, 4 * lsize - 1);                        \
-          ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s3, b3, e3, lid + 3 * lsize, 4 * lsize - 1);                        \
+          const ulong b0 = ZR_BOUND_UP_TO_END(s0), b1 = ZR_BOUND_UP_TO_END(s1);                                 \
+          const ulong b2 = ZR_BOUND_UP_TO_END(s2), b3 = ZR_BOUND_UP_TO_END(s3);                                 \
+          const ulong e0 = ZR_BOUND_UP_TO_END(s0 + 1), e1 = ZR_BOUND_UP_TO_END(s1 + 1);                         \
+          const ulong e2 = ZR_BOUND_UP_TO_END(s2 + 1), e3 = ZR_BOUND_UP_TO_END(s3 + 1);                         \
+          ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s0, b0, e0, lid);                                                   \
+          ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s1, b1, e1, lid + lsize);                                           \
+          ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s2, b2, e2, lid + 2 * lsize);                                       \
+          ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s3, b3, e3, lid + 3 * lsize);                                       \
           barrier(CLK_LOCAL_MEM_FENCE);                                                                         \
           taken = *taken_count;                                                                                 \
           next += taken;                                                                                        \
           barrier(CLK_LOCAL_MEM_FENCE); /* every lane has read the count before it is reset */                  \
           if (lid == 0) *taken_count = 0;                                                                       \
-          b0 = ZR_BOUND_UP_TO_END(next + lid);                                                                  \
-          b1 = ZR_BOUND_UP_TO_END(next + lid + lsize);                                                          \
-          b2 = ZR_BOUND_UP_TO_END(next + lid + 2 * lsize);                                                      \
-          b3 = ZR_BOUND_UP_TO_END(next + lid + 3 * lsize);                                                      \
-          e0 = ZR_BOUND_UP_TO_END(next + lid + 1);                                                              \
-          e1 = ZR_BOUND_UP_TO_END(next + lid + lsize + 1);                                                      \
-          e2 = ZR_BOUND_UP_TO_END(next + lid + 2 * lsize + 1);                                                  \
-          e3 = ZR_BOUND_UP_TO_END(next + lid + 3 * lsize + 1);                                                  \
         } while (taken == 4 * lsize);                                                                           \
-        /* Each lane's run of `items` positions: a run that begins and ends inside it is a whole segment,     \
-           whose value goes to the values slot of its head (read already, and the lane's own); the part before \
-           its first head and the part from its last head on go through the scan. */                          \
+        /* Each lane's run of `items` positions: runs that begin and end inside it are whole segments; the     \
+           part before its first head and the part from its last head on go through the scan. */              \
         ACC first = identity, run = identity;                                                                   \
-        uint run_at = ZR_NO_HEAD;                                                                               \
+        uint run_head = ZR_NO_HEAD;                                                                             \
         for (uint k = 0; k < items; ++k) {                                                                      \
-          const uint at = lid * items + k;                                                                      \
-          if (heads[ZR_TILE_SLOT(at)] != ZR_NO_HEAD) {                                                          \
-            if (run_at == ZR_NO_HEAD) first = run;                                                              \
-            else values[ZR_TILE_SLOT(run_at)] = run;                                                            \
+          const ulong q = ZR_TILE_SLOT((ulong)lid * items + k);                                                 \
+          const uint head = heads[q];                                                                           \
+          if (head != ZR_NO_HEAD) {                                                                             \
+            heads[q] = ZR_NO_HEAD;                                                                              \
+            if (run_head == ZR_NO_HEAD) first = run;                                                            \
+            else ZR_FINISH_SEGMENT(OP, TN, ATN, run, base + run_head);                                          \
             run = identity;                                                                                     \
-            run_at = at;                                                                                        \
+            run_head = head;                                                                                    \
           }                                                                                                     \
-          run = ZR_COMBINE(OP, ATN)(run, values[ZR_TILE_SLOT(at)]);                                             \
+          run = ZR_COMBINE(OP, ATN)(run, values[q]);                                                            \
         }                                                                                                       \
-        const uint has_head = run_at != ZR_NO_HEAD;                                                             \
+        const uint has_head = run_head != ZR_NO_HEAD;                                                           \
         /* Segmented inclusive scan over the lanes: each slot ends as the fold since the last head at or        \
-           before its lane (and that head's position), or of every lane so far when there was none. */          \
-        uint scan_at = run_at;                                                                                  \
+           before its lane (and that head), or of every lane so far when there was none. */                     \
+        uint scan_head = run_head;                                                                              \
         ACC scanned = run;                                                                                      \
         uint from = 0; /* two buffers: each step reads one and writes the other, one barrier a step */          \
-        scan_heads[lid] = scan_at;                                                                              \
+        scan_ids[lid] = scan_head;                                                                              \
         scan_values[lid] = scanned;                                                                             \
         barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
         for (uint d = 1; d < lsize; d <<= 1) {                                                                  \
-          if ((lid >= d) & (scan_at == ZR_NO_HEAD)) {                                                           \
+          if ((lid >= d) & (scan_head == ZR_NO_HEAD)) {                                                         \
             scanned = ZR_COMBINE(OP, ATN)(scan_values[from + lid - d], scanned);                                \
-            scan_at = scan_heads[from + lid - d];                                                               \
+            scan_head = scan_ids[from + lid - d];                                                               \
           }                                                                                                     \
           from = lsize - from;                                                                                  \
-          scan_heads[from + lid] = scan_at;                                                                     \
+          scan_ids[from + lid] = scan_head;                                                                     \
           scan_values[from + lid] = scanned;                                                                    \
           barrier(CLK_LOCAL_MEM_FENCE);                                                                         \
         }                                                                                                       \
         if (has_head) { /* the run ending at this lane's first head comes from the lanes before it */          \
-          uint closed_at = ZR_NO_HEAD;                                                                          \
+          ulong closed_segment = carry_segment;                                                                 \
           ACC closed = carry;                                                                                   \
           if (lid > 0) {                                                                                        \
-            const uint before_at = scan_heads[from + lid - 1];                                                  \
-            if (before_at == ZR_NO_HEAD) {                                                                      \
+            const uint before_head = scan_ids[from + lid - 1];                                                  \
+            if (before_head == ZR_NO_HEAD) {                                                                    \
               closed = ZR_COMBINE(OP, ATN)(carry, scan_values[from + lid - 1]);                                 \
             } else {                                                                                            \
-              closed_at = before_at;                                                                            \
+              closed_segment = base + before_head;                                                              \
               closed = scan_values[from + lid - 1];                                                             \
             }                                                                                                   \
           }                                                                                                     \
           closed = ZR_COMBINE(OP, ATN)(closed, first);                                                          \
-          if (closed_at != ZR_NO_HEAD) values[ZR_TILE_SLOT(closed_at)] = closed; /* that lane's walk is done */ \
-          else if (carry_segment == ZR_BEFORE_SPAN) *lead_slot = closed;                                        \
-          else if (carry_segment < segments) ZR_FINISH_SEGMENT(OP, TN, ATN, closed, carry_segment);             \
+          if (closed_segment == ZR_BEFORE_SPAN) *lead_slot = closed;                                            \
+          else if (closed_segment < segments) ZR_FINISH_SEGMENT(OP, TN, ATN, closed, closed_segment);           \
         }                                                                                                       \
-        const uint open_at = scan_heads[from + lsize - 1];                                                      \
-        if (open_at == ZR_NO_HEAD) {                                                                            \
+        const uint last_head = scan_ids[from + lsize - 1];                                                      \
+        if (last_head == ZR_NO_HEAD) {                                                                          \
           carry = ZR_COMBINE(OP, ATN)(carry, scan_values[from + lsize - 1]);                                    \
         } else {                                                                                                \
-          carry_segment = base + heads[ZR_TILE_SLOT(open_at)];                                                  \
+          carry_segment = base + last_head;                                                                     \
           carry = scan_values[from + lsize - 1];                                                                \
         }                                                                                                       \
-        barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
-        /* The segments finished in the tile, stored in order of their heads (neighbouring lanes store          \
-           neighbouring results), but the one still open; the heads cleared for the next tile. */              \
-        for (uint at = lid; at < tile; at += lsize) {                                                           \
-          const uint head = heads[ZR_TILE_SLOT(at)];                                                            \
-          if (head != ZR_NO_HEAD) {                                                                             \
-            heads[ZR_TILE_SLOT(at)] = ZR_NO_HEAD;                                                               \
-            const ulong finished = base + head;                                                                 \
-            if ((finished < segments) & (at != open_at)) {                                                      \
-              ACC value = values[ZR_TILE_SLOT(at)];                                                             \
-              ZR_FINISH_SEGMENT(OP, TN, ATN, value, finished);                                                  \
-            }                                                                                                   \
-          }                                                                                                     \
-        }                                                                                                       \
-        /* The next tile's staging and scan overwrite what every lane has just read. */                         \
+        /* The next tile's scan and staging overwrite what every lane has just read. */                         \
         barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
         t0 += tile;                                                                                             \
       } while (t0 < z);                                                                                         \

@@ -41,7 +41,10 @@ constexpr std::uint64_t kSegmentGroupsPerComputeUnit = 4;
 constexpr std::uint32_t kSpanSerialPieces = 16;
 
 // segspan's groups: at most this wide (the lanes' scan takes log2 of it in barriers), and at most this many tile
-// positions per lane (segspan.cl's ZR_SPAN_MAX_ITEMS: a lane holds the next tile's elements in registers).
+// positions per lane. Measured on the H100 (f32 power-law sums, bench/results/segmented_h100_2026-11-27i): 16
+// positions read faster than 8 (1.35-1.43 ms against 1.62-1.73); 32 do not fit 48 KiB of local memory; and the
+// kernel is bound by how many groups are resident: variants that held a tile's elements in registers (71-102
+// registers against 48) ran 1.66-1.92 ms.
 constexpr std::uint64_t kSpanLanes = 256;
 constexpr std::uint64_t kSpanMaxItems = 16;
 
