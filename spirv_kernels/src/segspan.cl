@@ -203,23 +203,19 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
            position is written at most once: non-empty segments begin at distinct positions. */                 \
         const ulong base = next;                                                                                \
         uint taken;                                                                                             \
-        do { /* four segments a lane per round, their bounds loaded together */                                 \
+        do { /* two segments a lane per round, their bounds loaded together (four spilled on PVC) */            \
           barrier(CLK_LOCAL_MEM_FENCE); /* the staging, and the count's reset */                                \
-          const ulong s0 = next + lid, s1 = s0 + lsize, s2 = s1 + lsize, s3 = s2 + lsize;                       \
+          const ulong s0 = next + lid, s1 = s0 + lsize;                                                         \
           const ulong b0 = ZR_BOUND_UP_TO_END(s0), b1 = ZR_BOUND_UP_TO_END(s1);                                 \
-          const ulong b2 = ZR_BOUND_UP_TO_END(s2), b3 = ZR_BOUND_UP_TO_END(s3);                                 \
           const ulong e0 = ZR_BOUND_UP_TO_END(s0 + 1), e1 = ZR_BOUND_UP_TO_END(s1 + 1);                         \
-          const ulong e2 = ZR_BOUND_UP_TO_END(s2 + 1), e3 = ZR_BOUND_UP_TO_END(s3 + 1);                         \
           ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s0, b0, e0, lid);                                                   \
           ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s1, b1, e1, lid + lsize);                                           \
-          ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s2, b2, e2, lid + 2 * lsize);                                       \
-          ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s3, b3, e3, lid + 3 * lsize);                                       \
           barrier(CLK_LOCAL_MEM_FENCE);                                                                         \
           taken = *taken_count;                                                                                 \
           next += taken;                                                                                        \
           barrier(CLK_LOCAL_MEM_FENCE); /* every lane has read the count before it is reset */                  \
           if (lid == 0) *taken_count = 0;                                                                       \
-        } while (taken == 4 * lsize);                                                                           \
+        } while (taken == 2 * lsize);                                                                           \
         /* Each lane's run of `items` positions: runs that begin and end inside it are whole segments; the     \
            part before its first head and the part from its last head on go through the scan. */              \
         ACC first = identity, run = identity;                                                                   \
