@@ -41,10 +41,10 @@ constexpr std::uint64_t kSegmentGroupsPerComputeUnit = 4;
 constexpr std::uint32_t kSpanSerialPieces = 16;
 
 // segspan's groups: at most this wide (the lanes' scan takes log2 of it in barriers), and at most this many tile
-// positions per lane. Measured on the H100 (f32 power-law sums, bench/results/segmented_h100_2026-11-27i): 16
-// positions read faster than 8 (1.35-1.43 ms against 1.62-1.73); 32 do not fit 48 KiB of local memory; and the
-// kernel is bound by how many groups are resident: variants that held a tile's elements in registers (71-102
-// registers against 48) ran 1.66-1.92 ms.
+// positions per lane. Measured on the H100 (f32 power-law sums, 2^28, sweeps of ZE_REDUCE_SEGMENT_SPAN_ELEMENTS and
+// ZE_REDUCE_SEGMENT_SPAN_GROUPS, bench/README.md): 16 positions ran 1.35-1.49 ms, 8 ran 1.62-1.81; 32 do not fit 48
+// KiB of local memory; 4, 8 or 12 groups per SM within 5%. The kernel is bound by how many groups are resident:
+// variants that held a tile's elements in registers (71-102 registers against 48) ran 1.66-1.92 ms.
 constexpr std::uint64_t kSpanLanes = 256;
 constexpr std::uint64_t kSpanMaxItems = 16;
 
