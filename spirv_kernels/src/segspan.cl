@@ -170,6 +170,21 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
     atomic_max(taken_count, (rank) + 1);                                                  \
   }
 
+// The run open after the lanes up to scan slot `slot`: (segment, value) = the carry from the tiles before with
+// the slot's fold after it, when no head lies at or before the slot's lane; else the last head's segment and the
+// fold since it. Uses the kernel's scan_ids, scan_values, base, carry and carry_segment.
+#define ZR_RUN_THROUGH(OP, ATN, slot, segment, value)              \
+  do {                                                             \
+    const uint zr_head_ = scan_ids[slot];                          \
+    if (zr_head_ == ZR_NO_HEAD) {                                  \
+      (value) = ZR_COMBINE(OP, ATN)(carry, scan_values[slot]);     \
+      (segment) = carry_segment;                                   \
+    } else {                                                       \
+      (value) = scan_values[slot];                                 \
+      (segment) = base + zr_head_;                                 \
+    }                                                              \
+  } while (0)
+
 #define ZR_SEGMENT_KERNEL(OP, TN, T, ACC, ATN)                                                                  \
   kernel void zr_segspan_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,         \
                                      uint offset_bytes, ulong segments, ulong span, uint items,                 \
@@ -254,26 +269,12 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
         if (has_head) { /* the run ending at this lane's first head comes from the lanes before it */          \
           ulong closed_segment = carry_segment;                                                                 \
           ACC closed = carry;                                                                                   \
-          if (lid > 0) {                                                                                        \
-            const uint before_head = scan_ids[from + lid - 1];                                                  \
-            if (before_head == ZR_NO_HEAD) {                                                                    \
-              closed = ZR_COMBINE(OP, ATN)(carry, scan_values[from + lid - 1]);                                 \
-            } else {                                                                                            \
-              closed_segment = base + before_head;                                                              \
-              closed = scan_values[from + lid - 1];                                                             \
-            }                                                                                                   \
-          }                                                                                                     \
+          if (lid > 0) ZR_RUN_THROUGH(OP, ATN, from + lid - 1, closed_segment, closed);                         \
           closed = ZR_COMBINE(OP, ATN)(closed, first);                                                          \
           if (closed_segment == ZR_BEFORE_SPAN) *lead_slot = closed;                                            \
           else if (closed_segment < segments) ZR_FINISH_SEGMENT(OP, TN, ATN, closed, closed_segment);           \
         }                                                                                                       \
-        const uint last_head = scan_ids[from + lsize - 1];                                                      \
-        if (last_head == ZR_NO_HEAD) {                                                                          \
-          carry = ZR_COMBINE(OP, ATN)(carry, scan_values[from + lsize - 1]);                                    \
-        } else {                                                                                                \
-          carry_segment = base + last_head;                                                                     \
-          carry = scan_values[from + lsize - 1];                                                                \
-        }                                                                                                       \
+        ZR_RUN_THROUGH(OP, ATN, from + lsize - 1, carry_segment, carry);                                        \
         /* The next tile's scan and staging overwrite what every lane has just read. */                         \
         barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
         t0 += tile;                                                                                             \
