@@ -130,6 +130,11 @@ TEST(SegmentedPlan, GivenSkewedSizesOnAGpuWhenPlanningThenTheWorkIsSplitByElemen
   EXPECT_LE(combine_depth(plan), items + 12 + span / tile + 24);
   // The same mean with no long segment takes lanes; equal segments are never skewed.
   EXPECT_EQ(plan_for(caps, n, by_offsets(50'000'000, 40)).passes.front().entry_point, "zr_segsub_plus_f32");
+  // segspan numbers a tile's segments in 32 bits: 2^32 - 1 segments or more take a group each instead.
+  const Plan many = plan_for(caps, std::uint64_t{1} << 40, by_offsets(UINT32_MAX, std::uint64_t{1} << 36));
+  EXPECT_TRUE(many.passes.front().entry_point.starts_with("zr_seggroup_")) << describe(many);
+  EXPECT_EQ(plan_for(caps, std::uint64_t{1} << 40, by_offsets(UINT32_MAX - 1, std::uint64_t{1} << 36)).passes.front().entry_point,
+            "zr_segspan_plus_f32");
   // Positions per lane set by the tuning (the bench's knob) are the ones planned, halved where the tile would not
   // fit local memory.
   Tuning tuning = tuning_for(caps);
