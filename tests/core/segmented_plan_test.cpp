@@ -148,6 +148,16 @@ TEST(SegmentedPlan, GivenSkewedSizesOnAGpuWhenPlanningThenTheWorkIsSplitByElemen
     if (const auto* bytes = std::get_if<LocalMemoryArg>(&arg)) halved_local += bytes->bytes;
   EXPECT_LE(halved_local, caps.local_memory_bytes);
   EXPECT_LT(std::get<Scalar>(halved.passes[0].args[6]).as<std::uint32_t>(), 1024u);
+  // A device with little local memory gets narrower groups once a lane is down to one position.
+  Capabilities small = caps;
+  small.local_memory_bytes = 4096;
+  const Plan narrow = make_segmented_plan(small, request(Op::plus, DataType::f64, n), by_offsets(50'000'000, 1'000'000), tuning);
+  ASSERT_TRUE(narrow.passes[0].entry_point.starts_with("zr_segspan_")) << describe(narrow);
+  std::uint64_t narrow_local = 0;
+  for (const auto& arg : narrow.passes[0].args)
+    if (const auto* bytes = std::get_if<LocalMemoryArg>(&arg)) narrow_local += bytes->bytes;
+  EXPECT_LE(narrow_local, small.local_memory_bytes);
+  EXPECT_LT(narrow.passes[0].local_size, 256u);
 }
 
 TEST(SegmentedPlan, GivenManyLongSegmentsWhenPlanningThenOneGroupPerSegmentSizedByTheMeanLength) {

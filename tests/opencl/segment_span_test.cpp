@@ -38,12 +38,14 @@ std::vector<std::uint64_t> skewed_offsets(std::uint64_t n, std::uint64_t longest
 
 template <typename T>
 std::vector<T> run_spans_in_one_group(Op op, const std::vector<T>& input, const std::vector<std::uint64_t>& offsets,
-                                      const std::vector<T>& initial, core::Plan* planned) {
+                                      const std::vector<T>& initial, core::Plan* planned,
+                                      std::uint64_t local_memory_bytes = 0) {
   Executor& executor = *test::shared_executor();
   Context& context = executor.context();
   core::Capabilities caps = context.capabilities();
   caps.type = core::DeviceType::gpu;
   caps.compute_units = 1;
+  if (local_memory_bytes > 0) caps.local_memory_bytes = local_memory_bytes;
   const std::uint64_t segments = offsets.size() - 1;
   core::SegmentLayout layout{segments, 8, 0, 0};
   for (std::uint64_t s = 0; s < segments; ++s) layout.longest = std::max(layout.longest, offsets[s + 1] - offsets[s]);
@@ -134,6 +136,26 @@ TEST(OpenclSegmentSpans, GivenMoreSegmentsPerTileThanLanesWhenTakingMinimaThenEv
   for (std::size_t s = 0; s < got.size(); ++s) {
     std::int32_t expected = initial[s];
     for (std::uint64_t i = offsets[s]; i < offsets[s + 1]; ++i) expected = std::min(expected, input[i]);
+    ASSERT_EQ(got[s], expected) << "segment " << s << " of " << got.size() << " [" << offsets[s] << ", "
+                                << offsets[s + 1] << ")\n" << core::describe(plan);
+  }
+}
+
+TEST(OpenclSegmentSpans, GivenLittleLocalMemoryWhenSummingSkewedSegmentsThenNarrowTilesGiveEverySegment) {
+  ZR_REQUIRE_TEST_DEVICE();
+  const std::uint64_t n = 9001;
+  std::vector<std::int32_t> input(n);
+  for (std::uint64_t i = 0; i < n; ++i) input[i] = static_cast<std::int32_t>((i * 2654435761u) % 2001) - 1000;
+  const auto offsets = skewed_offsets(n, 5);
+  std::vector<std::int32_t> initial(offsets.size() - 1, 0);
+  core::Plan plan;
+  // 4 KiB: one position per lane, and fewer lanes than the 256 a tile has otherwise.
+  const auto got = run_spans_in_one_group(Op::plus, input, offsets, initial, &plan, 4096);
+  ASSERT_EQ(got.size(), initial.size()) << "not the span plan:\n" << core::describe(plan);
+  EXPECT_LT(plan.passes[0].local_size, 256u) << core::describe(plan);
+  for (std::size_t s = 0; s < got.size(); ++s) {
+    std::int32_t expected = 0;
+    for (std::uint64_t i = offsets[s]; i < offsets[s + 1]; ++i) expected += input[i];
     ASSERT_EQ(got[s], expected) << "segment " << s << " of " << got.size() << " [" << offsets[s] << ", "
                                 << offsets[s + 1] << ")\n" << core::describe(plan);
   }

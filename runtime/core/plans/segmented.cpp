@@ -65,10 +65,14 @@ std::uint64_t span_local_bytes(std::uint64_t lanes, std::uint64_t items, std::si
 void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning, const SegmentLayout& layout,
                      std::size_t acc_size) {
   const ReductionRequest& request = plan.request;
-  const std::uint64_t lanes = std::bit_floor(std::clamp<std::uint64_t>(caps.max_work_group_size, 1, kSpanLanes));
+  std::uint64_t lanes = std::bit_floor(std::clamp<std::uint64_t>(caps.max_work_group_size, 1, kSpanLanes));
   std::uint64_t items = std::clamp<std::uint64_t>(tuning.segment_span_elements, 1, kSpanMaxItems);
-  while (items > 1 && caps.local_memory_bytes > 0 && span_local_bytes(lanes, items, acc_size) > caps.local_memory_bytes)
-    items /= 2;
+  // Fewer positions per lane, then fewer lanes, until the tile fits the device's local memory.
+  const auto too_big = [&] {
+    return caps.local_memory_bytes > 0 && span_local_bytes(lanes, items, acc_size) > caps.local_memory_bytes;
+  };
+  while (items > 1 && too_big()) items /= 2;
+  while (lanes > 1 && too_big()) lanes /= 2;
   const std::uint64_t tile = lanes * items;
   const std::uint64_t tiles = ceil_div(request.n, tile);
   const std::uint64_t groups =
