@@ -85,11 +85,43 @@ inline constexpr bool is_argmax_v = false;
 template <typename T>
 inline constexpr bool is_argmax_v<argmax<T>> = true;
 
+// The element type the runtime reads a user operator's input as: its bits.
+template <std::size_t Bytes>
+constexpr element_type bits_of_size() {
+  if constexpr (Bytes == 1) return element_type::u8;
+  else if constexpr (Bytes == 2) return element_type::u16;
+  else if constexpr (Bytes == 4) return element_type::u32;
+  else return element_type::u64;
+}
+
+template <typename T, typename A>
+reduction_spec user_spec(const user_operator<T, A>& op, A* result, const property_list& props) {
+  reduction_spec spec;
+  spec.type = bits_of_size<sizeof(T)>();
+  spec.op = op_kind::user;
+  spec.var = result;
+  spec.user = &op.source();
+  spec.properties = props;
+  return spec;
+}
+
+template <typename Operation>
+inline constexpr bool is_user_operator_v = false;
+template <typename T, typename A>
+inline constexpr bool is_user_operator_v<user_operator<T, A>> = true;
+
 // A segmented reduction's spec: results of the input's type for the ops, arg_result<T> for argmin/argmax,
-// transform_result_t<Transform, T> for the transforms (zereduce/transform.hpp).
+// transform_result_t<Transform, T> for the transforms (zereduce/transform.hpp), the accumulator A for a
+// user_operator<T, A>.
 template <typename T, typename Result, typename Operation>
 reduction_spec segment_spec(Result* results, Operation op, const property_list& props) {
-  if constexpr (is_transform_v<Operation>) {
+  if constexpr (is_user_operator_v<Operation>) {
+    static_assert(std::is_same_v<T, typename Operation::element_type>,
+                  "a user operator per segment reads elements of its own element type");
+    static_assert(std::is_same_v<Result, typename Operation::accumulator_type>,
+                  "a user operator per segment writes one of its accumulators per segment");
+    return user_spec(op, results, props);
+  } else if constexpr (is_transform_v<Operation>) {
     check_transform<Operation, T>();
     static_assert(std::is_same_v<Result, transform_result_t<Operation, T>>,
                   "a transform per segment writes transform_result_t<Transform, T> results (zereduce/transform.hpp: "
@@ -131,26 +163,6 @@ segment_source bounds_of(const Offset* begins, const Offset* ends, std::uint64_t
   source.ends = ends;
   source.begin_end = true;
   return source;
-}
-
-// The element type the runtime reads a user operator's input as: its bits.
-template <std::size_t Bytes>
-constexpr element_type bits_of_size() {
-  if constexpr (Bytes == 1) return element_type::u8;
-  else if constexpr (Bytes == 2) return element_type::u16;
-  else if constexpr (Bytes == 4) return element_type::u32;
-  else return element_type::u64;
-}
-
-template <typename T, typename A>
-reduction_spec user_spec(const user_operator<T, A>& op, A* result, const property_list& props) {
-  reduction_spec spec;
-  spec.type = bits_of_size<sizeof(T)>();
-  spec.op = op_kind::user;
-  spec.var = result;
-  spec.user = &op.source();
-  spec.properties = props;
-  return spec;
 }
 
 }  // namespace detail
@@ -354,7 +366,11 @@ class ZR_API queue {
   // none and is refused. With a transform of zereduce/transform.hpp (zr::norm_l2{}, zr::count_nonzero{},
   // zr::sum_as<double>{}, zr::mean_variance<float>{}, ...) the results are transform_result_t<Transform, T>, each
   // segment's as transform_reduce gives it for the segment alone (written, never read; an empty segment gives 0, or
-  // a count of 0). Every form below (begin and end arrays, rows) takes them too.
+  // a count of 0). With a user_operator<T, A> (user_operator.hpp) the results are A: combine(results[s], the
+  // segment's reduction), or the reduction alone with initialize_to_identity; the transform sees each element with
+  // its index in the input; an empty segment leaves results[s] as it was, or gives the identity with
+  // initialize_to_identity (refused for an operator without one). Every form below (begin and end arrays, rows)
+  // takes them too.
   template <typename T, typename Offset, typename Result, typename BinaryOperation>
   event reduce_segments(const T* input, std::uint64_t n, const Offset* offsets, std::uint64_t segments, Result* results,
                         BinaryOperation op, const property_list& props = {}) {

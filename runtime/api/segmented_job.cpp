@@ -8,6 +8,7 @@
 #include "api/requests.hpp"
 #include "api/run_profiles.hpp"
 #include "api/scoped_allocation.hpp"
+#include "api/user_operators.hpp"
 #include "plans/segmented.hpp"
 #include "strategy.hpp"
 #include "tuning.hpp"
@@ -75,6 +76,12 @@ SegmentedJob::SegmentedJob(BackendDevice& device, const void* input, std::uint64
     const core::DataType result_type = core::transform_result_type(op, type);
     result_size = alignment = core::size_of(result_type);
     results_name = core::name(result_type);
+  } else if (core::is_user_op(op)) {
+    if (!spec.user) throw InvalidArgumentError("a user-defined segmented reduction names no operator");
+    const auto user = load_user_operator(*spec.user);
+    result_size = user->accumulator_bytes;
+    alignment = user->accumulator_alignment;
+    results_name = "user operator '" + user->name + "' accumulator";
   } else if (core::is_moments_op(op)) {
     result_size = core::moments_bytes(op);
     alignment = alignof(std::uint64_t);
@@ -134,11 +141,10 @@ SegmentedJob::SegmentedJob(BackendDevice& device, const void* input, std::uint64
 }
 
 void SegmentedJob::check_request() const {
-  const auto op = static_cast<core::Op>(spec_.op);
-  if (core::is_user_op(op) || spec_.partial)
+  if (spec_.partial)
     throw UnsupportedError("segmented reductions offer plus, multiplies, minimum, maximum, the bitwise and logical "
-                           "ops, argmin, argmax and the transforms; " + std::string(to_string(spec_.op)) +
-                           " per segment is not offered yet");
+                           "ops, argmin, argmax, the transforms and user-defined operators; a reproducible partial "
+                           "sum per segment is not offered yet");
   if (spec_.properties.requested_strategy())
     throw UnsupportedError("segmented reductions choose their plan from the segment sizes; strategy '" +
                            std::string(to_string(*spec_.properties.requested_strategy())) + "' cannot be asked for");
@@ -149,6 +155,14 @@ void SegmentedJob::check_request() const {
 
 void SegmentedJob::refuse_empty_segment(std::uint64_t s) const {
   const auto op = static_cast<core::Op>(spec_.op);
+  if (core::is_user_op(op)) {
+    // Without initialize_to_identity an empty segment leaves its result's value as it is.
+    const auto user = load_user_operator(*spec_.user);
+    if (user->has_identity || !spec_.properties.initialize_to_identity()) return;
+    throw InvalidArgumentError("segment " + std::to_string(s) + " is empty, and user operator '" + user->name +
+                               "' has no identity, so with initialize_to_identity the segment has no result: give "
+                               "every segment at least one element, or fold into initial values");
+  }
   if (!core::is_arg_op(op)) return;  // the others give their identity
   throw InvalidArgumentError("segment " + std::to_string(s) + " is empty, and an empty segment has no " +
                              std::string(core::name(op)) + " (as the argmin/argmax of an empty input): give every "

@@ -22,6 +22,8 @@ using plans::local_tree_depth;
 using plans::round_up;
 using plans::u32;
 using plans::u64;
+using plans::user_kernel_pass;
+using plans::user_tree_depth;
 
 namespace {
 // The value the global-atomics accumulator holds: the accumulator widened to 32 bits for narrower integers
@@ -282,18 +284,6 @@ void plan_moments(Plan& plan, const Capabilities& caps, const Tuning& tuning) {
 // order and stores the result; or, for last_group, ulast does both in one launch. No intermediate passes: the
 // first pass launches at most the tuning's maximum groups. The templates are linked with the operator here,
 // once per process.
-KernelPass user_kernel_pass(std::string_view variant, const UserOperator& op, std::string label) {
-  const EmbeddedModule* template_module = user_template(variant, op);
-  if (!template_module)
-    throw UnsupportedError("no '" + std::string(variant) + "' template is embedded for " +
-                           std::to_string(op.element_bytes) + "-byte elements");
-  KernelPass pass;
-  pass.module = &linked_module(*template_module, op);
-  pass.entry_point = kernel_entry_point(variant, variant == "ufinal" ? DataType::u8 : op.element_bits());
-  pass.label = std::move(label);
-  return pass;
-}
-
 void plan_user_reduction(Plan& plan, const Capabilities& caps, const Tuning& tuning) {
   const ReductionRequest& request = plan.request;
   if (!request.user_operator) throw InvalidArgumentError("a user-defined reduction names no operator");
@@ -535,19 +525,6 @@ namespace {
 // 8-byte types, more for narrower ones: spirv_kernels/src/cpu.cl), so one chain sees chunk / 4 elements.
 constexpr std::uint64_t kCpuMinIndependentChains = 4;
 constexpr std::uint64_t kCpuChunkMultiple = 16;
-
-// Combines on the longest path through zr_user_group_tree (spirv_kernels/src/zr_user.h): each step folds up to
-// three more slots into a work-item's accumulator, one after another.
-constexpr std::uint64_t kUserTreeRadix = 4;  // ZR_USER_TREE_RADIX
-std::uint64_t user_tree_depth(std::uint64_t local_size) {
-  std::uint64_t depth = 0;
-  for (std::uint64_t active = local_size; active > 1;) {
-    const std::uint64_t step = ceil_div(active, kUserTreeRadix);
-    depth += ceil_div(active, step) - 1;
-    active = step;
-  }
-  return depth;
-}
 
 // A user operator's pass (zr_user.h): every element and partial goes through the operator one at a time, the
 // accumulator starting from the identity where there is one (one combine more than from the first element).

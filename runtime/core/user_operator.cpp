@@ -181,9 +181,12 @@ const EmbeddedModule& linked_module(const EmbeddedModule& template_module, const
   return r.modules.emplace(key, std::move(linked)).first->second->module;
 }
 
+DataType user_template_bits(std::string_view variant, const UserOperator& op) {
+  return variant == "ufinal" || variant == "usegjoin" ? DataType::u8 : op.element_bits();
+}
+
 const EmbeddedModule* user_template(std::string_view variant, const UserOperator& op) {
-  const DataType bits = variant == "ufinal" ? DataType::u8 : op.element_bits();
-  const auto found = find_kernel(variant, bits);
+  const auto found = find_kernel(variant, user_template_bits(variant, op));
   return found ? found->module : nullptr;
 }
 

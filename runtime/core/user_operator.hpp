@@ -58,8 +58,12 @@ std::shared_ptr<const UserOperator> load_user_operator(const UserOperatorSource&
 // zr::InvalidArgumentError with SPIRV-Tools' messages when the link or the validation fails.
 const EmbeddedModule& linked_module(const EmbeddedModule& template_module, const UserOperator& op);
 
-// The embedded template of a user-operator variant (ulast, utree, ucpu: the one for the operator's element
-// size; ufinal), not yet linked, or nullptr when none is embedded.
+// The type class a user-operator template is built for: the operator's element bits (u8 to u64), or u8 for the
+// templates that read only accumulators (ufinal, usegjoin: one build serves every element size).
+DataType user_template_bits(std::string_view variant, const UserOperator& op);
+
+// The embedded template of a user-operator variant (ulast, utree, ucpu, useggroup, usegitem: the one for the
+// operator's element size; ufinal, usegjoin), not yet linked, or nullptr when none is embedded.
 const EmbeddedModule* user_template(std::string_view variant, const UserOperator& op);
 
 }  // namespace zr::core

@@ -7,7 +7,7 @@
 #include <type_traits>
 
 #include "host_reference.hpp"
-#include "sample_operators.hpp"
+#include "sample_operator_reference.hpp"
 
 namespace zr::conformance {
 
@@ -17,6 +17,7 @@ using bounds = zr_operators::bounds_acc;
 using zr_operators::histogram8;
 using zr_operators::mix_state;
 using zr_operators::range16;
+using namespace zr_operators::reference;
 
 const SampleOperator kOperators[] = {
     {"f32_sum", &zr_operators::f32_sum, element_type::f32, true},
@@ -27,51 +28,22 @@ const SampleOperator kOperators[] = {
     {"i64_mix", &zr_operators::i64_mix, element_type::i64, true},
 };
 
-// ---- each operator's meaning on the host: its transform, combine and the initial value the suite uses ------
-bounds transform(const bounds*, float x, std::uint64_t i) {
-  if (std::isnan(x)) return {INFINITY, -INFINITY, UINT64_MAX, UINT64_MAX, 0};
-  return {x, x, i, i, 1};
-}
-bounds combine(const bounds& a, const bounds& b) {
-  const bool lower = b.lo < a.lo || (b.lo == a.lo && b.lo_index < a.lo_index);
-  const bool higher = b.hi > a.hi || (b.hi == a.hi && b.hi_index < a.hi_index);
-  return {lower ? b.lo : a.lo, higher ? b.hi : a.hi, lower ? b.lo_index : a.lo_index, higher ? b.hi_index : a.hi_index,
-          a.count + b.count};
-}
-bounds identity(const bounds*) { return {INFINITY, -INFINITY, UINT64_MAX, UINT64_MAX, 0}; }
+// ---- the initial value the suite folds each operator's reduction after, and how a result reads in a message ----
 bounds initial(const bounds*) { return {-0.25f, 0.25f, 7, 9, 3}; }
-bool same(const bounds& a, const bounds& b) {
-  return std::memcmp(&a.lo, &b.lo, 4) == 0 && std::memcmp(&a.hi, &b.hi, 4) == 0 && a.lo_index == b.lo_index &&
-         a.hi_index == b.hi_index && a.count == b.count;
-}
 std::string text(const bounds& b) {
   std::ostringstream out;
   out << "{lo " << b.lo << " at " << b.lo_index << ", hi " << b.hi << " at " << b.hi_index << ", count " << b.count << "}";
   return out.str();
 }
 
-range16 transform(const range16*, std::int16_t x, std::uint64_t) { return {x, x}; }
-range16 combine(const range16& a, const range16& b) { return {std::min(a.lo, b.lo), std::max(a.hi, b.hi)}; }
 range16 initial(const range16*) { return {-3, 4}; }
-bool same(const range16& a, const range16& b) { return a.lo == b.lo && a.hi == b.hi; }
 std::string text(const range16& r) {
   std::ostringstream out;
   out << "{" << r.lo << ", " << r.hi << "}";
   return out.str();
 }
 
-histogram8 transform(const histogram8*, std::uint8_t x, std::uint64_t) {
-  histogram8 h{};
-  h.counts[x >> 5] = 1;
-  return h;
-}
-histogram8 combine(histogram8 a, const histogram8& b) {
-  for (int i = 0; i < 8; ++i) a.counts[i] += b.counts[i];
-  return a;
-}
-histogram8 identity(const histogram8*) { return {}; }
 histogram8 initial(const histogram8*) { return {{1, 2, 3, 4, 5, 6, 7, 8}}; }
-bool same(const histogram8& a, const histogram8& b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 std::string text(const histogram8& h) {
   std::ostringstream out;
   out << "{";
@@ -80,15 +52,7 @@ std::string text(const histogram8& h) {
   return out.str();
 }
 
-mix_state transform(const mix_state*, std::int64_t x, std::uint64_t i) {
-  return {x, static_cast<std::uint64_t>(x) * (i | 1)};
-}
-mix_state combine(const mix_state& a, const mix_state& b) {
-  return {static_cast<std::int64_t>(static_cast<std::uint64_t>(a.sum) + static_cast<std::uint64_t>(b.sum)), a.hash ^ b.hash};
-}
-mix_state identity(const mix_state*) { return {0, 0}; }
 mix_state initial(const mix_state*) { return {-5, 0x9e3779b97f4a7c15ull}; }
-bool same(const mix_state& a, const mix_state& b) { return a.sum == b.sum && a.hash == b.hash; }
 std::string text(const mix_state& m) {
   std::ostringstream out;
   out << "{sum " << m.sum << ", hash " << m.hash << "}";

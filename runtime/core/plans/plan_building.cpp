@@ -107,4 +107,41 @@ std::uint64_t local_tree_depth(std::uint64_t local_size) {
   return depth;
 }
 
+// Short segments do not leave most of a wide group idle: at least the tuning's elements per work-item. Never narrower
+// than the hardware's lanes (a sub-group, 32 on most GPUs).
+std::uint64_t segment_group_size(const Capabilities& caps, const Tuning& tuning, std::uint64_t mean_length,
+                                 std::size_t acc_size) {
+  const std::uint64_t widest = widest_group(caps, tuning, acc_size);
+  std::uint64_t narrowest = 32;
+  for (std::uint32_t s : caps.subgroup_sizes) narrowest = std::max<std::uint64_t>(narrowest, s);
+  std::uint64_t size = narrowest;
+  const std::uint64_t per_item = std::max<std::uint64_t>(tuning.segment_group_elements_per_item, 1);
+  while (size * per_item <= mean_length && size * 2 <= widest) size *= 2;
+  return std::max<std::uint64_t>(1, std::min(size, widest));
+}
+
+KernelPass user_kernel_pass(std::string_view variant, const UserOperator& op, std::string label) {
+  const EmbeddedModule* template_module = user_template(variant, op);
+  if (!template_module)
+    throw UnsupportedError("no '" + std::string(variant) + "' template is embedded for " +
+                           std::to_string(op.element_bytes) + "-byte elements");
+  KernelPass pass;
+  pass.module = &linked_module(*template_module, op);
+  pass.entry_point = kernel_entry_point(variant, user_template_bits(variant, op));
+  pass.label = std::move(label);
+  return pass;
+}
+
+// Each step folds up to three more slots into a work-item's accumulator, one after another.
+constexpr std::uint64_t kUserTreeRadix = 4;  // ZR_USER_TREE_RADIX
+std::uint64_t user_tree_depth(std::uint64_t local_size) {
+  std::uint64_t depth = 0;
+  for (std::uint64_t active = local_size; active > 1;) {
+    const std::uint64_t step = ceil_div(active, kUserTreeRadix);
+    depth += ceil_div(active, step) - 1;
+    active = step;
+  }
+  return depth;
+}
+
 }  // namespace zr::core::plans

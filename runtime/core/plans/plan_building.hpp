@@ -9,6 +9,7 @@
 
 #include "plan.hpp"
 #include "tuning.hpp"
+#include "user_operator.hpp"
 
 namespace zr::core::plans {
 
@@ -39,6 +40,14 @@ std::uint64_t widest_group(const Capabilities& caps, const Tuning& tuning, std::
 // (plans/segmented.cpp: measured for segsub, used by the arg family too).
 std::uint64_t segment_lanes(std::uint64_t mean, const Tuning& tuning, std::uint64_t widest);
 
+// Work-items per group for a group per segment of `mean` elements on average (seggroup, segbinned, useggroup): a
+// power of two from a sub-group's width up to widest_group(acc_size), growing with the mean segment length.
+std::uint64_t segment_group_size(const Capabilities& caps, const Tuning& tuning, std::uint64_t mean_length,
+                                 std::size_t acc_size);
+
+// Segments fewer than compute units x this get slices (a group per segment would leave the device idle).
+inline constexpr std::uint64_t kSegmentGroupsPerComputeUnit = 4;
+
 // How the lane-per-segment families (segarg, segt/segm) split their work: `lanes` work-items per segment (a power
 // of two up to the group, more for longer segments, from a thousand elements on at least
 // segment_group_elements_per_item each); where the segments are too few to fill the device, `slices` of each, a
@@ -67,5 +76,12 @@ Scalar transform_lane_value(const ReductionRequest& request);
 
 // Combines on the longest path through ZR_LOCAL_TREE (spirv_kernels/src/zr_group_tree.h).
 std::uint64_t local_tree_depth(std::uint64_t local_size);
+
+// A pass of a user-defined operator's template `variant` (zr_user.h), linked with the operator (once per process);
+// throws UnsupportedError when no template is embedded for the operator's element size.
+KernelPass user_kernel_pass(std::string_view variant, const UserOperator& op, std::string label);
+
+// Combines on the longest path through zr_user_group_tree (spirv_kernels/src/zr_user.h).
+std::uint64_t user_tree_depth(std::uint64_t local_size);
 
 }  // namespace zr::core::plans

@@ -8,6 +8,7 @@
 #include "plans/plan_building.hpp"
 #include "plans/segmented_arg.hpp"
 #include "plans/segmented_transform.hpp"
+#include "plans/segmented_user.hpp"
 #include "strategy.hpp"
 #include "zereduce/errors.hpp"
 
@@ -17,24 +18,7 @@ using namespace plans;
 
 namespace {
 
-// Work-items per group for a group per segment: at least the tuning's elements per work-item, so short segments do
-// not leave most of a wide group idle. The smallest is a sub-group's width where the device has sub-groups (32 on most
-// GPUs), so that a group is never narrower than the hardware's lanes.
-std::uint64_t segment_group_size(const Capabilities& caps, const Tuning& tuning, std::uint64_t mean_length,
-                                 std::size_t acc_size) {
-  const std::uint64_t widest = widest_group(caps, tuning, acc_size);
-  std::uint64_t narrowest = 32;
-  for (std::uint32_t s : caps.subgroup_sizes) narrowest = std::max<std::uint64_t>(narrowest, s);
-  std::uint64_t size = narrowest;
-  const std::uint64_t per_item = std::max<std::uint64_t>(tuning.segment_group_elements_per_item, 1);
-  while (size * per_item <= mean_length && size * 2 <= widest) size *= 2;
-  return std::max<std::uint64_t>(1, std::min(size, widest));
-}
-
 Scalar offset_bytes_arg(const SegmentLayout& layout) { return u32(layout.offset_bytes); }
-
-// Fewer segments than compute units x this get slices.
-constexpr std::uint64_t kSegmentGroupsPerComputeUnit = 4;
 
 // segjoin: a segment crossing spans whose pieces are at most this many is folded by one work-item; longer ones by
 // the whole group.
@@ -188,6 +172,10 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
   }
   const std::uint64_t mean = (layout.end_step == 1 ? request.n : layout.covered) / layout.segments;
   const std::uint64_t wave_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
+  if (is_user_op(op)) {
+    add_segmented_user_passes(plan, caps, tuning, layout, mean);
+    return plan;
+  }
   if (is_binned_sum(request)) {
     add_binned_pass(plan, caps, tuning, layout, mean);
     return plan;
@@ -304,6 +292,7 @@ std::uint64_t segmented_combine_depth(const Plan& plan) {
   const SegmentLayout& layout = *plan.segments;
   const std::uint64_t initial = plan.request.include_initial ? 1 : 0;
   const KernelPass& first = plan.passes.front();
+  if (first.entry_point.starts_with("zr_useg")) return segmented_user_depth(plan);
   if (first.entry_point.starts_with("zr_segarg")) return 0;  // arg-reductions compare, never round
   if (first.entry_point.starts_with("zr_segt") || first.entry_point.starts_with("zr_segm")) return segmented_transform_depth(plan);
   if (first.entry_point.starts_with("zr_segitem_")) return layout.longest + initial;

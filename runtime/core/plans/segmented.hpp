@@ -16,6 +16,7 @@
 //                 segmented scan over the lanes); segments inside a span are stored at once, those crossing spans
 //                 are folded from two pieces per span by segjoin.
 //   - "segarg" (+ "segargjoin"): argmin/argmax per segment (plans/segmented_arg.hpp).
+//   - "usegitem", "useggroup" (+ "usegjoin"): user-defined operators per segment (plans/segmented_user.hpp).
 //   - "segbinned": reproducible floating-point sums (zr_binned.h), a group per segment: each segment's result has
 //                 the bits of the 1-D reproducible sum of that segment, on any device.
 // Every path folds each segment in a fixed order set by the launch shape alone, so results are deterministic.

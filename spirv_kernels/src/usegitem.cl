@@ -1,0 +1,3 @@
+// Variant "usegitem": see usegments.cl.
+#define ZR_USER_SEGMENT_ITEM
+#include "usegments.cl"
