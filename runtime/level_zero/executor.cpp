@@ -51,8 +51,9 @@ bool same_targets(std::span<const core::ResultTarget> recorded, std::span<const 
   });
 }
 
-// Everything that makes two plans the same shape: scratch sizes and fills, and each pass's kernel, ND-range
-// and by-value arguments. Two plans with equal keys record identical command lists (for the same buffers).
+// Everything that makes two plans the same shape: scratch sizes and fills, and each pass's module and kernel,
+// ND-range and by-value arguments. Two plans with equal keys record identical command lists (for the same buffers).
+// The module's name counts: the modules linked from one template (user operators) share its entry points.
 std::string shape_key(const core::Plan& plan) {
   std::ostringstream key;
   auto bytes = [&](const core::Scalar& s) {
@@ -68,7 +69,7 @@ std::string shape_key(const core::Plan& plan) {
     key << ';';
   }
   for (const auto& pass : plan.passes) {
-    key << "P" << pass.entry_point << '@' << pass.global_size << '/' << pass.local_size << '(';
+    key << "P" << (pass.module ? pass.module->name : std::string_view{}) << '/' << pass.entry_point << '@' << pass.global_size << '/' << pass.local_size << '(';
     for (const auto& arg : pass.args) {
       std::visit(
           [&](const auto& a) {

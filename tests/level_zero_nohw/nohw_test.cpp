@@ -30,6 +30,7 @@
 #include "identity.hpp"
 #include "level_zero/level_zero.hpp"
 #include "plan.hpp"
+#include "plans/segmented.hpp"
 #include "strategy.hpp"
 #include "tuning.hpp"
 #include "wait_limit.hpp"
@@ -253,7 +254,7 @@ TEST_F(NoHardware, GivenTheSampleUserOperators_WhenLinkedIntoTheTemplates_ThenIn
   std::size_t built = 0, refused = 0, spilling = 0;
   for (const auto* source : sources) {
     const auto op = zc::load_user_operator({source->name, {source->spirv, source->spirv_words}, source->opencl_c_source});
-    for (std::string_view variant : {"ulast", "utree", "ufinal"}) {
+    for (std::string_view variant : {"ulast", "utree", "ufinal", "useggroup", "usegitem", "usegjoin"}) {
       const zc::EmbeddedModule* templ = zc::user_template(variant, *op);
       ASSERT_NE(templ, nullptr) << variant;
       const zc::EmbeddedModule& linked = zc::linked_module(*templ, *op);
@@ -594,6 +595,32 @@ TEST_F(NoHardware, GivenOnePlan_WhenRunRepeatedly_ThenItsCommandListAndScratchAr
   executor.run(zc::make_plan(caps, r2, zc::choose_strategy(caps, r2)), input.get(), result.get());
   EXPECT_EQ(executor.stats().shapes_prepared, 2u);
   EXPECT_EQ(executor.cached_shapes(), 2u);
+}
+
+// Modules linked from one template (user operators) share its entry points: two operators of the same element size
+// whose plans have the same launch shape must still get a command list each, recording their own kernel.
+TEST_F(NoHardware, GivenTwoUserOperatorsOfOneLaunchShape_WhenRun_ThenEachRecordsItsOwnKernel) {
+  const auto dev = device();
+  const auto& caps = dev->capabilities();
+  zl::Executor executor(dev);
+  const zc::SegmentLayout layout{100, 0, 4, 4};
+  zl::Memory input = dev->allocate_device(400 * 4);
+  zl::Memory result = dev->allocate_device(100 * sizeof(zr_operators::bounds_acc));
+  std::vector<zc::Plan> plans;
+  for (const zr::user_operator_source* source : {&zr_operators::f32_sum, &zr_operators::bounds}) {
+    zc::ReductionRequest r;
+    r.op = zc::Op::user;
+    r.user_operator = zc::load_user_operator({source->name, {source->spirv, source->spirv_words}, source->opencl_c_source});
+    r.type = r.user_operator->element_bits();
+    r.identity = zc::Scalar{r.type, {}};
+    r.n = 400;
+    plans.push_back(zc::make_segmented_plan(caps, r, layout, zc::tuning_for(caps)));
+    executor.run(plans.back(), input.get(), result.get());
+  }
+  ASSERT_EQ(plans[0].passes.size(), 1u) << zc::describe(plans[0]);
+  EXPECT_EQ(plans[0].passes[0].entry_point, plans[1].passes[0].entry_point);
+  EXPECT_NE(plans[0].passes[0].module, plans[1].passes[0].module);
+  EXPECT_EQ(executor.stats().shapes_prepared, 2u);
 }
 
 TEST_F(NoHardware, GivenMemoryLevelZeroDidNotAllocate_WhenRunning_ThenAnInvalidArgumentErrorSaysSo) {

@@ -244,12 +244,24 @@ void add_large_input(std::vector<ConformanceCase>& out, const DeviceUnderTest& d
   out.push_back(c);
 }
 
+// The segment shapes and sizes of the segmented cases (segmented_cases.hpp): one size that ends in a partial row, and in
+// full mode one of 2^18 + 5 elements (long enough for slices on every device; 2^20 cost CI a minute per device for
+// the host checks of its 400,000 segments).
+constexpr SegmentShape kSegmentShapes[] = {SegmentShape::rows,      SegmentShape::tiny,
+                                           SegmentShape::medium,    SegmentShape::few_long,
+                                           SegmentShape::power_law, SegmentShape::one_huge_among_tiny,
+                                           SegmentShape::with_empty, SegmentShape::begin_end};
+std::vector<std::uint64_t> segment_case_sizes(SuiteMode mode) {
+  if (mode == SuiteMode::full) return {5003, (1u << 18) + 5};
+  return {5003};
+}
+
 // User-defined operators (user_operator_cases.hpp): each sample operator of this element type, refused where
 // the device lacks what it needs, else every strategy the device offers it (the others refused) on the quick
 // schedule's inputs, from the identity and from an initial value. Deterministic by construction: every
 // checked case is run twice and must repeat its bits.
 void add_user_operator_cases(std::vector<ConformanceCase>& out, const DeviceUnderTest& dut, std::size_t slot,
-                             element_type type, std::uint64_t base_seed) {
+                             element_type type, SuiteMode mode, std::uint64_t base_seed) {
   for (const SampleOperator& op : sample_operators()) {
     if (op.type != type) continue;
     auto make = [&](strategy s, std::uint64_t n, InputKind input, Expectation expectation) {
@@ -281,21 +293,28 @@ void add_user_operator_cases(std::vector<ConformanceCase>& out, const DeviceUnde
           c.properties.deterministic = !from_identity;
           out.push_back(c);
         }
+    // Per segment: every shape, from the identity or from initial values (always from initial values for an
+    // operator without an identity, whose empty segments are refused otherwise), each run twice.
+    for (std::uint64_t n : segment_case_sizes(mode))
+      for (std::size_t k = 0; k < std::size(kSegmentShapes); ++k) {
+        ConformanceCase c = make(strategy::tree, n, InputKind::random, Expectation::matches_reference);
+        c.library_choice = true;
+        c.segments = kSegmentShapes[k];
+        c.seed += k;
+        c.properties.initialize_to_identity = op.has_identity && k % 2 == 0;
+        c.properties.deterministic = true;
+        out.push_back(c);
+      }
   }
 }
 
 // Segmented reductions (segmented_cases.hpp): every op the device runs (plain, argmin/argmax, transforms, means and
 // variances), every shape of segments, random input (and infinities for floating types' plain ops), from the
-// identity and from initial values, deterministic (so each runs twice); floating sums also reproducible. Sizes: one that ends in a partial row, and in full mode one of 2^18 + 5 elements (long enough
-// for slices on every device; 2^20 cost CI a minute per device for the host checks of its 400,000 segments).
+// identity and from initial values, deterministic (so each runs twice); floating sums also reproducible.
 void add_segment_checks(std::vector<ConformanceCase>& out, const DeviceUnderTest& dut, std::size_t slot,
                         element_type type, SuiteMode mode, std::uint64_t base_seed) {
-  constexpr SegmentShape kShapes[] = {SegmentShape::rows,      SegmentShape::tiny,
-                                      SegmentShape::medium,    SegmentShape::few_long,
-                                      SegmentShape::power_law, SegmentShape::one_huge_among_tiny,
-                                      SegmentShape::with_empty, SegmentShape::begin_end};
-  std::vector<std::uint64_t> sizes = {5003};
-  if (mode == SuiteMode::full) sizes.push_back((1u << 18) + 5);
+  const std::vector<std::uint64_t> sizes = segment_case_sizes(mode);
+  constexpr auto& kShapes = kSegmentShapes;
   for (op_kind op : kOps) {
     const bool transform = is_transform_op(op) || is_moments_op(op);
     if ((!is_arg_op(op) && !pair_defined(type, op)) || (is_arg_op(op) && type == element_type::boolean) ||
@@ -336,7 +355,7 @@ std::vector<ConformanceCase> generate_cases(const DeviceUnderTest& dut, std::siz
     for (op_kind op : kOps)
       if (pair_defined(type, op))  // not a device question: other pairs do not compile
         add_refusals_and_validity(cases, dut, slot, type, op, base_seed);
-    add_user_operator_cases(cases, dut, slot, type, base_seed);
+    add_user_operator_cases(cases, dut, slot, type, mode, base_seed);
     if (!dut.executes_kernels()) continue;
     add_result_checks(cases, dut, slot, type, mode, base_seed);
     add_host_span_checks(cases, dut, slot, type, mode, base_seed);

@@ -191,12 +191,12 @@ void expect_reference(CaseRecord& record, DeviceUnderTest& dut, RunContext& cont
     return;
   }
   const void* input = c.from_host_span ? static_cast<const void*>(data->host.data()) : data->device_input();
-  if (c.op == op_kind::user) {
-    expect_user_reference(record, dut, *data, input);
-    return;
-  }
   if (c.segments != SegmentShape::none) {
     expect_segments_reference(record, dut, *data, input);
+    return;
+  }
+  if (c.op == op_kind::user) {
+    expect_user_reference(record, dut, *data, input);
     return;
   }
   const core::Scalar initial =

@@ -10,6 +10,7 @@
 #include "moments_reference.hpp"
 #include "reference_check.hpp"
 #include "transform_visit.hpp"
+#include "user_operator_cases.hpp"
 
 namespace zr::conformance {
 
@@ -29,6 +30,7 @@ bool transform_case(const ConformanceCase& c) { return is_transform_op(c.op) || 
 // The bytes of one segment's result: the element, an arg_result, a transform's result or a moments<A>.
 std::size_t result_size(const ConformanceCase& c) {
   const auto op = static_cast<core::Op>(c.op);
+  if (c.op == op_kind::user) return describe(*sample_operator(c.user_operator).source).accumulator_bytes;
   if (is_arg_op(c.op)) return core::kArgResultBytes;
   if (is_transform_op(c.op)) return core::size_of(core::transform_result_type(op, static_cast<core::DataType>(c.type)));
   if (is_moments_op(c.op)) return core::moments_bytes(op);
@@ -120,6 +122,12 @@ CaseSegments case_segments(const ConformanceCase& c) {
 }
 
 std::vector<std::byte> segment_initial_values(const ConformanceCase& c, std::uint64_t segments) {
+  if (c.op == op_kind::user) {
+    const std::vector<std::byte> one = user_initial_value(c);
+    std::vector<std::byte> values;
+    for (std::uint64_t s = 0; s < segments; ++s) values.insert(values.end(), one.begin(), one.end());
+    return values;
+  }
   if (is_arg_op(c.op) || transform_case(c)) return std::vector<std::byte>(segments * result_size(c));  // written, never read
   std::vector<std::byte> values(segments * element_size(c));
   for (std::uint64_t s = 0; s < segments; ++s)
@@ -167,7 +175,14 @@ SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void
     return narrow_offsets ? submit(std::type_identity<std::uint32_t>{}) : submit(std::type_identity<std::uint64_t>{});
   };
   const event done =
-      transform_case(c)
+      c.op == op_kind::user
+          ? visit_sample_operator(c.user_operator, [&](auto element_tag, auto accumulator_tag) {
+              using T = typename decltype(element_tag)::type;
+              using A = typename decltype(accumulator_tag)::type;
+              return reduce(element_tag, user_operator<T, A>(*sample_operator(c.user_operator).source),
+                            reinterpret_cast<A*>(run.results.data()));
+            })
+      : transform_case(c)
           ? tools::visit_element_type(c.type, [&](auto type_tag) {
               using T = typename decltype(type_tag)::type;
               return visit_transform<T>(c.op, operand, [&](auto transform) {
@@ -214,7 +229,10 @@ std::optional<std::string> segments_disagreement(const ConformanceCase& c, std::
     segment.n = bounds.ends[s] - bounds.begins[s];
     const auto data = input.subspan(bounds.begins[s] * element_size(c), segment.n * element_size(c));
     std::optional<std::string> why;
-    if (is_arg_op(c.op)) {
+    if (c.op == op_kind::user) {
+      const auto result = std::span<const std::byte>(run.results).subspan(s * result_size(c), result_size(c));
+      why = user_range_disagreement(segment, data, bounds.begins[s], result, run.combine_depth);
+    } else if (is_arg_op(c.op)) {
       const std::span<const std::byte> result = std::span<const std::byte>(run.results).subspan(s * core::kArgResultBytes);
       std::uint64_t index = 0;
       std::memcpy(&index, result.data() + 8, 8);

@@ -85,15 +85,15 @@ UserRun run_typed(queue& q, const ConformanceCase& c, const void* input) {
 }
 
 template <typename T, typename A>
-std::optional<std::string> exact_check(const ConformanceCase& c, std::span<const std::byte> input, const UserRun& run,
-                                       bool has_identity) {
+std::optional<std::string> exact_check(const ConformanceCase& c, std::span<const std::byte> input, std::uint64_t first_index,
+                                       std::span<const std::byte> result, bool has_identity) {
   const A* tag = nullptr;
   std::optional<A> want;
   if (!c.properties.initialize_to_identity) want = initial(tag);
   for (std::uint64_t i = 0; i < c.n; ++i) {
     T x;
     std::memcpy(&x, input.data() + i * sizeof(T), sizeof(T));
-    const A a = transform(tag, x, i);
+    const A a = transform(tag, x, first_index + i);
     want = want ? combine(*want, a) : a;
   }
   if (!want) {
@@ -101,7 +101,7 @@ std::optional<std::string> exact_check(const ConformanceCase& c, std::span<const
     else return has_identity ? std::optional<std::string>("no host reference") : std::nullopt;
   }
   A got;
-  std::memcpy(&got, run.result.data(), sizeof(A));
+  std::memcpy(&got, result.data(), sizeof(A));
   if (same(got, *want)) return std::nullopt;
   std::string why = "got ";
   why += text(got);
@@ -113,7 +113,8 @@ std::optional<std::string> exact_check(const ConformanceCase& c, std::span<const
 // A floating-point sum: within the plain sum's bound for the run's combine depth, computed in the accumulator's
 // precision (f32 for f32_sum; f64 for f32_sum_f64, over the same values widened exactly).
 template <typename A>
-std::optional<std::string> sum_check(const ConformanceCase& c, std::span<const std::byte> input, const UserRun& run) {
+std::optional<std::string> sum_check(const ConformanceCase& c, std::span<const std::byte> input,
+                                     std::span<const std::byte> result, std::uint64_t combine_depth) {
   const core::DataType acc = std::is_same_v<A, double> ? core::DataType::f64 : core::DataType::f32;
   std::vector<std::byte> widened(c.n * sizeof(A));
   for (std::uint64_t i = 0; i < c.n; ++i) {
@@ -125,9 +126,9 @@ std::optional<std::string> sum_check(const ConformanceCase& c, std::span<const s
   std::optional<core::Scalar> start;
   if (!c.properties.initialize_to_identity) start = core::Scalar::from(acc, initial(static_cast<const A*>(nullptr)));
   const auto reference = core::host_reference(core::Op::plus, acc, widened, c.n, core::Scalar::from(acc, A{}), start,
-                                              run.combine_depth);
+                                              combine_depth);
   A got;
-  std::memcpy(&got, run.result.data(), sizeof(A));
+  std::memcpy(&got, result.data(), sizeof(A));
   // A NaN is any NaN (its sign and payload depend on the order of the adds), as for the built-in sums.
   if (std::isnan(reference.value.to_double()) && std::isnan(got)) return std::nullopt;
   std::string why;
@@ -146,14 +147,9 @@ const SampleOperator& sample_operator(std::string_view name) {
 }
 
 UserRun reduce_user_once(queue& q, const ConformanceCase& c, const void* input) {
-  const std::string_view name = c.user_operator;
-  if (name == "f32_sum") return run_typed<float, float>(q, c, input);
-  if (name == "f32_sum_f64") return run_typed<float, double>(q, c, input);
-  if (name == "bounds") return run_typed<float, bounds>(q, c, input);
-  if (name == "i16_range") return run_typed<std::int16_t, range16>(q, c, input);
-  if (name == "u8_histogram") return run_typed<std::uint8_t, histogram8>(q, c, input);
-  if (name == "i64_mix") return run_typed<std::int64_t, mix_state>(q, c, input);
-  throw InvalidArgumentError("no sample user operator '" + std::string(name) + "'");
+  return visit_sample_operator(c.user_operator, [&](auto element_tag, auto accumulator_tag) {
+    return run_typed<typename decltype(element_tag)::type, typename decltype(accumulator_tag)::type>(q, c, input);
+  });
 }
 
 namespace {
@@ -168,25 +164,36 @@ bool same_typed(const UserRun& a, const UserRun& b) {
 }  // namespace
 
 bool same_user_result(const ConformanceCase& c, const UserRun& a, const UserRun& b) {
+  return visit_sample_operator(c.user_operator, [&](auto, auto accumulator_tag) {
+    return same_typed<typename decltype(accumulator_tag)::type>(a, b);
+  });
+}
+
+std::optional<std::string> user_range_disagreement(const ConformanceCase& c, std::span<const std::byte> input,
+                                                   std::uint64_t first_index, std::span<const std::byte> result,
+                                                   std::uint64_t combine_depth) {
   const std::string_view name = c.user_operator;
-  if (name == "f32_sum") return same_typed<float>(a, b);
-  if (name == "f32_sum_f64") return same_typed<double>(a, b);
-  if (name == "bounds") return same_typed<bounds>(a, b);
-  if (name == "i16_range") return same_typed<range16>(a, b);
-  if (name == "u8_histogram") return same_typed<histogram8>(a, b);
-  if (name == "i64_mix") return same_typed<mix_state>(a, b);
-  return false;
+  if (name == "f32_sum") return sum_check<float>(c, input, result, combine_depth);
+  if (name == "f32_sum_f64") return sum_check<double>(c, input, result, combine_depth);
+  if (name == "bounds") return exact_check<float, bounds>(c, input, first_index, result, true);
+  if (name == "i16_range") return exact_check<std::int16_t, range16>(c, input, first_index, result, false);
+  if (name == "u8_histogram") return exact_check<std::uint8_t, histogram8>(c, input, first_index, result, true);
+  if (name == "i64_mix") return exact_check<std::int64_t, mix_state>(c, input, first_index, result, true);
+  return "no sample user operator '" + std::string(name) + "'";
 }
 
 std::optional<std::string> user_disagreement(const ConformanceCase& c, std::span<const std::byte> input, const UserRun& run) {
-  const std::string_view name = c.user_operator;
-  if (name == "f32_sum") return sum_check<float>(c, input, run);
-  if (name == "f32_sum_f64") return sum_check<double>(c, input, run);
-  if (name == "bounds") return exact_check<float, bounds>(c, input, run, true);
-  if (name == "i16_range") return exact_check<std::int16_t, range16>(c, input, run, false);
-  if (name == "u8_histogram") return exact_check<std::uint8_t, histogram8>(c, input, run, true);
-  if (name == "i64_mix") return exact_check<std::int64_t, mix_state>(c, input, run, true);
-  return "no sample user operator '" + std::string(name) + "'";
+  return user_range_disagreement(c, input, 0, run.result, run.combine_depth);
+}
+
+std::vector<std::byte> user_initial_value(const ConformanceCase& c) {
+  return visit_sample_operator(c.user_operator, [](auto, auto accumulator_tag) {
+    using A = typename decltype(accumulator_tag)::type;
+    const A value = initial(static_cast<const A*>(nullptr));
+    std::vector<std::byte> bytes(sizeof(A));
+    std::memcpy(bytes.data(), &value, sizeof(A));
+    return bytes;
+  });
 }
 
 }  // namespace zr::conformance
