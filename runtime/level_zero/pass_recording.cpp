@@ -50,15 +50,22 @@ void append_passes(const Device& device, ze_command_list_handle_t list, const co
     ZR_ZE_CHECK(name, zeKernelSetGroupSize, kernel, static_cast<std::uint32_t>(pass.local_size), 1, 1);
     for (std::uint32_t a = 0; a < pass.args.size(); ++a) {
       const auto& arg = pass.args[a];
+      ze_result_t set = ZE_RESULT_SUCCESS;
       if (const auto* buffer = std::get_if<core::BufferArg>(&arg)) {
         const void* pointer = pointer_for(*buffer, buffers, pass);
-        ZR_ZE_CHECK(name, zeKernelSetArgumentValue, kernel, a, sizeof(pointer), &pointer);
+        // A null pointer goes as a null argument value (the Level Zero spec's form): Intel's driver takes a
+        // pointer value only if it is an allocation of the context, and null is none.
+        set = ZR_ZE_RESULT(zeKernelSetArgumentValue, kernel, a, sizeof(pointer), pointer ? &pointer : nullptr);
       } else if (const auto* local = std::get_if<core::LocalMemoryArg>(&arg)) {
-        ZR_ZE_CHECK(name, zeKernelSetArgumentValue, kernel, a, local->bytes, nullptr);
+        set = ZR_ZE_RESULT(zeKernelSetArgumentValue, kernel, a, local->bytes, nullptr);
       } else {
         const auto& value = std::get<core::Scalar>(arg);
-        ZR_ZE_CHECK(name, zeKernelSetArgumentValue, kernel, a, value.size(), value.data());
+        set = ZR_ZE_RESULT(zeKernelSetArgumentValue, kernel, a, value.size(), value.data());
       }
+      if (set != ZE_RESULT_SUCCESS)
+        check(set, "zeKernelSetArgumentValue", name,
+              "argument " + std::to_string(a) + " of kernel " + pass.entry_point + " (module " +
+                  std::string(pass.module->name) + ", plan pass '" + pass.label + "')");
     }
     const ze_group_count_t groups{static_cast<std::uint32_t>(pass.group_count()), 1, 1};
     const ze_event_handle_t signal = p < pass_events.size() ? pass_events[p] : nullptr;

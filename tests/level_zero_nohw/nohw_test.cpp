@@ -623,6 +623,27 @@ TEST_F(NoHardware, GivenTwoUserOperatorsOfOneLaunchShape_WhenRun_ThenEachRecords
   EXPECT_EQ(executor.stats().shapes_prepared, 2u);
 }
 
+// Segmented plans pass null pointers where a buffer is not needed (the offsets of equal segments, the partials of
+// one slice): Intel's driver takes a pointer argument's value only if it is an allocation of the context, so null
+// must go as a null argument value. Rows of every width family (a work-item, lanes, a group per row) for a plain op,
+// an arg-reduction and a transform, recorded and submitted on each profile.
+TEST_F(NoHardware, GivenRowsThatNeedNoOffsetsOrPartials_WhenRun_ThenTheNullArgumentsAreAccepted) {
+  const auto dev = device();
+  const auto& caps = dev->capabilities();
+  zl::Executor executor(dev);
+  for (std::uint64_t columns : {4ull, 64ull, 4096ull}) {
+    const std::uint64_t rows = 2048;
+    const zc::SegmentLayout layout{rows, 0, columns, columns};
+    zl::Memory input = dev->allocate_device(rows * columns * 4);
+    zl::Memory result = dev->allocate_device(rows * zc::kArgResultBytes);
+    for (zc::Op op : {zc::Op::plus, zc::Op::argmax, zc::Op::norm_l2}) {
+      auto r = request(op, zc::DataType::f32, rows * columns);
+      const zc::Plan plan = zc::make_segmented_plan(caps, r, layout, zc::tuning_for(caps));
+      EXPECT_NO_THROW(executor.run(plan, input.get(), result.get())) << zc::describe(plan);
+    }
+  }
+}
+
 TEST_F(NoHardware, GivenMemoryLevelZeroDidNotAllocate_WhenRunning_ThenAnInvalidArgumentErrorSaysSo) {
   const auto dev = device();
   const auto& caps = dev->capabilities();

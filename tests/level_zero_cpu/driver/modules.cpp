@@ -362,6 +362,8 @@ ze_result_t ZE_APICALL kernel_set_argument_value(ze_kernel_handle_t handle, std:
   switch (k->signature->args[index]) {
     case ArgKind::global_pointer:
       if (size != sizeof(void*)) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
+      // As Intel's driver: a null pointer is a null argument value; a value that holds null names no allocation.
+      if (value && *static_cast<void* const*>(value) == nullptr) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
       k->args[index] = value ? *static_cast<void* const*>(value) : static_cast<void*>(nullptr);
       return ZE_RESULT_SUCCESS;
     case ArgKind::local_pointer:
