@@ -420,6 +420,27 @@ class ZR_API queue {
                            detail::segment_spec<T>(results.data(), op, props));
   }
 
+  // Reductions over axes of a C-contiguous N-D array of `shape` (NumPy's x.sum(axis=axes), every form of op above):
+  // results hold the array's shape without the reduced axes, in C order, each folded after its value unless
+  // initialize_to_identity. Axes may be negative (from the last); none reduces nothing (each element its own
+  // result). The reduced axes last: one segmented reduction of rows, for every op. Otherwise the nine plain ops,
+  // a pass per group of reduced axes from the last (rows, or array reductions of the columns of each block of the
+  // axes before it), through temporaries of the op's type: deterministic, and a floating result's bound is the
+  // sum of the passes'. Refused with a message that says so: argmin/argmax, transforms, user operators and
+  // reproducible sums over axes that are not the last, and a requested strategy.
+  template <typename T, typename Result, typename Operation>
+  event reduce_axes(const T* input, std::span<const std::uint64_t> shape, std::span<const std::int64_t> axes,
+                    Result* results, Operation op, const property_list& props = {}) {
+    return submit_axes(input, false, shape, axes, detail::segment_spec<T>(results, op, props), UINT64_MAX, UINT64_MAX);
+  }
+  template <typename T, typename Result, typename Operation>
+  event reduce_axes(std::span<const T> host_input, std::span<const std::uint64_t> shape,
+                    std::span<const std::int64_t> axes, std::span<Result> results, Operation op,
+                    const property_list& props = {}) {
+    return submit_axes(host_input.data(), true, shape, axes, detail::segment_spec<T>(results.data(), op, props),
+                       host_input.size(), results.size());
+  }
+
   // Waits for everything submitted so far; rethrows the first error of work nobody waited for.
   void wait();
 
@@ -437,6 +458,10 @@ class ZR_API queue {
                std::span<const detail::reduction_spec> specs);
   event submit_segments(const void* input, std::uint64_t n, bool host_input, const detail::segment_source& segments,
                         const detail::reduction_spec& spec);
+  // given_elements and given_results: the spans' sizes (UINT64_MAX: pointers, nothing to compare).
+  event submit_axes(const void* input, bool host_input, std::span<const std::uint64_t> shape,
+                    std::span<const std::int64_t> axes, const detail::reduction_spec& spec, std::uint64_t given_elements,
+                    std::uint64_t given_results);
   static std::uint64_t checked_product(std::uint64_t rows, std::uint64_t columns);
   [[noreturn]] static void throw_no_offsets();
   [[noreturn]] static void throw_ragged_rows(std::uint64_t n, std::uint64_t columns);

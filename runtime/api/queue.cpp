@@ -4,6 +4,7 @@
 
 #include "api/device_impl.hpp"
 #include "api/queue_impl.hpp"
+#include "api/axes_job.hpp"
 #include "api/reduction_job.hpp"
 #include "api/segmented_job.hpp"
 #include "data_types.hpp"
@@ -95,6 +96,21 @@ event queue::submit_segments(const void* input, std::uint64_t n, bool host_input
   auto job = std::make_shared<api::SegmentedJob>(backend_of(*impl_), input, n, host_input, segments, spec,
                                                  impl_->profiling() ? core::Timestamps::on : core::Timestamps::off);
   const bool small = n <= detail::queue_impl::kInlineReductionBytes / core::size_of(static_cast<core::DataType>(spec.type));
+  return event(impl_->submit([job](profile& out) { job->execute(out); }, small));
+}
+
+event queue::submit_axes(const void* input, bool host_input, std::span<const std::uint64_t> shape,
+                          std::span<const std::int64_t> axes, const detail::reduction_spec& spec,
+                          std::uint64_t given_elements, std::uint64_t given_results) {
+  auto job = std::make_shared<api::AxesJob>(backend_of(*impl_), input, host_input, shape, axes, spec,
+                                            impl_->profiling() ? core::Timestamps::on : core::Timestamps::off);
+  if (given_elements != UINT64_MAX && given_elements != job->elements())
+    throw InvalidArgumentError("the input span holds " + std::to_string(given_elements) + " values but an array of shape " +
+                               job->shape_text() + " has " + std::to_string(job->elements()));
+  if (given_results != UINT64_MAX && given_results != job->results())
+    throw InvalidArgumentError("the results span holds " + std::to_string(given_results) + " values but reducing those " +
+                               "axes of shape " + job->shape_text() + " gives " + std::to_string(job->results()));
+  const bool small = job->elements() <= detail::queue_impl::kInlineReductionBytes / core::size_of(static_cast<core::DataType>(spec.type));
   return event(impl_->submit([job](profile& out) { job->execute(out); }, small));
 }
 
