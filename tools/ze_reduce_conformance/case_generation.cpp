@@ -345,6 +345,26 @@ void add_segment_checks(std::vector<ConformanceCase>& out, const DeviceUnderTest
   }
 }
 
+// A segment past 2^31 elements (full mode): u8 sums (wrapping) and argmax over the input of add_large_input (the same
+// seed and size: one dataset), from a host span, where the device allocates that much at once.
+void add_large_segments(std::vector<ConformanceCase>& out, const DeviceUnderTest& dut, std::size_t slot,
+                        std::uint64_t base_seed) {
+  const element_type type = element_type::u8;
+  for (op_kind op : {op_kind::plus, op_kind::argmax}) {
+    if (dut.get().why_unsupported(type, op)) continue;
+    ConformanceCase c = case_of(slot, type, op, strategy::tree);
+    c.library_choice = true;
+    c.segments = SegmentShape::beyond_2_31;
+    c.n = kLargeOneByteSize;
+    c.input = InputKind::random;
+    c.seed = seed_for(base_seed, type, c.n, c.input);
+    c.from_host_span = true;
+    c.properties.initialize_to_identity = op == op_kind::argmax;
+    c.properties.deterministic = true;
+    out.push_back(c);
+  }
+}
+
 }  // namespace
 
 std::vector<ConformanceCase> generate_cases(const DeviceUnderTest& dut, std::size_t slot, SuiteMode mode,
@@ -361,7 +381,10 @@ std::vector<ConformanceCase> generate_cases(const DeviceUnderTest& dut, std::siz
     add_host_span_checks(cases, dut, slot, type, mode, base_seed);
     add_host_path_checks(cases, dut, slot, type, base_seed);
     add_segment_checks(cases, dut, slot, type, mode, base_seed);
-    if (mode == SuiteMode::full && type == element_type::u8) add_large_input(cases, dut, slot, base_seed);
+    if (mode == SuiteMode::full && type == element_type::u8) {
+      add_large_input(cases, dut, slot, base_seed);
+      add_large_segments(cases, dut, slot, base_seed);
+    }
   }
   return cases;
 }

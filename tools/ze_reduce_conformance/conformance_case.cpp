@@ -51,6 +51,7 @@ std::string_view name(SegmentShape shape) {
     case SegmentShape::one_huge_among_tiny: return "one_huge_among_tiny";
     case SegmentShape::with_empty: return "with_empty";
     case SegmentShape::begin_end: return "begin_end";
+    case SegmentShape::beyond_2_31: return "beyond_2_31";
   }
   return "unknown";
 }
@@ -66,6 +67,7 @@ std::string_view camel_name(SegmentShape shape) {
     case SegmentShape::one_huge_among_tiny: return "OneHugeAmongTiny";
     case SegmentShape::with_empty: return "WithEmpty";
     case SegmentShape::begin_end: return "BeginEnd";
+    case SegmentShape::beyond_2_31: return "Beyond2To31";
   }
   return "Unknown";
 }

@@ -49,6 +49,7 @@ enum class SegmentShape : std::uint8_t {
   one_huge_among_tiny,  // segments of one, and one of n / 2
   with_empty,           // every other segment empty
   begin_end,            // begin and end arrays: segments anywhere, overlapping, leaving elements out, some empty
+  beyond_2_31,          // three segments of kLargeOneByteSize elements, the middle one of 2^31 + 4 (full mode)
 };
 std::string_view name(SegmentShape shape);        // "one_huge_among_tiny"
 std::string_view camel_name(SegmentShape shape);  // "OneHugeAmongTiny"

@@ -71,6 +71,7 @@ std::vector<std::uint64_t> segment_offsets(const ConformanceCase& c) {
     offsets.push_back(offsets.empty() ? 0 : offsets.back() + kRowLength);
     return offsets;
   }
+  if (c.segments == SegmentShape::beyond_2_31) return {0, 3, 3 + (1ull << 31) + 4, n};
   std::uint64_t at = n > 10 ? rng() % 3 : 0;  // a few elements before the first segment, in none
   offsets.push_back(at);
   auto next_size = [&](std::uint64_t k) -> std::uint64_t {
@@ -161,7 +162,12 @@ SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void
       };
       auto pointer = [&](const auto& array) { return device_offsets ? array.second.get() : array.first.data(); };
       event e;
-      if (bounds.offsets.empty()) {
+      if (c.from_host_span) {  // host data, host offsets: the span forms
+        const std::vector<Offset> offsets(bounds.offsets.begin(), bounds.offsets.end());
+        e = q.reduce_segments(std::span<const T>(elements, c.n), std::span<const Offset>(offsets),
+                              std::span<std::remove_pointer_t<decltype(results)>>(results, bounds.count()), op, props);
+        e.wait();
+      } else if (bounds.offsets.empty()) {
         const auto begins = placed(bounds.begins), ends = placed(bounds.ends);
         e = q.reduce_segments(elements, c.n, pointer(begins), pointer(ends), segments, results, op, props);
         e.wait();  // the arrays must outlive the work
