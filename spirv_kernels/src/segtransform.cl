@@ -11,16 +11,17 @@
 //                     to arrive merges the slices in slice order, stores the result and sets arrivals[s] back to 0
 //                     for the next run (as lastgroup.cl, whose comments explain the fences).
 //                     Skewed sizes (defer_above > 0, one slice): a segment longer than defer_above is left to a
-//                     second launch (listed = 1, a group per segment), its number appended to `deferred`: two uint
-//                     counters (the segments listed, the second launch's groups done), then the list of 64-bit
-//                     segment numbers. The second launch's last group sets both counters back to 0 (as segarg.cl).
+//                     second launch (listed = 1, a group per slice of about slice_elements), its slices appended to
+//                     `deferred` (ZR_DEFERRED_SLICES), side by side; a segment of several slices is merged in slice
+//                     order by its last group to finish, as above, from partials and arrivals indexed by list entry.
+//                     The second launch's last group sets the counters back to 0 (as segarg.cl).
 //   segtcpu, segmcpu: the same on CPU devices without barriers or fences (PoCL 5's work-group compiler asserts on
 //                     barriers in loops: segarg.cl; PoCL 3's kernel library has no mem_fence): a work-item per piece
 //                     (launch with local size 1), and with slices a second launch (joining = 1), a work-item per
 //                     segment merging its slices in order.
 // Every segment is folded in an order set by the launch shape alone: results are deterministic.
 // GPU: (in T, n, offsets, offset_bytes, length, segments, slices, lanes_log2, partials ACC, arrivals uint[segments],
-//       result RT[segments], value, scratch local ACC, end_step, defer_above, deferred, listed)
+//       result RT[segments], value, scratch local ACC, end_step, defer_above, deferred, listed, slice_elements)
 // CPU: (in T, n, offsets, offset_bytes, length, segments, slices, partials ACC, joining, result RT[segments], value,
 //       end_step)
 // value: count_equal's value (LANE), ignored by the other transforms; a uint, ignored, for means and variances.
@@ -30,13 +31,34 @@
 // The further argument of every ADD step: count_equal's value (ignored by the others).
 #define ZR_SEGACC_VALUE , value
 
-// Where piece (s, k) begins (first) and ends (last).
-#define ZR_SEGACC_PIECE(s, k, first, last)                                                       \
+// Where piece (s, k) of a segment cut into `count` slices begins (first) and ends (last).
+#define ZR_SEGACC_PIECE(s, k, count, first, last)                                                \
   const ulong zr_begin_ = zr_segment_bound(offsets, offset_bytes, length, s, n);                 \
   const ulong zr_end_ = zr_segment_end(offsets, offset_bytes, length, s, end_step, zr_begin_, n); \
-  const ulong zr_per_slice_ = (zr_end_ - zr_begin_ + slices - 1) / slices;                       \
+  const ulong zr_per_slice_ = (zr_end_ - zr_begin_ + (count) - 1) / (count);                     \
   const ulong first = zr_begin_ + min(zr_end_ - zr_begin_, (k) * zr_per_slice_);                 \
   const ulong last = zr_begin_ + min(zr_end_ - zr_begin_, ((k) + 1) * zr_per_slice_)
+
+// The GPU kernels' list of deferred slices: four uint counters (the slices listed, the second launch's groups done,
+// two unused: the entries are 16-byte aligned), then one entry per slice: (segment, slices << 32 | slice).
+#define ZR_DEFERRED_SLICES(deferred) ((global ulong2*)((deferred) + 4))
+// Lists segment s, of `length` elements, as ceil(length / slice_elements) slices (one lane does it).
+#define ZR_DEFER_SLICES(deferred, s, length, slice_elements)                        \
+  do {                                                                              \
+    const ulong zr_count_ = ((length) + (slice_elements) - 1) / (slice_elements);   \
+    const uint zr_start_ = atomic_add((deferred), (uint)zr_count_);                 \
+    for (ulong zr_j_ = 0; zr_j_ < zr_count_; ++zr_j_)                               \
+      ZR_DEFERRED_SLICES(deferred)[zr_start_ + zr_j_] = (ulong2)((s), (zr_count_ << 32) | zr_j_); \
+  } while (0)
+
+// Piece `piece`'s segment s and its slice k of `count`: from the launch's slices, or listed, from its entry (a group
+// per piece, so every work-item of the group sees the same count).
+#define ZR_SEGACC_SLICE(piece, s, k, count)                                                        \
+  const ulong2 zr_entry_##s = listed && (piece) < pieces ? ZR_DEFERRED_SLICES(deferred)[piece]     \
+                                                         : (ulong2)(ZR_PIECE_OF(piece, slices), 0); \
+  const ulong s = zr_entry_##s.s0;                                                                 \
+  const uint k = listed ? (uint)zr_entry_##s.s1 : (uint)((piece) - s * slices);                    \
+  const uint count = listed ? (uint)(zr_entry_##s.s1 >> 32) : (uint)slices
 
 // The lanes of each piece merged pairwise in local memory: lane 0's acc becomes the piece's fold. Every work-item
 // of the group takes part (the barriers are the group's).
@@ -79,7 +101,7 @@
     for (ulong piece = get_global_id(0); piece < pieces; piece += get_global_size(0)) {                     \
       const ulong s = ZR_PIECE_OF(piece, slices);                                                           \
       const ulong k = piece - s * slices;                                                                   \
-      ZR_SEGACC_PIECE(s, k, first, last);                                                                   \
+      ZR_SEGACC_PIECE(s, k, slices, first, last);                                                           \
       ACC acc = NONE();                                                                                     \
       /* A do-while: llvm-spirv-15 misplaces the blocks of a for loop whose count LLVM rewrites (segmcpu). */ \
       if (first < last) {                                                                                   \
@@ -96,56 +118,62 @@
   kernel void NAME(global const T* restrict in, ulong n, global const uchar* offsets, uint offset_bytes,    \
                    ulong length, ulong segments, ulong slices, uint lanes_log2, global ACC* partials,       \
                    global uint* arrivals, global RT* result, VT value, local ACC* scratch, ulong end_step,       \
-                   ulong defer_above, global uint* deferred, uint listed) {                                      \
+                   ulong defer_above, global uint* deferred, uint listed, ulong slice_elements) {                \
     local uint is_last[1];                                                                                  \
     const uint lid = (uint)get_local_id(0);                                                                 \
     const uint lanes = 1u << lanes_log2;                                                                    \
     const uint lane = lid & (lanes - 1);                                                                    \
     const ulong per_group = get_local_size(0) >> lanes_log2;                                                \
-    const ulong pieces = ZR_LAUNCH_PIECES(listed, deferred, segments, slices);                              \
+    const ulong pieces = listed ? (ulong)deferred[0] : segments * slices;                                   \
     const ulong blocks = (pieces + per_group - 1) / per_group;                                              \
     for (ulong block = get_group_id(0); block < blocks; block += get_num_groups(0)) {                       \
       const ulong piece = block * per_group + (lid >> lanes_log2);                                          \
-      const ulong s = ZR_PIECE_SEGMENT(listed, deferred, piece, pieces, slices);                            \
-      const ulong k = listed ? 0 : piece - s * slices;                                                      \
       ACC acc = NONE();                                                                                     \
       uint store = piece < pieces;                                                                          \
       if (store) {                                                                                          \
-        ZR_SEGACC_PIECE(s, k, first, last);                                                                 \
+        ZR_SEGACC_SLICE(piece, s, k, count);                                                                \
+        ZR_SEGACC_PIECE(s, k, count, first, last);                                                          \
         if (defer_above > 0 && last - first > defer_above) {                                                \
           store = 0;                                                                                        \
-          if (lane == 0) ZR_DEFER_SEGMENT(deferred, s);                                                     \
+          if (lane == 0) ZR_DEFER_SLICES(deferred, s, last - first, slice_elements);                        \
         } else {                                                                                            \
           ZR_STRIDED_FOLD(LT, ADD, ZR_SEGACC_VALUE, TN, acc, in, first + lane, last, lanes);                \
         }                                                                                                   \
       }                                                                                                     \
-      /* (lanes and slices are the launch's: every work-item takes the same branches to the barriers.) */   \
+      /* The branches to barriers test kernel arguments (or local memory), never a count read from global   \
+         memory, though it is the same for the whole group: a listed segment of one slice takes the merge. */ \
       ZR_SEGACC_LANE_TREE(MERGE, acc, scratch, lid, lane, lanes);                                           \
-      if (slices == 1) {                                                                                    \
+      /* Read again rather than kept through the fold (Intel's compiler spilled in segm's f64 kernels). */   \
+      ZR_SEGACC_SLICE(piece, s, k, count);                                                                  \
+      if (!listed && slices == 1) {                                                                         \
         if (lane == 0 && store) STORE(result, s, acc);                                                      \
       } else {                                                                                              \
-        /* lanes = the group's size: this group holds one piece. */                                         \
-        if (lid == 0) partials[k * segments + s] = acc;                                                     \
+        /* lanes = the group's size: this group holds one piece. Its partial's slot and the slot counting   \
+           the segment's slices done: listed, by entry (a segment's side by side); else by segment. */       \
+        const ulong arrive_at = listed ? piece - k : s;                                                     \
+        if (lid == 0) partials[listed ? piece : k * segments + s] = acc;                                    \
         barrier(CLK_GLOBAL_MEM_FENCE);                                                                      \
-        if (lid == 0) is_last[0] = atomic_inc(arrivals + s) == slices - 1;                                  \
+        if (lid == 0) is_last[0] = atomic_inc(arrivals + arrive_at) == count - 1;                           \
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                                \
         if (is_last[0]) {                                                                                   \
           const volatile global ACC* done = partials;                                                       \
+          /* The segment's slices: listed, side by side from arrive_at; else a column of the partials. */   \
+          const ulong first_part = listed ? arrive_at : s, part_step = listed ? 1 : segments;               \
           acc = NONE();                                                                                     \
-          for (ulong j = lid; j < slices; j += get_local_size(0)) {                                         \
+          for (ulong j = lid; j < count; j += get_local_size(0)) {                                          \
             ACC part;                                                                                       \
-            LOAD_PARTIAL(&part, done, j * segments + s);                                                    \
+            LOAD_PARTIAL(&part, done, first_part + j * part_step);                                          \
             acc = MERGE(acc, part);                                                                         \
           }                                                                                                 \
           ZR_SEGACC_LANE_TREE(MERGE, acc, scratch, lid, lid, (uint)get_local_size(0));                      \
           if (lid == 0) {                                                                                   \
             STORE(result, s, acc);                                                                          \
-            arrivals[s] = 0;                                                                                \
+            arrivals[arrive_at] = 0;                                                                        \
           }                                                                                                 \
         }                                                                                                   \
       }                                                                                                     \
       /* The next block's lanes overwrite the slots just read, and is_last. */                              \
-      if (lanes > 1 || slices > 1) barrier(CLK_LOCAL_MEM_FENCE);                                            \
+      if (lanes > 1 || slices > 1 || listed) barrier(CLK_LOCAL_MEM_FENCE);                                  \
     }                                                                                                       \
     /* The listing launch's last group resets the counters. */                                               \
     ZR_RESET_DEFERRED(listed, deferred)                                                                      \

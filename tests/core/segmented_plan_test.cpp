@@ -480,8 +480,9 @@ TEST(SegmentedPlan, GivenATransformOrMomentsWhenPlanningThenOnePassWithLanesAndF
       }
       if (!cpu) {
         EXPECT_GT(previous_lanes, 1u);
-        // Skewed sizes: lanes for the mean; the segments far longer are listed by the first launch (two counters and
-        // their numbers in scratch, zeros once) and taken by a second launch of the same kernel, a group each.
+        // Skewed sizes: lanes for the mean; the segments far longer are listed by the first launch as slices of
+        // slice_elements (four counters and an entry per slice in scratch, zeros once) and taken by a second launch of
+        // the same kernel, a group per slice, with partials and counters of slices done of their own (zeros once).
         const Plan skewed = plan_for(caps, 1u << 24, by_offsets(1u << 22, 1u << 20), c.op);
         ASSERT_EQ(skewed.passes.size(), 2u) << describe(skewed);
         const KernelPass& first = skewed.passes[0];
@@ -495,15 +496,28 @@ TEST(SegmentedPlan, GivenATransformOrMomentsWhenPlanningThenOnePassWithLanesAndF
         EXPECT_EQ(lanes_of(listed), listed.local_size);
         EXPECT_EQ(u64_arg(listed, 14), 0u);
         EXPECT_EQ(std::get<Scalar>(listed.args[16]).as<std::uint32_t>(), 1u);
-        ASSERT_EQ(skewed.scratch.size(), 1u);
+        const std::uint64_t slice_elements = u64_arg(first, 17);
+        EXPECT_EQ(u64_arg(listed, 17), slice_elements);
+        EXPECT_LT(slice_elements, 1u << 20);  // the longest segment takes several groups
+        const std::uint64_t most = (1u << 24) / slice_elements + (1u << 24) / (defer_above + 1);
+        ASSERT_EQ(skewed.scratch.size(), 3u);
         EXPECT_EQ(buffer_arg(first, 15), (BufferArg{BufferArg::Which::scratch, 0}));
         EXPECT_EQ(buffer_arg(listed, 15), (BufferArg{BufferArg::Which::scratch, 0}));
-        EXPECT_GE(skewed.scratch.front().bytes, 8 + 8 * ((1u << 24) / (defer_above + 1)));
-        ASSERT_TRUE(skewed.scratch.front().initial_fill.has_value());
-        EXPECT_TRUE(skewed.scratch.front().initial_fill->bitwise_equal(Scalar::from(DataType::u32, 0)));
-        // The longest segment's path: a group's lane chain and tree in the second launch.
-        EXPECT_EQ(combine_depth(skewed), (1u << 20) / listed.local_size +
-                                             static_cast<std::uint64_t>(std::countr_zero(listed.local_size)));
+        EXPECT_EQ(skewed.scratch[0].bytes, 16 + 16 * most);
+        EXPECT_EQ(buffer_arg(listed, partials_arg), (BufferArg{BufferArg::Which::scratch, 1}));
+        EXPECT_EQ(skewed.scratch[1].bytes, most * c.acc_size);
+        EXPECT_EQ(buffer_arg(listed, arrivals_arg), (BufferArg{BufferArg::Which::scratch, 2}));
+        EXPECT_EQ(skewed.scratch[2].bytes, most * 4);
+        for (std::size_t b : {0u, 2u}) {
+          ASSERT_TRUE(skewed.scratch[b].initial_fill.has_value());
+          EXPECT_TRUE(skewed.scratch[b].initial_fill->bitwise_equal(Scalar::from(DataType::u32, 0)));
+        }
+        EXPECT_EQ(buffer_arg(first, partials_arg), (BufferArg{BufferArg::Which::none, 0}));
+        // The longest segment's path: a group's lane chain and tree through a slice, then the merge of its slices.
+        const std::uint64_t local = listed.local_size, log2_local = static_cast<std::uint64_t>(std::countr_zero(local));
+        const std::uint64_t slices_of_longest = ((1u << 20) + slice_elements - 1) / slice_elements;
+        EXPECT_EQ(combine_depth(skewed), (slice_elements + local - 1) / local + log2_local +
+                                             (slices_of_longest + local - 1) / local + log2_local);
       }
       // Few long segments: slices (a group each on GPUs), their partials in scratch. GPUs: an arrival count per
       // segment (zeros once; the last slice resets it), one pass. CPUs: a second launch merges the slices.

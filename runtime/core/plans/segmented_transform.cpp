@@ -10,8 +10,33 @@
 namespace zr::core::plans {
 
 namespace {
-// A slice of a few long segments gives each of its group's work-items at least this many elements.
+// A slice of a few long segments gives each of its group's work-items at least this many elements; so does a slice
+// of a deferred segment.
 constexpr std::uint64_t kSliceElementsPerItem = 256;
+
+// The list of deferred slices (segtransform.cl's ZR_DEFERRED_SLICES): four uint counters, zeros once (the second
+// launch's last group resets them), then a 16-byte entry per slice, room for every slice the segments longer than
+// defer_above can make: at most covered / slice_elements + one more per such segment. Their partials and the
+// counters of slices done (zeros once, reset by each segment's last group) are indexed by entry.
+struct DeferredSlices {
+  BufferArg list{BufferArg::Which::none, 0};
+  BufferArg partials{BufferArg::Which::none, 0};
+  BufferArg arrivals{BufferArg::Which::none, 0};
+  std::uint64_t most = 0;
+};
+DeferredSlices add_deferred_slices(Plan& plan, const SegmentLayout& layout, std::uint64_t defer_above,
+                                   std::uint64_t slice_elements, std::size_t acc_size) {
+  DeferredSlices d;
+  if (defer_above == 0) return d;
+  const std::uint64_t covered = layout.end_step == 1 ? plan.request.n : layout.covered;
+  const std::uint64_t segments = std::min(layout.segments, covered / (defer_above + 1));
+  d.most = covered / slice_elements + segments;
+  const std::string what = "the slices of the segments longer than " + std::to_string(defer_above);
+  d.list = add_scratch(plan, 16 + 16 * d.most, Scalar::from(DataType::u32, 0), "four counters and " + what);
+  d.partials = add_scratch(plan, d.most * acc_size, std::nullopt, "partials of " + what);
+  d.arrivals = add_scratch(plan, d.most * 4, u32(0), "the slices done of each segment longer than " + std::to_string(defer_above));
+  return d;
+}
 
 std::size_t accumulator_bytes(const ReductionRequest& request) {
   return is_moments_op(request.op) ? moments_bytes(request.op)
@@ -43,7 +68,8 @@ void add_segmented_transform_passes(Plan& plan, const Capabilities& caps, const 
   }
   // count_equal's value; means and variances take a uint they ignore.
   const Scalar value = moments ? u32(0) : transform_lane_value(request);
-  const DeferredList deferred = add_deferred_list(plan, layout, defer_above);
+  const std::uint64_t slice_elements = local * kSliceElementsPerItem;
+  const DeferredSlices deferred = cpu ? DeferredSlices{} : add_deferred_slices(plan, layout, defer_above, slice_elements, acc_size);
 
   KernelPass pass = kernel_pass(moments ? (cpu ? "segmcpu" : "segm") : (cpu ? "segtcpu" : "segt"), request.op, request.type,
                                 slices > 1 ? "slices" : "segments");
@@ -58,9 +84,10 @@ void add_segmented_transform_passes(Plan& plan, const Capabilities& caps, const 
   auto gpu_args = [&](std::uint64_t lanes_of_pass, std::uint64_t defer, std::uint32_t listed) {
     return std::vector<KernelArg>{BufferArg{BufferArg::Which::input, 0}, u64(request.n), offsets, u32(layout.offset_bytes),
                                   u64(layout.length), u64(layout.segments), u64(slices),
-                                  u32(static_cast<std::uint32_t>(std::countr_zero(lanes_of_pass))), partials, arrivals,
+                                  u32(static_cast<std::uint32_t>(std::countr_zero(lanes_of_pass))),
+                                  listed ? deferred.partials : partials, listed ? deferred.arrivals : arrivals,
                                   result, value, LocalMemoryArg{local_bytes(local, acc_size)}, u64(layout.end_step),
-                                  u64(defer), deferred.buffer, u32(listed)};
+                                  u64(defer), deferred.list, u32(listed), u64(slice_elements)};
   };
   pass.args = cpu ? cpu_args(0) : gpu_args(lanes, defer_above, 0);
   // CPU devices merge the slices in a second launch of the same kernel, a work-item per segment (no fences there).
@@ -71,7 +98,7 @@ void add_segmented_transform_passes(Plan& plan, const Capabilities& caps, const 
     join->global_size = std::clamp<std::uint64_t>(layout.segments, 1, wave_groups);
     join->args = cpu_args(1);
   }
-  // Skewed sizes: the segments listed by the first launch, a group each.
+  // Skewed sizes: the slices of the segments listed by the first launch, a group each.
   std::optional<KernelPass> listed;
   if (defer_above > 0) {
     listed = pass;
@@ -87,7 +114,8 @@ void add_segmented_transform_passes(Plan& plan, const Capabilities& caps, const 
                 (lanes == 1 ? std::string("a work-item") : std::to_string(lanes) + " work-items") + " per segment" +
                 (slices > 1 ? ", " + std::to_string(slices) + " slices each, merged in order" +
                                   std::string(cpu ? " by a second launch" : " by the last to finish") : "") +
-                (defer_above > 0 ? ", those longer than " + std::to_string(defer_above) + " a group each in a second launch" : "");
+                (defer_above > 0 ? ", those longer than " + std::to_string(defer_above) + " a group per slice of " +
+                                       std::to_string(slice_elements) + " in a second launch" : "");
 }
 
 std::uint64_t segmented_transform_depth(const Plan& plan) {
@@ -97,13 +125,20 @@ std::uint64_t segmented_transform_depth(const Plan& plan) {
   const std::uint64_t lanes_log2 = cpu ? 0 : std::get<Scalar>(pass.args[7]).as<std::uint32_t>();
   // A lane's chain through its share of a slice, the lanes' pairwise tree; then the slices, a work-item's chain
   // through its share of them and the group's pairwise tree. Deferred segments (at most defer_above elements stay in
-  // the first launch): a group's lane chain and tree in the second.
+  // the first launch): in the second, a group's lane chain through a slice of at most slice_elements and its tree,
+  // then, for a segment of several slices, the merge of its slices as above.
   const std::uint64_t longest = plan.segments->longest;
   const std::uint64_t defer_above = cpu ? 0 : std::get<Scalar>(pass.args[14]).as<std::uint64_t>();
   const std::uint64_t piece = ceil_div(defer_above > 0 ? std::min(longest, defer_above) : longest, slices);
   std::uint64_t depth = ceil_div(piece, std::uint64_t{1} << lanes_log2) + lanes_log2;
   if (slices > 1) depth += cpu ? slices : ceil_div(slices, pass.local_size) + ceil_log2(pass.local_size);
-  if (defer_above > 0) depth = std::max(depth, ceil_div(longest, pass.local_size) + ceil_log2(pass.local_size));
+  if (defer_above > 0) {
+    const std::uint64_t slice_elements = std::get<Scalar>(pass.args[17]).as<std::uint64_t>();
+    const std::uint64_t deferred_slices = ceil_div(longest, slice_elements);
+    std::uint64_t deferred = ceil_div(std::min(longest, slice_elements), pass.local_size) + ceil_log2(pass.local_size);
+    if (deferred_slices > 1) deferred += ceil_div(deferred_slices, pass.local_size) + ceil_log2(pass.local_size);
+    depth = std::max(depth, deferred);
+  }
   return depth;
 }
 
