@@ -10,12 +10,6 @@ namespace zr::api {
 
 namespace {
 
-std::string axes_text(std::span<const std::int64_t> axes) {
-  std::string text = "(";
-  for (std::size_t k = 0; k < axes.size(); ++k) text += (k ? ", " : "") + std::to_string(axes[k]);
-  return text + (axes.size() == 1 ? ",)" : ")");
-}
-
 bool plain_op(op_kind op) {
   const auto core_op = static_cast<core::Op>(op);
   return !core::is_arg_op(core_op) && !core::is_transform_op(core_op) && !core::is_moments_op(core_op) &&
@@ -33,7 +27,7 @@ AxesJob::AxesJob(BackendDevice& device, const void* input, bool host_input, std:
       timestamps_(timestamps),
       axes_(core::reduce_axes_of(shape, axes)),
       element_(core::size_of(static_cast<core::DataType>(spec.type))) {
-  const std::string what = std::string(to_string(spec.op)) + " over axes " + axes_text(axes) + " of an array of shape " +
+  const std::string what = std::string(to_string(spec.op)) + " over axes " + core::tuple_text(axes) + " of an array of shape " +
                            axes_.shape_text;
   if (spec.properties.requested_strategy())
     throw UnsupportedError(what + ": reductions over axes choose their plans; a strategy cannot be asked for");

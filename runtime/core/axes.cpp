@@ -8,12 +8,6 @@ namespace zr::core {
 
 namespace {
 
-std::string shape_text(std::span<const std::uint64_t> shape) {
-  std::string text = "(";
-  for (std::size_t k = 0; k < shape.size(); ++k) text += (k ? ", " : "") + std::to_string(shape[k]);
-  return text + (shape.size() == 1 ? ",)" : ")");
-}
-
 std::uint64_t product(std::span<const AxisGroup> groups) {
   std::uint64_t p = 1;
   for (const AxisGroup& g : groups) p *= g.extent;  // no overflow: at most the element count
@@ -24,7 +18,7 @@ std::uint64_t product(std::span<const AxisGroup> groups) {
 
 AxesReduction reduce_axes_of(std::span<const std::uint64_t> shape, std::span<const std::int64_t> axes) {
   AxesReduction r;
-  r.shape_text = shape_text(shape);
+  r.shape_text = tuple_text(shape);
   const auto dims = static_cast<std::int64_t>(shape.size());
   std::vector<bool> reduced(shape.size(), false);
   for (const std::int64_t axis : axes) {

@@ -33,6 +33,14 @@ struct AxesReduction {
   std::string shape_text;         // "(4, 5, 6)", for messages
 };
 
+// "(4, 5, 6)", or "(4,)" for one value, as Python writes a tuple: shapes and axes in messages.
+template <typename Int>
+std::string tuple_text(std::span<const Int> values) {
+  std::string text = "(";
+  for (std::size_t k = 0; k < values.size(); ++k) text += (k ? ", " : "") + std::to_string(values[k]);
+  return text + (values.size() == 1 ? ",)" : ")");
+}
+
 // Throws InvalidArgumentError naming the problem: an axis outside [-N, N) (negative ones count from the last), an
 // axis given twice, a shape whose element count a 64-bit size cannot hold. No axes reduce nothing: every element is
 // its own result (one pass of rows of one).
