@@ -69,7 +69,8 @@ std::string shape_key(const core::Plan& plan) {
     key << ';';
   }
   for (const auto& pass : plan.passes) {
-    key << "P" << (pass.module ? pass.module->name : std::string_view{}) << '/' << pass.entry_point << '@' << pass.global_size << '/' << pass.local_size << '(';
+    key << "P" << (pass.module ? pass.module->name : std::string_view{}) << '/' << pass.entry_point << '@'
+        << pass.global_size << '/' << pass.local_size << '(';
     for (const auto& arg : pass.args) {
       std::visit(
           [&](const auto& a) {
