@@ -513,11 +513,12 @@ TEST(SegmentedPlan, GivenATransformOrMomentsWhenPlanningThenOnePassWithLanesAndF
           EXPECT_TRUE(skewed.scratch[b].initial_fill->bitwise_equal(Scalar::from(DataType::u32, 0)));
         }
         EXPECT_EQ(buffer_arg(first, partials_arg), (BufferArg{BufferArg::Which::none, 0}));
-        // The longest segment's path: a group's lane chain and tree through a slice, then the merge of its slices.
+        // The longer of two paths: a deferred segment's (a group's lane chain and tree through a slice, then the merge
+        // of its slices) and the first launch's longest segment (one lane through defer_above elements).
         const std::uint64_t local = listed.local_size, log2_local = static_cast<std::uint64_t>(std::countr_zero(local));
         const std::uint64_t slices_of_longest = ((1u << 20) + slice_elements - 1) / slice_elements;
-        EXPECT_EQ(combine_depth(skewed), (slice_elements + local - 1) / local + log2_local +
-                                             (slices_of_longest + local - 1) / local + log2_local);
+        EXPECT_EQ(combine_depth(skewed), std::max<std::uint64_t>(defer_above, (slice_elements + local - 1) / local + log2_local +
+                                                                                  (slices_of_longest + local - 1) / local + log2_local));
       }
       // Few long segments: slices (a group each on GPUs), their partials in scratch. GPUs: an arrival count per
       // segment (zeros once; the last slice resets it), one pass. CPUs: a second launch merges the slices.

@@ -42,12 +42,10 @@ namespace {
 constexpr std::uint64_t kBusyGroupsPerComputeUnit = 4;
 // Segments of at least this many elements on average get at least segment_group_elements_per_item per lane.
 constexpr std::uint64_t kFullerLanesFrom = 1024;
-// Segments longer than lanes x segment_lane_elements x this are deferred to a group each (skewed sizes).
-constexpr std::uint64_t kDeferredLaneShare = 4;
 }  // namespace
 
 LaneSplit lane_split(const Capabilities& caps, const Tuning& tuning, const SegmentLayout& layout, std::uint64_t mean,
-                     std::uint64_t local, std::uint64_t slice_elements) {
+                     std::uint64_t local, std::uint64_t slice_elements, std::uint64_t defer_share) {
   const bool cpu = caps.type == DeviceType::cpu;
   const std::uint64_t wave_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
   const std::uint64_t busy_groups = std::max<std::uint64_t>(1, caps.compute_units) * kBusyGroupsPerComputeUnit;
@@ -62,7 +60,7 @@ LaneSplit lane_split(const Capabilities& caps, const Tuning& tuning, const Segme
       split.lanes = std::min(split.lanes, std::bit_floor(std::max<std::uint64_t>(mean / per_lane, 1)));
     // Skewed sizes: the segments far longer than the lanes are made for go to a second launch, a group each, so
     // that none holds a few lanes while the rest of the launch waits.
-    split.defer_above = split.lanes * std::max<std::uint64_t>(tuning.segment_lane_elements, 1) * kDeferredLaneShare;
+    split.defer_above = split.lanes * std::max<std::uint64_t>(tuning.segment_lane_elements, 1) * defer_share;
     if (layout.longest <= split.defer_above || split.lanes == local) split.defer_above = 0;
   }
   if (layout.segments < busy_groups) {

@@ -52,14 +52,15 @@ inline constexpr std::uint64_t kSegmentGroupsPerComputeUnit = 4;
 // of two up to the group, more for longer segments, from a thousand elements on at least
 // segment_group_elements_per_item each); where the segments are too few to fill the device, `slices` of each, a
 // group (CPUs: a work-item) apiece, each at least `slice_elements` long; otherwise, skewed sizes defer every segment
-// longer than `defer_above` (0: none) to a second launch, a group each. `local` is the group's size (1 on CPUs).
+// longer than `defer_above` (0: none) to a second launch: lanes x Tuning::segment_lane_elements x `defer_share`, the
+// family's (what its second launch does with a long segment sets it). `local` is the group's size (1 on CPUs).
 struct LaneSplit {
   std::uint64_t lanes = 1;
   std::uint64_t slices = 1;
   std::uint64_t defer_above = 0;
 };
 LaneSplit lane_split(const Capabilities& caps, const Tuning& tuning, const SegmentLayout& layout, std::uint64_t mean,
-                     std::uint64_t local, std::uint64_t slice_elements);
+                     std::uint64_t local, std::uint64_t slice_elements, std::uint64_t defer_share);
 
 // The list of a lane split's deferred segments (defer_above > 0): two uint counters, zeros once (the second launch's
 // last group resets them), then room for every segment that can be longer than defer_above, `most` of them: their

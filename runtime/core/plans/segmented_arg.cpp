@@ -13,6 +13,10 @@ constexpr std::size_t kArgCandidateBytes = 16;  // zr_arg.h's zr_arg_<type>: val
 // A slice of a few long segments gives each of its group's work-items at least this many elements: fewer slices
 // keep the join short (the H100 took 2.7 ms for one segment of 2^28 f32 cut into 16,896 slices of 16 per item).
 constexpr std::uint64_t kSliceElementsPerItem = 256;
+// Skewed sizes defer segments longer than lanes x segment_lane_elements x this to a group each. H100, f32 argmax,
+// power-law sizes (bench/results/segmented_h100_2026-11-27j/defer_sweep): 8 (256 elements with one lane) took 3.88 ms,
+// 4 took 4.19, 16 took 4.75: a longer threshold slows the first launch more than it spares the second.
+constexpr std::uint64_t kDeferShare = 8;
 }  // namespace
 
 void add_segmented_arg_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning, const SegmentLayout& layout,
@@ -21,7 +25,7 @@ void add_segmented_arg_passes(Plan& plan, const Capabilities& caps, const Tuning
   const bool cpu = caps.type == DeviceType::cpu;
   const std::uint64_t wave_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
   const std::uint64_t local = cpu ? 1 : widest_group(caps, tuning, kArgCandidateBytes);
-  const LaneSplit split = lane_split(caps, tuning, layout, mean, local, local * kSliceElementsPerItem);
+  const LaneSplit split = lane_split(caps, tuning, layout, mean, local, local * kSliceElementsPerItem, kDeferShare);
   const std::uint64_t lanes = split.lanes;
   std::uint64_t slices = split.slices;
   std::uint64_t defer_above = split.defer_above;

@@ -14,6 +14,11 @@ namespace {
 // of a deferred segment.
 constexpr std::uint64_t kSliceElementsPerItem = 256;
 
+// Skewed sizes defer segments longer than lanes x segment_lane_elements x this; their second launch slices them. H100,
+// f32 norm_l2, power-law sizes (bench/results/segmented_h100_2026-11-27j/defer_sweep): 32 (1024 elements with one
+// lane) took 2.35 ms, 16 took 2.36, 4 took 3.24 (about 2M segments just above 128 elements, a group of 512 each).
+constexpr std::uint64_t kDeferShare = 32;
+
 // The list of deferred slices (segtransform.cl's ZR_DEFERRED_SLICES): four uint counters, zeros once (the second
 // launch's last group resets them), then a 16-byte entry per slice, room for every slice the segments longer than
 // defer_above can make: at most covered / slice_elements + one more per such segment. Their partials and the
@@ -53,7 +58,8 @@ void add_segmented_transform_passes(Plan& plan, const Capabilities& caps, const 
   const std::uint64_t wave_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
   const std::uint64_t local = cpu ? 1 : widest_group(caps, tuning, acc_size);
   const LaneSplit split = lane_split(caps, tuning, layout, mean, local,
-                                     cpu ? std::max<std::uint64_t>(tuning.min_elements_per_item, 16) : local * kSliceElementsPerItem);
+                                     cpu ? std::max<std::uint64_t>(tuning.min_elements_per_item, 16) : local * kSliceElementsPerItem,
+                                     kDeferShare);
   const std::uint64_t lanes = split.lanes;
   const std::uint64_t slices = split.slices;
   const std::uint64_t defer_above = split.defer_above;
