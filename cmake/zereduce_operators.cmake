@@ -1,4 +1,11 @@
-# zereduce_add_operator(): user-defined reduction operators, compiled at the user's build time.
+# zereduce_add_operator(): user-defined reduction operators, and zereduce_add_kernel(): kernels with reducers,
+# compiled at the user's build time.
+#
+#   zereduce_add_kernel(<target> NAME <identifier> SOURCE <file.cl> [NAMESPACE <ns>] [INCLUDE_DIRECTORIES <dir>...])
+#
+# does the same for a file of kernels written with <zereduce/reducer_cl.h> (docs/kernels.md): the header holds
+#   inline constexpr zr::kernel_source <ns>::<identifier>      (default namespace zr_kernels)
+# and at run time ze-reduce links the kernels' SPIR-V with the epilogue that combines their reducers.
 #
 #   zereduce_add_operator(<target> NAME <identifier> SOURCE <file.cl> [NAMESPACE <ns>] [INCLUDE_DIRECTORIES <dir>...])
 #
@@ -24,19 +31,21 @@ find_program(ZEREDUCE_LLVM_SPIRV NAMES llvm-spirv-15 REQUIRED)
 find_program(ZEREDUCE_SPIRV_VAL NAMES spirv-val REQUIRED)
 set(ZEREDUCE_EMBED_OPERATOR_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/zereduce_embed_operator.cmake)
 
-function(zereduce_add_operator target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;SOURCE;NAMESPACE" "INCLUDE_DIRECTORIES")
+# The rules both share: FUNCTION names the caller in messages, KIND the generated constant's type
+# (user_operator_source or kernel_source) and HEADER the public header that declares it.
+function(_zereduce_add_opencl function kind header default_namespace target)
+  cmake_parse_arguments(PARSE_ARGV 5 arg "" "NAME;SOURCE;NAMESPACE" "INCLUDE_DIRECTORIES")
   if(NOT arg_NAME OR NOT arg_SOURCE)
-    message(FATAL_ERROR "zereduce_add_operator(${target}): NAME and SOURCE are required")
+    message(FATAL_ERROR "${function}(${target}): NAME and SOURCE are required")
   endif()
   if(NOT arg_NAME MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
-    message(FATAL_ERROR "zereduce_add_operator(${target}): NAME '${arg_NAME}' is not a C++ identifier")
+    message(FATAL_ERROR "${function}(${target}): NAME '${arg_NAME}' is not a C++ identifier")
   endif()
   if(NOT arg_NAMESPACE)
-    set(arg_NAMESPACE zr_operators)
+    set(arg_NAMESPACE ${default_namespace})
   endif()
   if(NOT ZEREDUCE_OPENCL_INCLUDE_DIR)
-    message(FATAL_ERROR "zereduce_add_operator: ZEREDUCE_OPENCL_INCLUDE_DIR is not set (find_package(zereduce) sets it)")
+    message(FATAL_ERROR "${function}: ZEREDUCE_OPENCL_INCLUDE_DIR is not set (find_package(zereduce) sets it)")
   endif()
   get_filename_component(source ${arg_SOURCE} ABSOLUTE)
   set(out ${CMAKE_CURRENT_BINARY_DIR}/zereduce_operators/${target})
@@ -61,17 +70,26 @@ function(zereduce_add_operator target)
     COMMAND ${ZEREDUCE_CLANG} ${flags} -x cl -cl-no-stdinc -E -P ${source} -o ${base}.cl
     DEPENDS ${source}
     DEPFILE ${base}.d
-    COMMENT "zereduce_add_operator: ${arg_NAME} (clang-15, llvm-spirv-15, spirv-val)"
+    COMMENT "${function}: ${arg_NAME} (clang-15, llvm-spirv-15, spirv-val)"
     VERBATIM)
   add_custom_command(
     OUTPUT ${out}/include/${arg_NAME}.hpp
     COMMAND ${CMAKE_COMMAND} -DNAME=${arg_NAME} -DNAMESPACE=${arg_NAMESPACE} -DSPIRV=${base}.spv
-            -DSOURCE=${base}.cl -DOUTPUT=${out}/include/${arg_NAME}.hpp -P ${ZEREDUCE_EMBED_OPERATOR_SCRIPT}
+            -DSOURCE=${base}.cl -DOUTPUT=${out}/include/${arg_NAME}.hpp
+            -DFUNCTION=${function} -DKIND=${kind} -DHEADER=${header} -P ${ZEREDUCE_EMBED_OPERATOR_SCRIPT}
     DEPENDS ${base}.spv ${base}.cl ${ZEREDUCE_EMBED_OPERATOR_SCRIPT}
-    COMMENT "zereduce_add_operator: ${arg_NAME}.hpp"
+    COMMENT "${function}: ${arg_NAME}.hpp"
     VERBATIM)
   add_custom_target(${target}_generate DEPENDS ${out}/include/${arg_NAME}.hpp)
   add_library(${target} INTERFACE)
   add_dependencies(${target} ${target}_generate)
   target_include_directories(${target} INTERFACE ${out}/include)
+endfunction()
+
+function(zereduce_add_operator target)
+  _zereduce_add_opencl(zereduce_add_operator user_operator_source zereduce/user_operator.hpp zr_operators ${target} ${ARGN})
+endfunction()
+
+function(zereduce_add_kernel target)
+  _zereduce_add_opencl(zereduce_add_kernel kernel_source zereduce/kernel.hpp zr_kernels ${target} ${ARGN})
 endfunction()

@@ -32,6 +32,7 @@ struct reduction_spec {
   op_kind op = op_kind::plus;
   void* var = nullptr;
   std::uint64_t columns = 1;  // > 1 only for array reductions
+  bool span = false;           // made from a std::span (queue::parallel_for: a span reducer, whatever its size)
   bool partial = false;        // var is a reproducible_partial<T> (queue::reduce_partial), not a T
   bool has_user_identity = false;
   std::array<std::byte, 8> identity{};  // the identity's bytes (known or user-given)
@@ -83,6 +84,13 @@ class reduction_descriptor {
   detail::reduction_spec spec_;
 };
 
+namespace detail {
+template <typename T>
+inline constexpr bool is_reduction_descriptor_v = false;
+template <typename T>
+inline constexpr bool is_reduction_descriptor_v<reduction_descriptor<T>> = true;
+}  // namespace detail
+
 template <typename T, typename BinaryOperation>
 reduction_descriptor<T> reduction(T* var, BinaryOperation, const property_list& props = {}) {
   static_assert(!std::is_const_v<T>, "the reduction variable receives the result: it cannot be const");
@@ -107,8 +115,9 @@ reduction_descriptor<T> reduction(std::span<T, Extent> vars, BinaryOperation, co
   static_assert(!std::is_const_v<T>, "the reduction variables receive the results: they cannot be const");
   detail::checked_op<T, BinaryOperation>();
   static_assert(Extent != 0, "an array reduction needs at least one column");
-  return reduction_descriptor<T>(
-      detail::make_spec<T, detail::typed_op_t<BinaryOperation, T>>(vars.data(), vars.size(), nullptr, props));
+  auto spec = detail::make_spec<T, detail::typed_op_t<BinaryOperation, T>>(vars.data(), vars.size(), nullptr, props);
+  spec.span = true;
+  return reduction_descriptor<T>(spec);
 }
 
 template <typename T, std::size_t Extent, typename BinaryOperation>
@@ -117,8 +126,9 @@ reduction_descriptor<T> reduction(std::span<T, Extent> vars, const std::type_ide
   static_assert(!std::is_const_v<T>, "the reduction variables receive the results: they cannot be const");
   detail::checked_op<T, BinaryOperation>();
   static_assert(Extent != 0, "an array reduction needs at least one column");
-  return reduction_descriptor<T>(
-      detail::make_spec<T, detail::typed_op_t<BinaryOperation, T>>(vars.data(), vars.size(), &identity, props));
+  auto spec = detail::make_spec<T, detail::typed_op_t<BinaryOperation, T>>(vars.data(), vars.size(), &identity, props);
+  spec.span = true;
+  return reduction_descriptor<T>(spec);
 }
 
 }  // namespace zr

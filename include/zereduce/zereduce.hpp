@@ -7,6 +7,7 @@
 #include "zereduce/event.hpp"
 #include "zereduce/functional.hpp"
 #include "zereduce/half.hpp"
+#include "zereduce/kernel.hpp"
 #include "zereduce/known_identity.hpp"
 #include "zereduce/properties.hpp"
 #include "zereduce/queue.hpp"

@@ -5,6 +5,7 @@
 #include "api/device_impl.hpp"
 #include "api/queue_impl.hpp"
 #include "api/axes_job.hpp"
+#include "api/kernel_job.hpp"
 #include "api/reduction_job.hpp"
 #include "api/segmented_job.hpp"
 #include "data_types.hpp"
@@ -88,6 +89,16 @@ event queue::submit(const void* input, element_type type, std::uint64_t n, bool 
   auto job = std::make_shared<api::ReductionJob>(backend_of(*impl_), input, type, n, host_input, specs,
                                                  impl_->profiling() ? core::Timestamps::on : core::Timestamps::off);
   const bool small = n <= detail::queue_impl::kInlineReductionBytes / core::size_of(static_cast<core::DataType>(type));
+  return event(impl_->submit([job](profile& out) { job->execute(out); }, small));
+}
+
+event queue::submit_kernel(const kernel& k, std::uint64_t global, std::uint64_t local,
+                           std::span<const detail::kernel_arg> args, std::span<const detail::reduction_spec> specs,
+                           bool arg_after_reduction) {
+  auto job = std::make_shared<api::KernelJob>(backend_of(*impl_), k, global, local, args, specs, arg_after_reduction,
+                                              impl_->profiling() ? core::Timestamps::on : core::Timestamps::off);
+  // The body is the application's: only a short range is taken to be small work.
+  const bool small = job->indices() <= 64 * 1024;
   return event(impl_->submit([job](profile& out) { job->execute(out); }, small));
 }
 

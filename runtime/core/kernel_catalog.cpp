@@ -22,4 +22,10 @@ std::optional<KernelLocation> find_kernel(std::string_view variant, DataType typ
   return std::nullopt;
 }
 
+const EmbeddedModule* find_module(std::string_view variant, std::string_view type_class) {
+  for (const auto& module : embedded_modules())
+    if (module.variant == variant && module.type_class == type_class) return &module;
+  return nullptr;
+}
+
 }  // namespace zr::core

@@ -63,5 +63,7 @@ struct KernelLocation {
 };
 std::optional<KernelLocation> find_kernel(std::string_view variant, Op op, DataType type);
 std::optional<KernelLocation> find_kernel(std::string_view variant, DataType type);  // per-type kernels
+// A module by its variant and type class (modules without entry points: kepilogue), or nullptr.
+const EmbeddedModule* find_module(std::string_view variant, std::string_view type_class);
 
 }  // namespace zr::core

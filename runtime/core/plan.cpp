@@ -329,6 +329,7 @@ void plan_user_reduction(Plan& plan, const Capabilities& caps, const Tuning& tun
 std::uint64_t result_bytes(const Plan& plan, std::size_t index) {
   if (plan.request.binned_state_output) return kBinnedStateBytes;
   const std::uint64_t elements = index < plan.results.size() ? plan.results[index].elements : 1;
+  if (index < plan.results.size() && plan.results[index].element_bytes) return elements * plan.results[index].element_bytes;
   const Op op = plan.request.op;
   std::uint64_t each = size_of(plan.request.type);
   if (is_arg_op(op)) each = kArgResultBytes;
@@ -546,6 +547,14 @@ std::uint64_t user_pass_depth(const KernelPass& pass, std::uint64_t count, std::
 std::uint64_t combine_depth(const Plan& plan) {
   if (is_arg_op(plan.request.op)) return 0;  // choices between candidates: nothing is rounded
   if (plan.segments) return segmented_combine_depth(plan);
+  if (plan.kernel_indices) {
+    // The body's combines in a work-item's grid-strided indices, the group's tree, the last group's share of the
+    // partials and its tree, and the initial value.
+    const KernelPass& pass = plan.passes.front();
+    const std::uint64_t tree = local_tree_depth(pass.local_size) + 1;
+    return ceil_div(*plan.kernel_indices, pass.global_size) + tree + ceil_div(pass.group_count(), pass.local_size) +
+           tree + 1;
+  }
   std::uint64_t depth = plan.request.include_initial ? 1 : 0;
   // The grid kernels read 16-byte vectors strided by the global size (zr_grid.h), so a work-item's chain is a
   // whole number of vectors, plus at most one element of the tail; the narrowest element read has the most

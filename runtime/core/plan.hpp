@@ -37,9 +37,10 @@ struct ScratchBuffer {
 };
 
 // A buffer argument: the input, result `index` of the plan, scratch buffer `index`, a null pointer (the
-// fused kernel's switched-off ops), or the segment offsets of a segmented reduction (plans/segmented.hpp).
+// fused kernel's switched-off ops), the segment offsets of a segmented reduction (plans/segmented.hpp), or
+// pointer `index` of plan.kernel_pointers (an application's kernel with reducers: plans/kernel_reducers.hpp).
 struct BufferArg {
-  enum class Which { input, result, scratch, none, segment_offsets } which = Which::input;
+  enum class Which { input, result, scratch, none, segment_offsets, kernel_pointer } which = Which::input;
   std::uint32_t index = 0;
   bool operator==(const BufferArg&) const = default;
 };
@@ -74,6 +75,8 @@ struct PlanResult {
   Scalar identity;
   bool include_initial = true;
   std::uint64_t elements = 1;
+  // Bytes of one element when the results differ in type (kernels with reducers); 0: the request's type.
+  std::uint64_t element_bytes = 0;
 };
 
 // How a segmented reduction cuts its input (plans/segmented.hpp): `segments` consecutive segments, each given
@@ -100,6 +103,10 @@ struct Plan {
   std::string reason;
   std::vector<ScratchBuffer> scratch;
   std::vector<KernelPass> passes;
+  // An application's kernel with reducers (plans/kernel_reducers.hpp): the indices its body runs for, and its
+  // pointer arguments (allocations of the device, passed as they are). Unset and empty for every other plan.
+  std::optional<std::uint64_t> kernel_indices;
+  std::vector<const void*> kernel_pointers;
 };
 
 // Result `index` of a plan: its size in bytes, and whether the kernels read its initial value first. A plan

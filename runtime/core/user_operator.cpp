@@ -1,8 +1,5 @@
 #include "user_operator.hpp"
 
-#include <spirv-tools/libspirv.hpp>
-#include <spirv-tools/linker.hpp>
-
 #include <algorithm>
 #include <atomic>
 #include <map>
@@ -11,14 +8,12 @@
 
 #include "log.hpp"
 #include "spirv_inspect.hpp"
+#include "spirv_link.hpp"
 #include "zereduce/errors.hpp"
 
 namespace zr::core {
 
 namespace {
-
-// The templates' modules are SPIR-V 1.0 to 1.3 (llvm-spirv-15 --spirv-max-version=1.3), as is the operator's.
-constexpr spv_target_env kEnvironment = SPV_ENV_UNIVERSAL_1_3;
 
 std::string label(std::string_view name) { return "user operator '" + std::string(name) + "'"; }
 
@@ -78,15 +73,6 @@ std::shared_ptr<UserOperator> read_operator(const UserOperatorSource& source) {
   return op;
 }
 
-// A linked module and everything its EmbeddedModule's views point into.
-struct LinkedModule {
-  std::shared_ptr<const UserOperator> op;  // kept alive with the module
-  std::string name;
-  std::vector<std::uint32_t> spirv;
-  std::string source;
-  EmbeddedModule module;
-};
-
 struct Registry {
   std::mutex mutex;
   // By the words' address and count; the words are compared too, as the memory may have been reused.
@@ -99,44 +85,10 @@ Registry& registry() {
   return instance;
 }
 
-std::string messages_of(const std::vector<std::string>& messages) {
-  std::string out;
-  for (const auto& m : messages) out += "\n  " + m;
-  return out;
-}
-
 std::unique_ptr<LinkedModule> link(const EmbeddedModule& template_module, std::shared_ptr<const UserOperator> op) {
-  auto linked = std::make_unique<LinkedModule>();
-  linked->op = op;
-  linked->name = std::string(template_module.name) + "+" + op->name + "#" + std::to_string(op->serial);
-  std::vector<std::string> messages;
-  spvtools::Context context(kEnvironment);
-  context.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t&, const char* text) {
-    messages.emplace_back(text);
-  });
-  const std::vector<std::vector<std::uint32_t>> inputs{
-      std::vector<std::uint32_t>(template_module.spirv.begin(), template_module.spirv.end()), op->spirv};
-  if (spvtools::Link(context, inputs, &linked->spirv) != SPV_SUCCESS)
-    throw InvalidArgumentError(label(op->name) + " cannot be linked into the reduction template " +
-                               std::string(template_module.name) + " (SPIRV-Tools' linker):" + messages_of(messages));
-  spvtools::SpirvTools tools(kEnvironment);
-  tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t&, const char* text) {
-    messages.emplace_back(text);
-  });
-  if (!tools.Validate(linked->spirv))
-    throw InvalidArgumentError(label(op->name) + " linked into the reduction template " + std::string(template_module.name) +
-                               " is not valid SPIR-V (SPIRV-Tools' validator):" + messages_of(messages));
-  linked->source = op->opencl_c_source + "\n" + std::string(template_module.opencl_c_source);
-  EmbeddedModule& m = linked->module;
-  m = template_module;
-  m.name = linked->name;
-  m.required = template_module.required.missing_from(Feature::user_operator_template) | op->required;
-  m.spirv = linked->spirv;
-  m.spir12_bitcode = {};
-  m.opencl_c_source = linked->source;
-  m.native_binaries = {};
-  logger().debug("linked {} ({} words)", linked->name, linked->spirv.size());
-  return linked;
+  return link_with_embedded(template_module, op->spirv, label(op->name),
+                            std::string(template_module.name) + "+" + op->name + "#" + std::to_string(op->serial),
+                            op->opencl_c_source + "\n" + std::string(template_module.opencl_c_source), op->required, op);
 }
 
 }  // namespace

@@ -93,7 +93,7 @@ void Appender::append(const core::Plan& plan, const void* input, void* result, c
     filled = true;
   }
   void* const results[] = {result};
-  append_passes(*device_, target.list, plan, PassBuffers{input, results, scratch_pointers}, {}, filled);
+  append_passes(*device_, target.list, plan, PassBuffers{input, results, scratch_pointers, nullptr, {}}, {}, filled);
   ZR_ZE_CHECK(name, zeCommandListAppendBarrier, target.list, target.signal, 0, nullptr);
 }
 

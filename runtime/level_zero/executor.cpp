@@ -77,6 +77,9 @@ std::string shape_key(const core::Plan& plan) {
             using A = std::decay_t<decltype(a)>;
             if constexpr (std::is_same_v<A, core::BufferArg>) {
               key << "b" << static_cast<int>(a.which) << '.' << a.index;
+              // The application's pointers are recorded into the list as they are.
+              if (a.which == core::BufferArg::Which::kernel_pointer && a.index < plan.kernel_pointers.size())
+                key << '=' << plan.kernel_pointers[a.index];
             } else if constexpr (std::is_same_v<A, core::LocalMemoryArg>) {
               key << "l" << a.bytes;
             } else {
@@ -288,7 +291,7 @@ void Executor::record(Prepared& prepared, const core::Plan& plan, const void* in
   for (const auto& buffer : prepared.scratch) scratch_pointers.push_back(buffer.get());
   std::vector<ze_event_handle_t> pass_events;
   for (std::size_t p = 0; p < plan.passes.size(); ++p) pass_events.push_back(prepared.events[p].get());
-  append_passes(*device_, list, plan, PassBuffers{input, result_pointers, scratch_pointers, segment_offsets}, pass_events,
+  append_passes(*device_, list, plan, PassBuffers{input, result_pointers, scratch_pointers, segment_offsets, plan.kernel_pointers}, pass_events,
                 barrier_needed);
   barrier_needed = barrier_needed || !plan.passes.empty();
 
@@ -372,6 +375,8 @@ core::RunProfile Executor::run(const core::Plan& plan, const void* input, std::s
   check_plan(plan);
   if (plan.request.n > 0) check_buffer(input, "the input");
   if (plan.segments && plan.segments->offset_bytes != 0) check_buffer(segment_offsets, "the segment offsets");
+  for (const void* pointer : plan.kernel_pointers)
+    if (pointer) check_buffer(pointer, "a kernel's pointer argument");
   const std::size_t expected_results = std::max<std::size_t>(plan.results.size(), 1);
   if (results.size() != expected_results)
     throw InvalidArgumentError("the plan writes " + std::to_string(expected_results) + " result(s) but " +

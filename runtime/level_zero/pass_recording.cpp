@@ -26,6 +26,11 @@ const void* pointer_for(const core::BufferArg& buffer, const PassBuffers& buffer
     case core::BufferArg::Which::segment_offsets:
       if (!buffers.segment_offsets) throw Error("plan pass '" + pass.label + "' reads segment offsets but none were given");
       return buffers.segment_offsets;
+    case core::BufferArg::Which::kernel_pointer:
+      if (buffer.index >= buffers.kernel_pointers.size())
+        throw Error("plan pass '" + pass.label + "' names kernel pointer " + std::to_string(buffer.index) + " of " +
+                    std::to_string(buffers.kernel_pointers.size()));
+      return buffers.kernel_pointers[buffer.index];
     case core::BufferArg::Which::none: break;  // a null pointer
   }
   return nullptr;

@@ -18,6 +18,7 @@ struct PassBuffers {
   std::span<void* const> results;
   std::span<void* const> scratch;
   const void* segment_offsets = nullptr;
+  std::span<const void* const> kernel_pointers;  // plan.kernel_pointers
 };
 
 // Appends every pass of `plan` to `list`, with a barrier before each pass but the first, and before the first

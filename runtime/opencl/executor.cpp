@@ -97,9 +97,10 @@ Submission Executor::enqueue(const core::Plan& plan, cl_mem input, std::span<con
 }
 
 Submission Executor::enqueue(const core::Plan& plan, GlobalMemory input, std::span<const cl_mem> results,
-                             Timestamps timestamps, GlobalMemory segment_offsets) {
+                             Timestamps timestamps, GlobalMemory segment_offsets,
+                             std::span<const GlobalMemory> kernel_pointers) {
   const AppendTarget own{timestamps == Timestamps::on ? context_.queue() : context_.untimed_queue(), {}, false};
-  return enqueue_on(plan, input, buffers(results), timestamps, own, segment_offsets);
+  return enqueue_on(plan, input, buffers(results), timestamps, own, segment_offsets, kernel_pointers);
 }
 
 Submission Executor::append(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results,
@@ -113,7 +114,8 @@ Submission Executor::append(const core::Plan& plan, GlobalMemory input, std::spa
 }
 
 Submission Executor::enqueue_on(const core::Plan& plan, GlobalMemory input, std::span<const GlobalMemory> results,
-                                Timestamps timestamps, const AppendTarget& target, GlobalMemory segment_offsets) {
+                                Timestamps timestamps, const AppendTarget& target, GlobalMemory segment_offsets,
+                                std::span<const GlobalMemory> kernel_pointers) {
   const std::string& device = context_.device().name;
   const std::size_t expected_results = std::max<std::size_t>(plan.results.size(), 1);
   if (results.size() != expected_results)
@@ -158,6 +160,13 @@ Submission Executor::enqueue_on(const core::Plan& plan, GlobalMemory input, std:
                   memory = results[arg.index];
                   break;
                 case core::BufferArg::Which::none: break;  // a null pointer
+                case core::BufferArg::Which::kernel_pointer:
+                  if (arg.index >= kernel_pointers.size())
+                    throw InvalidArgumentError("opencl: " + where() + " names kernel pointer " +
+                                               std::to_string(arg.index) + " of " +
+                                               std::to_string(kernel_pointers.size()));
+                  memory = kernel_pointers[arg.index];
+                  break;
                 case core::BufferArg::Which::scratch:
                   if (arg.index >= scratch.size()) {
                     throw InvalidArgumentError("opencl: " + where() + " names scratch buffer " +

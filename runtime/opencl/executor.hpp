@@ -79,9 +79,10 @@ class Executor {
   // A segmented plan (plan.segments) also reads `segment_offsets` (null for equal segments).
   Submission enqueue(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results,
                      Timestamps timestamps = Timestamps::on, cl_mem segment_offsets = nullptr);
-  // The same where the input and the segment offsets may be pointers (shared virtual memory).
+  // The same where the input and the segment offsets may be pointers (shared virtual memory); `kernel_pointers`
+  // are plan.kernel_pointers as the device's memory (a kernel with reducers).
   Submission enqueue(const core::Plan& plan, GlobalMemory input, std::span<const cl_mem> results, Timestamps timestamps,
-                     GlobalMemory segment_offsets);
+                     GlobalMemory segment_offsets, std::span<const GlobalMemory> kernel_pointers = {});
   // Enqueues every pass on the application's queue (untimed; nothing waits on the host): the submission's
   // `done` is the last pass's event.
   Submission append(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results, const AppendTarget& target);
@@ -115,7 +116,8 @@ class Executor {
 
  private:
   Submission enqueue_on(const core::Plan& plan, GlobalMemory input, std::span<const GlobalMemory> results,
-                        Timestamps timestamps, const AppendTarget& target, GlobalMemory segment_offsets = {});
+                        Timestamps timestamps, const AppendTarget& target, GlobalMemory segment_offsets = {},
+                        std::span<const GlobalMemory> kernel_pointers = {});
   core::RunProfile wait_untimed(const Submission& submission) const;
   // ZE_REDUCE_FAULT_INJECTION's device_lost and hang, through the same paths as real ones.
   void inject_faults(const Submission& submission) const;

@@ -186,7 +186,23 @@ core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocati
   core::RunProfile copies;
   Binder binder(context, allocations, copies);
   const std::size_t element = core::size_of(plan.request.type);
-  Bound bound_input = binder.bind(input, plan.request.n * element, false);
+  // A kernel with reducers has no input (its own pointer arguments follow).
+  Bound bound_input = input || plan.request.n ? binder.bind(input, plan.request.n * element, false) : Bound{};
+  // Its pointers may be read and written anywhere in their allocations: bound to the rest of each.
+  std::vector<Bound> bound_pointers;
+  std::vector<GlobalMemory> kernel_pointers;
+  for (const void* pointer : plan.kernel_pointers) {
+    if (!pointer) {
+      kernel_pointers.push_back({});
+      continue;
+    }
+    const auto resolved = allocations.resolve(pointer);
+    if (!resolved)
+      throw InvalidArgumentError("opencl: a pointer argument of kernel " + plan.passes.front().entry_point +
+                                 " is not an allocation of device '" + context.device().name + "'");
+    bound_pointers.push_back(binder.bind(pointer, resolved->bytes - resolved->offset, true));
+    kernel_pointers.push_back(bound_pointers.back().memory());
+  }
   Bound bound_offsets;
   if (plan.segments && plan.segments->offset_bytes != 0)
     bound_offsets = binder.bind(segment_offsets, (plan.segments->segments + 1) * plan.segments->offset_bytes, false);
@@ -215,7 +231,8 @@ core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocati
     for (const auto& s : staged)
       if (core::reads_initial_value(plan, s.index))
         enqueue_host_copy(context, queue, s, true, false, timed ? &uploads : nullptr);
-    submission = executor.enqueue(plan, bound_input.memory(), result_mems, timestamps, bound_offsets.memory());
+    submission = executor.enqueue(plan, bound_input.memory(), result_mems, timestamps, bound_offsets.memory(),
+                                  kernel_pointers);
     EventHandle last_read;
     for (std::size_t k = 0; k < staged.size(); ++k)
       last_read = enqueue_host_copy(context, queue, staged[k], false, k + 1 == staged.size(),
@@ -241,6 +258,8 @@ core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocati
 
   core::RunProfile profile = executor.wait(*submission);
   for (auto& bound : bound_results)
+    if (bound.after) bound.after();
+  for (auto& bound : bound_pointers)
     if (bound.after) bound.after();
   auto add_copies = [&](const std::vector<EventHandle>& events, const char* label) {
     if (!timed) return;

@@ -77,7 +77,9 @@ std::vector<TableRow> read_table(const std::string& path) {
     for (const auto& c : row.classes) {
       if (!zr::core::find_type_class(c)) fail(where + "unknown type class '" + c + "'");
     }
-    if (w[5] == "-") {
+    if (w[5] == "none") {
+      // No entry points: a library of functions that the runtime links into other modules (kepilogue).
+    } else if (w[5] == "-") {
       row.per_type = true;  // one kernel per type for all ops: zr_<variant>_<type>
     } else if (w[5] == "all") {
       row.ops.assign(zr::core::kAllOps.begin(), zr::core::kAllOps.end());
@@ -172,7 +174,9 @@ void write_module(std::ostream& out, Module& m) {
   const auto source = read_bytes(m.files.cl);
   write_bytes(out, id + "_source", source);
 
+  // A module without entry points still gets an array (of one unused entry: C++ has no empty arrays).
   out << "const EmbeddedKernel " << id << "_kernels[] = {\n";
+  if (m.kernels.empty()) out << "  {},\n";
   for (auto [op, type] : m.kernels) {
     const std::string entry = m.row->per_type ? zr::core::kernel_entry_point(m.row->variant, type)
                                               : zr::core::kernel_entry_point(m.row->variant, op, type);
@@ -236,7 +240,8 @@ int run(int argc, char** argv) {
         << m.row->cl_std << "\", FeatureSet(" << (m.row->required | m.type_class->required).bits() << "u), "
         << id << "_spirv, {" << id << "_bitcode, " << bc_size << "}, "
         << "std::string_view(reinterpret_cast<const char*>(" << id << "_source), " << cl_size << "), "
-        << id << "_kernels, {" << id << "_native, " << m.files.native.size() << "}},\n";
+        << "{" << id << "_kernels, " << m.kernels.size() << "}, {" << id << "_native, " << m.files.native.size()
+        << "}},\n";
   }
   out << "};\n}  // namespace\n\nstd::span<const EmbeddedModule> embedded_modules() { return kModules; }\n\n"
          "}  // namespace zr::core\n";

@@ -1,0 +1,77 @@
+// Variant "kepilogue": the epilogue of an application's kernels with reducers (include/zereduce/reducer_cl.h,
+// docs/kernels.md), linked into them at run time. No entry points: the kernel, written with ZR_KERNEL, calls
+// these after its body, every work-item of the group with the same reducer code (a constant of the kernel, so
+// the device compiler folds the switch once the modules are linked and inlined).
+//
+// Accumulators travel as ulong bits; each group combines its work-items' through local memory with the fixed
+// radix-8 tree of zr_group_tree.h, the last group the groups' partials in index order: deterministic for a given
+// launch shape, on every device (only OpenCL C 1.2).
+#include <zereduce/reducer_cl.h>
+
+#include "zr_group_tree.h"
+
+// Devices that build OpenCL C get the kernel's source followed by this one: the reducer header is already in the
+// kernel's, so the runtime keeps only what follows this marker (runtime/core/kernel_reducers.cpp).
+typedef int zr_epilogue_definitions_follow;
+
+#define ZR_EPI_CASE_(OP, TN) \
+  case ZR_REDUCER_CODE(OP, TN): return ZR_RC_BITS_##TN(zr_acc_##OP##_##TN(ZR_RC_FROM_##TN(a), ZR_RC_FROM_##TN(b)));
+#define ZR_EPI_INTEGER_CASES_(TN)                                                                          \
+  ZR_EPI_CASE_(plus, TN) ZR_EPI_CASE_(multiplies, TN) ZR_EPI_CASE_(minimum, TN) ZR_EPI_CASE_(maximum, TN) \
+  ZR_EPI_CASE_(bit_and, TN) ZR_EPI_CASE_(bit_or, TN) ZR_EPI_CASE_(bit_xor, TN)
+#define ZR_EPI_FLOATING_CASES_(TN) \
+  ZR_EPI_CASE_(plus, TN) ZR_EPI_CASE_(multiplies, TN) ZR_EPI_CASE_(minimum, TN) ZR_EPI_CASE_(maximum, TN)
+
+ulong zr_epilogue_combine(uint code, ulong a, ulong b) {
+  switch (code) {
+    ZR_EPI_INTEGER_CASES_(i8)
+    ZR_EPI_INTEGER_CASES_(i16)
+    ZR_EPI_INTEGER_CASES_(i32)
+    ZR_EPI_INTEGER_CASES_(i64)
+    ZR_EPI_INTEGER_CASES_(u8)
+    ZR_EPI_INTEGER_CASES_(u16)
+    ZR_EPI_INTEGER_CASES_(u32)
+    ZR_EPI_INTEGER_CASES_(u64)
+    ZR_EPI_FLOATING_CASES_(f16)
+    ZR_EPI_FLOATING_CASES_(f32)
+#if defined(ZR_CLASS_FP64)
+    ZR_EPI_FLOATING_CASES_(f64)
+#endif
+    ZR_EPI_CASE_(logical_and, bool)
+    ZR_EPI_CASE_(logical_or, bool)
+    default: return a;  // the runtime links this module only with kernels whose codes it knows
+  }
+}
+
+#define ZR_EPI_COMBINE_(a, b) zr_epilogue_combine(code, (a), (b))
+
+static inline ulong zr_epilogue_tree(uint code, ulong bits, ulong identity, local ulong* scratch) {
+  ZR_LOCAL_TREE(ZR_EPI_COMBINE_, ulong, bits, scratch, identity);
+  barrier(CLK_LOCAL_MEM_FENCE);  // every item has read scratch[0] before the next reducer's tree writes it
+  return bits;
+}
+
+#define ZR_EPI_GROUP_(ATN, ACC)                                                                     \
+  ulong zr_epilogue_group_##ATN(uint code, ACC value, ACC identity, local ulong* scratch) {          \
+    return zr_epilogue_tree(code, ZR_RC_BITS_##ATN(value), ZR_RC_BITS_##ATN(identity), scratch);    \
+  }
+ZR_EPI_GROUP_(i8, char)
+ZR_EPI_GROUP_(i16, short)
+ZR_EPI_GROUP_(i32, int)
+ZR_EPI_GROUP_(i64, long)
+ZR_EPI_GROUP_(u8, uchar)
+ZR_EPI_GROUP_(u16, ushort)
+ZR_EPI_GROUP_(u32, uint)
+ZR_EPI_GROUP_(u64, ulong)
+ZR_EPI_GROUP_(f32, float)
+#if defined(ZR_CLASS_FP64)
+ZR_EPI_GROUP_(f64, double)
+#endif
+
+ulong zr_epilogue_partials(uint code, const volatile global ulong* partials, uint count, ulong identity,
+                           local ulong* scratch) {
+  ulong bits = identity;
+  for (uint g = (uint)get_local_id(0); g < count; g += (uint)get_local_size(0))
+    bits = zr_epilogue_combine(code, bits, partials[g]);
+  return zr_epilogue_tree(code, bits, identity, scratch);
+}
