@@ -66,12 +66,14 @@
 
 // ---- the epilogue's side of the link (spirv_kernels/src/kepilogue.cl, linked in at run time) -------------
 // Accumulators travel as the 64 bits of a ulong (narrower ones zero-extended, f16 as its float accumulator).
-// Every work-item of the group calls these, with the same code.
+// Every work-item of the group calls these, with the same code, its local id and the group's size (the epilogue
+// reads no built-in variable of its own).
 ulong zr_epilogue_combine(uint code, ulong a, ulong b);
 // The group's accumulators combined (in a fixed order), as bits; the value comes back to every work-item. One
 // function per accumulator type: the kernel hands over the value its loop ends with as it is (a conversion
 // there would be sunk into the loop's exit block, which llvm-spirv-15 writes out of dominance order).
-#define ZR_RC_GROUP_DECLARE_(ATN, ACC) ulong zr_epilogue_group_##ATN(uint code, ACC value, ACC identity, local ulong* scratch);
+#define ZR_RC_GROUP_DECLARE_(ATN, ACC) \
+  ulong zr_epilogue_group_##ATN(uint code, ACC value, ACC identity, local ulong* scratch, uint lid, uint size);
 ZR_RC_GROUP_DECLARE_(i8, char)
 ZR_RC_GROUP_DECLARE_(i16, short)
 ZR_RC_GROUP_DECLARE_(i32, int)
@@ -87,7 +89,7 @@ ZR_RC_GROUP_DECLARE_(f64, double)
 #endif
 // The `count` partials combined in index order (a strided share per work-item, then the group's tree).
 ulong zr_epilogue_partials(uint code, const volatile global ulong* partials, uint count, ulong identity,
-                           local ulong* scratch);
+                           local ulong* scratch, uint lid, uint size);
 
 // ---- combine functions, identities and bits of every (op, type) ------------------------------------------
 // WT is a wide unsigned type: narrow operands are promoted to it before + and *, so nothing overflows a signed
@@ -172,7 +174,8 @@ ZR_RC_FLOATING_(f64, double, ulong, 0x7ff8000000000000ul)
   static inline ACC zr_identity_of_zr_##OP##_##TN(void) { return (IDENTITY); }                             \
   static inline ulong zr_bits_of_zr_##OP##_##TN(ACC v) { return ZR_RC_BITS_##TN(v); }                      \
   static inline ulong zr_group_bits_zr_##OP##_##TN(ACC v, local ulong* scratch) {                           \
-    return zr_epilogue_group_##ATN(ZR_REDUCER_CODE(OP, TN), v, (IDENTITY), scratch);                        \
+    return zr_epilogue_group_##ATN(ZR_REDUCER_CODE(OP, TN), v, (IDENTITY), scratch, (uint)get_local_id(0),   \
+                                   (uint)get_local_size(0));                                                \
   }                                                                                                         \
   static inline ulong zr_load_bits_zr_##OP##_##TN(global ELEM* p) { return ZR_RC_BITS_##TN(LOAD(p)); }     \
   static inline void zr_store_bits_zr_##OP##_##TN(global ELEM* p, ulong bits) {                             \
@@ -314,7 +317,7 @@ ZR_RC_SPAN_(plus, f32, float, zr_rc_atomic_add_f32_)
   {                                                                                                         \
     ulong zr_bits_ = zr_epilogue_partials(zr_code_of_##TYPE(), zr_partials + (ulong)(i)*zr_groups_,         \
                                           zr_groups_, zr_bits_of_##TYPE(zr_identity_of_##TYPE()),           \
-                                          zr_scratch);                                                      \
+                                          zr_scratch, (uint)get_local_id(0), (uint)get_local_size(0));      \
     if (get_local_id(0) == 0) {                                                                             \
       if ((zr_include_initial >> (i)) & 1u)                                                                 \
         zr_bits_ = zr_epilogue_combine(zr_code_of_##TYPE(), zr_load_bits_##TYPE(zr_result_##i), zr_bits_);  \

@@ -77,7 +77,8 @@ std::shared_ptr<UserKernel> read_kernel(const UserKernelSource& source) {
 struct Registry {
   std::mutex mutex;
   std::map<std::tuple<const std::uint32_t*, std::size_t, std::string>, std::shared_ptr<const UserKernel>> kernels;
-  std::map<const UserKernel*, std::unique_ptr<LinkedModule>> modules;
+  // By the module's words (address and count) and the epilogue.
+  std::map<std::tuple<const std::uint32_t*, std::size_t, const EmbeddedModule*>, std::unique_ptr<LinkedModule>> modules;
 };
 
 Registry& registry() {
@@ -122,9 +123,7 @@ std::shared_ptr<const UserKernel> load_user_kernel(const UserKernelSource& sourc
 }
 
 const EmbeddedModule& kernel_epilogue(const UserKernel& kernel) {
-  const bool f64 = std::any_of(kernel.reducers.begin(), kernel.reducers.end(),
-                               [](const KernelReducer& reducer) { return reducer.type == DataType::f64; });
-  const EmbeddedModule* module = find_module("kepilogue", f64 ? "fp64" : "base");
+  const EmbeddedModule* module = find_module("kepilogue", kernel.required.has(Feature::fp64) ? "fp64" : "base");
   if (!module) throw UnsupportedError("ze-reduce was built without the kernel epilogue kepilogue");
   return *module;
 }
@@ -132,24 +131,28 @@ const EmbeddedModule& kernel_epilogue(const UserKernel& kernel) {
 const EmbeddedModule& linked_kernel_module(const UserKernel& kernel) {
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
-  const auto found = r.modules.find(&kernel);
-  if (found != r.modules.end()) return found->second->module;
-  std::shared_ptr<const UserKernel> owner;
-  for (const auto& [key, cached] : r.kernels)
-    if (cached.get() == &kernel) owner = cached;
-  if (!owner) throw InvalidArgumentError(kernel.label() + " was not loaded with load_user_kernel");
   const EmbeddedModule& epilogue = kernel_epilogue(kernel);
+  // Kernels of one module share its linked form: found by the words the application gave (the kernel's key).
+  std::shared_ptr<const UserKernel> owner;
+  std::tuple<const std::uint32_t*, std::size_t, const EmbeddedModule*> key{nullptr, 0, &epilogue};
+  for (const auto& [kernel_key, cached] : r.kernels)
+    if (cached.get() == &kernel) {
+      owner = cached;
+      key = {std::get<0>(kernel_key), std::get<1>(kernel_key), &epilogue};
+    }
+  if (!owner) throw InvalidArgumentError(kernel.label() + " was not loaded with load_user_kernel");
+  const auto found = r.modules.find(key);
+  if (found != r.modules.end()) return found->second->module;
   const std::string_view epilogue_source = epilogue.opencl_c_source;
   const auto marker = epilogue_source.find(kEpilogueDefinitionsMarker);
   if (marker == std::string_view::npos)
     throw Error("ze-reduce's " + std::string(epilogue.name) + " source has no definitions marker");
   std::string source = kernel.opencl_c_source + "\n" +
                        std::string(epilogue_source.substr(marker + kEpilogueDefinitionsMarker.size()));
-  auto linked = link_with_embedded(epilogue, kernel.spirv, kernel.label(),
-                                   kernel.module_name + "." + kernel.entry_point + "+" + std::string(epilogue.name) +
-                                       "#" + std::to_string(kernel.serial),
+  auto linked = link_with_embedded(epilogue, kernel.spirv, "module " + kernel.module_name + " of kernels",
+                                   kernel.module_name + "+" + std::string(epilogue.name) + "#" + std::to_string(kernel.serial),
                                    std::move(source), kernel.required, owner);
-  return r.modules.emplace(&kernel, std::move(linked)).first->second->module;
+  return r.modules.emplace(key, std::move(linked)).first->second->module;
 }
 
 }  // namespace zr::core

@@ -56,11 +56,12 @@ struct UserKernel {
 // a reducer code this ze-reduce does not know.
 std::shared_ptr<const UserKernel> load_user_kernel(const UserKernelSource& source);
 
-// The epilogue a kernel is linked with: kepilogue for the class its reducers need (fp64 where one is f64).
+// The epilogue a kernel is linked with: kepilogue for its module's class (fp64 where the module needs fp64).
 const EmbeddedModule& kernel_epilogue(const UserKernel& kernel);
 
-// The kernel linked with its epilogue, made on first use and kept for the life of the process. Its source, for
-// devices that build OpenCL C, is the kernel's followed by the epilogue's definitions.
+// The kernel's module linked with its epilogue, made on first use and kept for the life of the process: one per
+// module, so that the kernels of one module share one device build. Its source, for devices that build OpenCL C,
+// is the module's followed by the epilogue's definitions.
 const EmbeddedModule& linked_kernel_module(const UserKernel& kernel);
 
 }  // namespace zr::core

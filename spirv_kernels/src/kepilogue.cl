@@ -1,7 +1,8 @@
 // Variant "kepilogue": the epilogue of an application's kernels with reducers (include/zereduce/reducer_cl.h,
 // docs/kernels.md), linked into them at run time. No entry points: the kernel, written with ZR_KERNEL, calls
 // these after its body, every work-item of the group with the same reducer code (a constant of the kernel, so
-// the device compiler folds the switch once the modules are linked and inlined).
+// the device compiler folds the switch once the modules are linked and inlined), and with its local id and
+// group size: this module reads no built-in variable (zr_group_tree.h's ZR_LOCAL_TREE_AT says why).
 //
 // Accumulators travel as ulong bits; each group combines its work-items' through local memory with the fixed
 // radix-8 tree of zr_group_tree.h, the last group the groups' partials in index order: deterministic for a given
@@ -45,15 +46,16 @@ ulong zr_epilogue_combine(uint code, ulong a, ulong b) {
 
 #define ZR_EPI_COMBINE_(a, b) zr_epilogue_combine(code, (a), (b))
 
-static inline ulong zr_epilogue_tree(uint code, ulong bits, ulong identity, local ulong* scratch) {
-  ZR_LOCAL_TREE(ZR_EPI_COMBINE_, ulong, bits, scratch, identity);
+static inline ulong zr_epilogue_tree(uint code, ulong bits, ulong identity, local ulong* scratch, uint lid, uint size) {
+  ZR_LOCAL_TREE_AT(ZR_EPI_COMBINE_, ulong, bits, scratch, identity, lid, size);
   barrier(CLK_LOCAL_MEM_FENCE);  // every item has read scratch[0] before the next reducer's tree writes it
   return bits;
 }
 
 #define ZR_EPI_GROUP_(ATN, ACC)                                                                     \
-  ulong zr_epilogue_group_##ATN(uint code, ACC value, ACC identity, local ulong* scratch) {          \
-    return zr_epilogue_tree(code, ZR_RC_BITS_##ATN(value), ZR_RC_BITS_##ATN(identity), scratch);    \
+  ulong zr_epilogue_group_##ATN(uint code, ACC value, ACC identity, local ulong* scratch, uint lid,  \
+                                uint size) {                                                        \
+    return zr_epilogue_tree(code, ZR_RC_BITS_##ATN(value), ZR_RC_BITS_##ATN(identity), scratch, lid, size); \
   }
 ZR_EPI_GROUP_(i8, char)
 ZR_EPI_GROUP_(i16, short)
@@ -69,9 +71,8 @@ ZR_EPI_GROUP_(f64, double)
 #endif
 
 ulong zr_epilogue_partials(uint code, const volatile global ulong* partials, uint count, ulong identity,
-                           local ulong* scratch) {
+                           local ulong* scratch, uint lid, uint size) {
   ulong bits = identity;
-  for (uint g = (uint)get_local_id(0); g < count; g += (uint)get_local_size(0))
-    bits = zr_epilogue_combine(code, bits, partials[g]);
-  return zr_epilogue_tree(code, bits, identity, scratch);
+  for (uint g = lid; g < count; g += size) bits = zr_epilogue_combine(code, bits, partials[g]);
+  return zr_epilogue_tree(code, bits, identity, scratch, lid, size);
 }

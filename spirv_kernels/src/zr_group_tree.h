@@ -15,10 +15,16 @@
 
 #define ZR_TREE_RADIX 8
 
-#define ZR_LOCAL_TREE(COMBINE, ACC, acc, scratch, identity)                                                      \
+#define ZR_LOCAL_TREE(COMBINE, ACC, acc, scratch, identity) \
+  ZR_LOCAL_TREE_AT(COMBINE, ACC, acc, scratch, identity, (uint)get_local_id(0), (uint)get_local_size(0))
+
+// The same with the work-item's local id and the group's size given: kepilogue.cl, linked into an application's
+// kernel, reads no built-in variable of its own (the kernel's module already imports them, and Intel's SPIR-V
+// reader leaves a second import of one unresolved).
+#define ZR_LOCAL_TREE_AT(COMBINE, ACC, acc, scratch, identity, LOCAL_ID, LOCAL_SIZE)                             \
   do {                                                                                                           \
-    const uint zr_lid_ = (uint)get_local_id(0);                                                                  \
-    uint zr_active_ = (uint)get_local_size(0);                                                                   \
+    const uint zr_lid_ = (LOCAL_ID);                                                                             \
+    uint zr_active_ = (LOCAL_SIZE);                                                                              \
     (scratch)[zr_lid_] = (acc);                                                                                  \
     barrier(CLK_LOCAL_MEM_FENCE);                                                                                \
     while (zr_active_ > 1) {                                                                                     \

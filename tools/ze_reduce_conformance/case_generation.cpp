@@ -7,6 +7,7 @@
 
 #include "common/type_dispatch.hpp"
 #include "data_types.hpp"
+#include "kernel_cases.hpp"
 #include "user_operator_cases.hpp"
 
 namespace zr::conformance {
@@ -308,6 +309,35 @@ void add_user_operator_cases(std::vector<ConformanceCase>& out, const DeviceUnde
   }
 }
 
+// Kernels with reducers (kernel_cases.hpp): every (op, type) the device runs as a scalar reducer over the quick
+// schedule's inputs, from the identity and (deterministic, so run twice) from an initial value; spans of the types
+// that have them over random input, the bins from the identity and from initial values; two reducers in one kernel.
+void add_kernel_cases(std::vector<ConformanceCase>& out, const DeviceUnderTest& dut, std::size_t slot,
+                      element_type type, std::uint64_t base_seed) {
+  for (op_kind op : kOps) {
+    if (!pair_defined(type, op) || dut.get().why_unsupported(type, op)) continue;
+    auto add = [&](KernelForm form, std::uint64_t n, InputKind input, bool from_identity) {
+      if (!kernel_form_exists(form, type, op)) return;
+      ConformanceCase c = case_of(slot, type, op, strategy::last_group);
+      c.kernel = form;
+      c.n = n;
+      c.input = input;
+      c.seed = seed_for(base_seed, type, n, input);
+      c.properties.initialize_to_identity = from_identity;
+      // A span's floating-point sum is combined by atomics in any order: not deterministic (and refused so).
+      c.properties.deterministic = !from_identity && !(form == KernelForm::span && is_floating(type));
+      out.push_back(c);
+    };
+    for (const SizedInput& sized : schedule(type, SuiteMode::quick))
+      for (bool from_identity : {true, false}) {
+        add(KernelForm::scalar, sized.n, sized.input, from_identity);
+        add(KernelForm::several, sized.n, sized.input, from_identity);
+      }
+    for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1000}, std::uint64_t{100003}})
+      for (bool from_identity : {true, false}) add(KernelForm::span, n, InputKind::random, from_identity);
+  }
+}
+
 // Segmented reductions (segmented_cases.hpp): every op the device runs (plain, argmin/argmax, transforms, means and
 // variances), every shape of segments, random input (and infinities for floating types' plain ops), from the
 // identity and from initial values, deterministic (so each runs twice); floating sums also reproducible.
@@ -381,6 +411,7 @@ std::vector<ConformanceCase> generate_cases(const DeviceUnderTest& dut, std::siz
     add_host_span_checks(cases, dut, slot, type, mode, base_seed);
     add_host_path_checks(cases, dut, slot, type, base_seed);
     add_segment_checks(cases, dut, slot, type, mode, base_seed);
+    add_kernel_cases(cases, dut, slot, type, base_seed);
     if (mode == SuiteMode::full && type == element_type::u8) {
       add_large_input(cases, dut, slot, base_seed);
       add_large_segments(cases, dut, slot, base_seed);

@@ -10,6 +10,7 @@
 #include "device_reduction.hpp"
 #include "reference_check.hpp"
 #include "segmented_cases.hpp"
+#include "kernel_cases.hpp"
 #include "user_operator_cases.hpp"
 
 namespace zr::conformance {
@@ -201,6 +202,16 @@ void expect_reference(CaseRecord& record, DeviceUnderTest& dut, RunContext& cont
   }
   if (c.op == op_kind::user) {
     expect_user_reference(record, dut, *data, input);
+    return;
+  }
+  if (c.kernel != KernelForm::none) {
+    try {
+      if (auto why = kernel_disagreement(dut.get_queue(), c, input, data->host)) fail(record, dut, *why);
+    } catch (const UnsupportedError& error) {
+      GTEST_SKIP() << skip(record, std::string("the device cannot run the kernel: ") + error.what());
+    } catch (const Error& error) {
+      fail(record, dut, "the library threw: ", error);
+    }
     return;
   }
   const core::Scalar initial =

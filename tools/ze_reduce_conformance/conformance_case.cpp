@@ -75,6 +75,7 @@ std::string_view camel_name(SegmentShape shape) {
 std::string op_label(const ConformanceCase& c) {
   if (c.op == op_kind::user) return "user_" + std::string(c.user_operator);
   if (c.segments != SegmentShape::none) return std::string(to_string(c.op)) + "_segments";
+  if (c.kernel != KernelForm::none) return std::string(to_string(c.op)) + "_in_kernel";
   return std::string(to_string(c.op));
 }
 
@@ -84,7 +85,18 @@ std::string describe(const ConformanceCase& c) {
          std::string(name(c.input)) + " (seed " + std::to_string(c.seed) + "), initialize_to_identity " +
          (c.properties.initialize_to_identity ? "on" : "off") + ", deterministic " +
          (c.properties.deterministic ? "on" : "off") +
-         (c.segments != SegmentShape::none ? ", segments " + std::string(name(c.segments)) : std::string());
+         (c.segments != SegmentShape::none ? ", segments " + std::string(name(c.segments)) : std::string()) +
+         (c.kernel != KernelForm::none ? ", kernel with " + std::string(camel_name(c.kernel)) : std::string());
+}
+
+std::string_view camel_name(KernelForm form) {
+  switch (form) {
+    case KernelForm::scalar: return "ScalarReducer";
+    case KernelForm::span: return "SpanReducer";
+    case KernelForm::several: return "SeveralReducers";
+    case KernelForm::none: break;
+  }
+  return "";
 }
 
 }  // namespace zr::conformance

@@ -54,6 +54,10 @@ enum class SegmentShape : std::uint8_t {
 std::string_view name(SegmentShape shape);        // "one_huge_among_tiny"
 std::string_view camel_name(SegmentShape shape);  // "OneHugeAmongTiny"
 
+// Kernels with reducers (kernel_cases.hpp): none for every other case.
+enum class KernelForm : std::uint8_t { none, scalar, span, several };
+std::string_view camel_name(KernelForm form);  // "ScalarReducer", "SpanReducer", "SeveralReducers"
+
 struct CaseProperties {
   bool initialize_to_identity = false;
   bool deterministic = false;
@@ -81,6 +85,8 @@ struct ConformanceCase {
   std::string_view user_operator;
   // A segmented reduction of the input (segmented_cases.hpp): one result per segment, each checked.
   SegmentShape segments = SegmentShape::none;
+  // An application's kernel with reducers (queue::parallel_for) instead of queue::reduce.
+  KernelForm kernel = KernelForm::none;
 };
 
 // argmin and argmax: the value and the index of the first extreme (queue::argmin/argmax, not reduction(...)).

@@ -35,8 +35,9 @@ std::string given(const ConformanceCase& c) {
 
 std::string when(const ConformanceCase& c) {
   std::string text = "When" + camel(op_label(c)) + "By" +
-                     (c.library_choice ? std::string(c.expect_host_path ? "HostPath" : "LibraryChoice")
-                                       : camel(to_string(c.strategy)));
+                     (c.kernel != KernelForm::none ? std::string(camel_name(c.kernel))
+                      : c.library_choice          ? std::string(c.expect_host_path ? "HostPath" : "LibraryChoice")
+                                                  : camel(to_string(c.strategy)));
   if (c.expectation == Expectation::matches_reference)
     text += c.properties.initialize_to_identity ? "FromIdentity" : "WithInitialValue";
   if (c.properties.reproducible) text += "Reproducible";
@@ -55,6 +56,9 @@ std::string then(const ConformanceCase& c) {
   if (c.segments != SegmentShape::none)
     return checked_within_bound(c.type, c.op) ? "ThenEverySegmentWithinItsErrorBoundAndBitwiseRepeatable"
                                               : "ThenEverySegmentExactlyHostReference";
+  if (c.kernel == KernelForm::span) return "ThenEveryElementOfTheSpanAgreesWithItsHostReference";
+  if (c.kernel != KernelForm::none)
+    return c.properties.deterministic ? "ThenAgreesWithTheHostReferenceAndBitwiseRepeatable" : "ThenAgreesWithTheHostReference";
   if (is_arg_op(c.op)) return "ThenTheHostReferencesValueAndFirstIndex";
   if (c.op == op_kind::user) return "ThenTheOperatorsHostReferenceAndBitwiseRepeatable";
   if (is_moments_op(c.op))
