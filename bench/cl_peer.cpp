@@ -283,6 +283,44 @@ ClTiming ClPeer::read_probe(std::uint64_t bytes) {
   return run(found->second.first, found->second.second);
 }
 
+ClTiming ClPeer::axpy_store(std::uint64_t n, float a) {
+  cl_kernel kernel = nullptr;
+  for (auto& [name, k] : kernels_)
+    if (name == "axpy_store") kernel = k;
+  if (!kernel) {
+    const char* source =
+        "kernel void axpy_store(global const float* in, ulong n, float a, global float* out) {\n"
+        "  const size_t i = get_global_id(0);\n"
+        "  if (i < n) out[i] = a * in[i] + in[i + n];\n"
+        "}\n";
+    cl_int code = CL_SUCCESS;
+    cl_program program = clCreateProgramWithSource(context_, 1, &source, nullptr, &code);
+    check(code, "clCreateProgramWithSource");
+    check(clBuildProgram(program, 1, &device_, "", nullptr, nullptr), "clBuildProgram(axpy_store)");
+    programs_.emplace_back("axpy_store", program);
+    kernel = clCreateKernel(program, "axpy_store", &code);
+    check(code, "clCreateKernel(axpy_store)");
+    kernels_.emplace_back("axpy_store", kernel);
+  }
+  const cl_ulong count = n;
+  cl_mem out = scratch(0, n * sizeof(float));
+  check(clSetKernelArg(kernel, 0, sizeof(cl_mem), &input_), "clSetKernelArg");
+  check(clSetKernelArg(kernel, 1, sizeof(cl_ulong), &count), "clSetKernelArg");
+  check(clSetKernelArg(kernel, 2, sizeof(float), &a), "clSetKernelArg");
+  check(clSetKernelArg(kernel, 3, sizeof(cl_mem), &out), "clSetKernelArg");
+  const std::size_t local = std::min<std::size_t>(256, max_wg_);
+  const std::size_t global = (n + local - 1) / local * local;
+  const double start = now();
+  cl_event event = nullptr;
+  check(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, &local, 0, nullptr, &event), "clEnqueueNDRangeKernel");
+  check(clWaitForEvents(1, &event), "clWaitForEvents");
+  ClTiming t;
+  t.wall_s = now() - start;
+  t.device_s = span_s(event, event);
+  clReleaseEvent(event);
+  return t;
+}
+
 double ClPeer::empty_kernel_and_read() {
   const std::size_t one = 1;
   std::uint32_t value = 0;

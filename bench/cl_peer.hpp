@@ -44,6 +44,9 @@ class ClPeer {
   ClTiming sdk_tree(const std::string& type, const std::string& op, std::uint64_t n, void* result);
   // Reads the first `bytes` of the input (a multiple of 64); the best shape is chosen on the first call per size.
   ClTiming read_probe(std::uint64_t bytes);
+  // out[i] = a x[i] + y[i] for the first n elements, x and y the input's first and second n floats (upload 2n):
+  // a plain kernel (a work-item per element), the baseline of kernels with reducers (bench/kernel_bench.cpp).
+  ClTiming axpy_store(std::uint64_t n, float a);
   // Wall seconds of: empty kernel enqueue + blocking read of 4 bytes; and empty kernel + clFinish.
   double empty_kernel_and_read();
   double empty_kernel_and_finish();
