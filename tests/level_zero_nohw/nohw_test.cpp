@@ -13,7 +13,14 @@
 // The validation layer of loader 1.8 reports a finding by returning an error code from the offending call (it
 // prints nothing); every call of the backend is checked, so a finding surfaces as a BackendError, and every
 // failure is also recorded: each test ends by asserting that no Level Zero call failed.
+#include "every_reducer.hpp"
+#include "every_reducer_f64.hpp"
+#include "every_span_i64.hpp"
+#include "plans/kernel_reducers.hpp"
 #include "sample_operators.hpp"
+#include "seed_examples.hpp"
+#include "spirv_inspect.hpp"
+#include "user_kernel.hpp"
 #include "user_operator.hpp"
 #include <gtest/gtest.h>
 
@@ -621,6 +628,77 @@ TEST_F(NoHardware, GivenTwoUserOperatorsOfOneLaunchShape_WhenRun_ThenEachRecords
   EXPECT_EQ(plans[0].passes[0].entry_point, plans[1].passes[0].entry_point);
   EXPECT_NE(plans[0].passes[0].module, plans[1].passes[0].module);
   EXPECT_EQ(executor.stats().shapes_prepared, 2u);
+}
+
+// Kernels with reducers (core/user_kernel.hpp): every kernel of the sample modules of tools/kernels, each module
+// linked with its epilogue (kepilogue) as parallel_for links it, built by Intel's compiler without spills; a module
+// whose features the device lacks (fp64 on tgllp and dg2) refused before the driver sees it. Then the seed examples
+// run as their plans say (a range and an nd_range, the application's pointers and scalars, a span's size): the
+// arguments must be accepted, the commands submitted and completed (validity: nothing executes here).
+TEST_F(NoHardware, GivenTheSampleKernelsWithReducers_WhenLinkedWithTheEpilogue_ThenIntelsCompilerBuildsAndRunsThem) {
+  const auto dev = device();
+  const auto& caps = dev->capabilities();
+  auto& cache = dev->modules();
+  std::size_t built = 0, refused = 0;
+  for (const zr::kernel_source* source : {&zr_kernels::seed_examples, &zr_kernels::every_reducer,
+                                          &zr_kernels::every_reducer_f64, &zr_kernels::every_span_i64}) {
+    const std::span<const std::uint32_t> words(source->spirv, source->spirv_words);
+    for (const std::string& entry : zc::inspect_spirv(words).entry_points) {
+      const auto kernel = zc::load_user_kernel({source->name, words, source->opencl_c_source, entry});
+      const zc::EmbeddedModule& linked = zc::linked_kernel_module(*kernel);
+      if (!caps.can_load(linked)) {
+        EXPECT_THROW(cache.module(linked), zr::UnsupportedError) << linked.name;
+        ++refused;
+        continue;
+      }
+      EXPECT_EQ(cache.kernel(linked, entry).info.spill_mem_size, 0u) << entry << " of " << linked.name << " spills on "
+                                                                      << profile();
+      ++built;
+    }
+  }
+  std::cout << "[" << profile() << "] built " << built << " kernels with reducers, refused " << refused << "\n";
+  EXPECT_EQ(built + refused, 100u);
+  EXPECT_GE(built, 96u);  // all but the four f64 ones everywhere
+
+  zl::Executor executor(dev);
+  const std::uint64_t n = 100000;
+  zl::Memory x = dev->allocate_device(n * 4), y = dev->allocate_device(n * 4), out = dev->allocate_device(n * 4);
+  zl::Memory sums = dev->allocate_device(2 * 4), counts = dev->allocate_device(37 * 4);
+  const std::span<const std::uint32_t> words(zr_kernels::seed_examples.spirv, zr_kernels::seed_examples.spirv_words);
+  auto launch = [&](const char* entry, std::uint64_t global, std::uint64_t local) {
+    const auto kernel = zc::load_user_kernel({"seed_examples", words, zr_kernels::seed_examples.opencl_c_source, entry});
+    zc::KernelLaunch l;
+    l.module = &zc::linked_kernel_module(*kernel);
+    l.entry_point = entry;
+    l.n = global;
+    l.global = local ? global : 0;
+    l.local = local;
+    return l;
+  };
+  auto pointer = [](const zl::Memory& m) { return zc::KernelArgument{true, m.get(), {}}; };
+  auto value = [](zc::DataType t, auto v) { return zc::KernelArgument{false, nullptr, zc::Scalar::from(t, v)}; };
+  auto reduction = [](zc::Op op, zc::DataType t, bool span, std::uint64_t elements) {
+    return zc::KernelReduction{{op, t, span}, elements, zc::known_identity(op, t), true};
+  };
+  zc::KernelLaunch norm = launch("axpy_norm", n, 0);
+  norm.arguments = {pointer(x), pointer(y), value(zc::DataType::u32, 0x3fc00000u)};
+  norm.reductions = {reduction(zc::Op::plus, zc::DataType::f32, false, 1),
+                     reduction(zc::Op::maximum, zc::DataType::f32, false, 1)};
+  const zc::Plan norm_plan = zc::make_kernel_plan(caps, norm, zc::tuning_for(caps));
+  void* const norm_results[] = {sums.get(), static_cast<std::byte*>(sums.get()) + 4};
+  executor.run(norm_plan, nullptr, std::span<void* const>(norm_results));
+  zc::KernelLaunch stored = launch("axpy_store_norm", 1024 * 64, 64);
+  stored.arguments = {pointer(x), pointer(y), pointer(out), value(zc::DataType::u32, 0x3fc00000u)};
+  stored.reductions = {reduction(zc::Op::plus, zc::DataType::f32, false, 1)};
+  void* const stored_results[] = {sums.get()};
+  executor.run(zc::make_kernel_plan(caps, stored, zc::tuning_for(caps)), nullptr, std::span<void* const>(stored_results));
+  zc::KernelLaunch histogram = launch("histogram", n, 0);
+  histogram.arguments = {pointer(x), value(zc::DataType::u32, 37u)};
+  histogram.reductions = {reduction(zc::Op::plus, zc::DataType::u32, true, 37)};
+  void* const histogram_results[] = {counts.get()};
+  executor.run(zc::make_kernel_plan(caps, histogram, zc::tuning_for(caps)), nullptr,
+               std::span<void* const>(histogram_results));
+  EXPECT_EQ(executor.stats().shapes_prepared, 3u);
 }
 
 // Segmented plans pass null pointers where a buffer is not needed (the offsets of equal segments, the partials of
