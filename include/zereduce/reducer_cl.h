@@ -337,14 +337,24 @@ ZR_RC_SPAN_(plus, f32, float, zr_rc_atomic_add_f32_)
   uint zr_kernel_##NAME##_parameters(void) { return ZR_RC_COUNT_ ARGS; }                                        \
   uint zr_kernel_##NAME##_reducers(void) { return ZR_RC_COUNT_(__VA_ARGS__); }                                  \
   ZR_RC_EACH_(ZR_RC_DESCRIBE_, ZR_RC_NOTHING_, NAME, __VA_ARGS__)                                   \
-  kernel void NAME(ZR_RC_UNPAREN_ PARAMS, ulong zr_n, global ulong* zr_partials, global uint* zr_counter,       \
+  kernel void NAME(ZR_RC_UNPAREN_ PARAMS, ulong zr_n, ulong zr_chunk, global ulong* zr_partials,               \
+                   global uint* zr_counter,                                                                     \
                    local ulong* zr_scratch, uint zr_include_initial,                                            \
                    ZR_RC_EACH_(ZR_RC_KERNEL_PARAM_, ZR_RC_COMMA_, NAME, __VA_ARGS__)) {                               \
     local uint zr_is_last_[1];                                                                                  \
     ZR_RC_EACH_(ZR_RC_INIT_, ZR_RC_NOTHING_, NAME, __VA_ARGS__)                                                       \
-    const ulong zr_step_ = get_global_size(0);                                                                  \
-    for (ulong zr_i_ = get_global_id(0); zr_i_ < zr_n; zr_i_ += zr_step_)                                       \
-      NAME##_zr_body(zr_i_, ZR_RC_UNPAREN_ ARGS, ZR_RC_EACH_(ZR_RC_BODY_ARG_, ZR_RC_COMMA_, NAME, __VA_ARGS__));       \
+    /* GPUs: indices a grid apart (zr_chunk 0); CPU devices, which run a group's items one after another: a     \
+       contiguous chunk each */                                                                                 \
+    if (zr_chunk == 0) {                                                                                        \
+      const ulong zr_step_ = get_global_size(0);                                                                \
+      for (ulong zr_i_ = get_global_id(0); zr_i_ < zr_n; zr_i_ += zr_step_)                                     \
+        NAME##_zr_body(zr_i_, ZR_RC_UNPAREN_ ARGS, ZR_RC_EACH_(ZR_RC_BODY_ARG_, ZR_RC_COMMA_, NAME, __VA_ARGS__));     \
+    } else {                                                                                                    \
+      const ulong zr_first_ = get_global_id(0) * zr_chunk;                                                      \
+      const ulong zr_last_ = min(zr_n, zr_first_ + zr_chunk);                                                   \
+      for (ulong zr_i_ = zr_first_; zr_i_ < zr_last_; ++zr_i_)                                                  \
+        NAME##_zr_body(zr_i_, ZR_RC_UNPAREN_ ARGS, ZR_RC_EACH_(ZR_RC_BODY_ARG_, ZR_RC_COMMA_, NAME, __VA_ARGS__));     \
+    }                                                                                                           \
     const uint zr_groups_ = (uint)get_num_groups(0);                                                            \
     ZR_RC_EACH_(ZR_RC_GROUP_, ZR_RC_NOTHING_, NAME, __VA_ARGS__)                                                      \
     /* release: the partials are out before the group counts itself; then acquire, for the partials below */   \

@@ -548,8 +548,8 @@ std::uint64_t combine_depth(const Plan& plan) {
   if (is_arg_op(plan.request.op)) return 0;  // choices between candidates: nothing is rounded
   if (plan.segments) return segmented_combine_depth(plan);
   if (plan.kernel_indices) {
-    // The body's combines in a work-item's grid-strided indices, the group's tree, the last group's share of the
-    // partials and its tree, and the initial value.
+    // The body's combines in a work-item's indices (a grid apart, or a chunk of as many), the group's tree, the
+    // last group's share of the partials and its tree, and the initial value.
     const KernelPass& pass = plan.passes.front();
     const std::uint64_t tree = local_tree_depth(pass.local_size) + 1;
     return ceil_div(*plan.kernel_indices, pass.global_size) + tree + ceil_div(pass.group_count(), pass.local_size) +

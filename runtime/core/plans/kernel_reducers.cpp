@@ -14,18 +14,29 @@ namespace {
 constexpr std::uint64_t kPartialBytes = 8;  // one ulong per reducer and group
 constexpr std::size_t kMaxReductions = 32;  // bits of the initial-value mask
 
+// CPU devices: at least this many indices per work-item (as cpu_chunks' chunks: plan.cpp).
+constexpr std::uint64_t kCpuMinChunk = 16384;
+
 struct Launch {
   std::uint64_t global = 0;
   std::uint64_t local = 0;
+  std::uint64_t chunk = 0;  // consecutive indices per work-item; 0: a grid apart
 };
 
-// A range: groups as wide as the device and tuning allow, as many as give each work-item a few indices, at most
-// the tuning's groups per compute unit (the body is the application's: no more is known of its cost).
+// A range on a GPU: groups as wide as the device and tuning allow, as many as give each work-item a few indices, at
+// most the tuning's groups per compute unit (the body is the application's: no more is known of its cost), each
+// work-item taking indices a grid apart (coalesced). On a CPU device, whose runtime runs a group's items one after
+// another, a work-item per group and a contiguous chunk of indices each: a grid apart they cost a cache line per
+// index (PoCL, 2^20 f32: the fused norm took 2.4 ms a grid apart against 0.34 ms for a plain kernel).
 Launch range_launch(const Capabilities& caps, const Tuning& tuning, std::uint64_t n) {
-  const std::uint64_t local = widest_group(caps, tuning, kPartialBytes);
   const std::uint64_t most = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
+  if (caps.type == DeviceType::cpu) {
+    const std::uint64_t groups = std::clamp<std::uint64_t>(ceil_div(n, kCpuMinChunk), 1, most);
+    return {groups, 1, std::max<std::uint64_t>(1, ceil_div(n, groups))};
+  }
+  const std::uint64_t local = widest_group(caps, tuning, kPartialBytes);
   const std::uint64_t wanted = ceil_div(n, local * std::max<std::uint64_t>(1, tuning.min_elements_per_item));
-  return {std::clamp<std::uint64_t>(wanted, 1, most) * local, local};
+  return {std::clamp<std::uint64_t>(wanted, 1, most) * local, local, 0};
 }
 
 Launch nd_launch(const Capabilities& caps, const KernelLaunch& launch) {
@@ -39,7 +50,7 @@ Launch nd_launch(const Capabilities& caps, const KernelLaunch& launch) {
     throw InvalidArgumentError("nd_range: work-groups of " + std::to_string(launch.local) +
                                " work-items need more local memory than the device's " +
                                std::to_string(caps.local_memory_bytes) + " bytes");
-  return {launch.global, launch.local};
+  return {launch.global, launch.local, 0};
 }
 
 }  // namespace
@@ -76,6 +87,7 @@ Plan make_kernel_plan(const Capabilities& caps, const KernelLaunch& launch, cons
     }
   }
   pass.args.push_back(u64(launch.local ? launch.global : launch.n));
+  pass.args.push_back(u64(shape.chunk));
   pass.args.push_back(add_scratch(plan, launch.reductions.size() * groups * kPartialBytes, std::nullopt, "partials"));
   pass.args.push_back(add_scratch(plan, 4, Scalar::from(DataType::u32, 0u), "arrival counter"));
   pass.args.push_back(LocalMemoryArg{shape.local * kPartialBytes});
