@@ -60,9 +60,11 @@
 #define ZR_TYPE_f32 9u
 #define ZR_TYPE_f64 10u
 #define ZR_TYPE_bool 11u
-// A reducer's code: op x 16 + type, plus 256 for a span reducer.
+// A reducer's code: op x 16 + type, plus 256 for a span reducer; 512 for a reducer of your own
+// (ZR_USER_REDUCER_TYPE).
 #define ZR_REDUCER_CODE(OP, TN) (ZR_OP_##OP * 16u + ZR_TYPE_##TN)
 #define ZR_SPAN_CODE 256u
+#define ZR_USER_CODE 512u
 
 // ---- the epilogue's side of the link (spirv_kernels/src/kepilogue.cl, linked in at run time) -------------
 // Accumulators travel as the 64 bits of a ulong (narrower ones zero-extended, f16 as its float accumulator).
@@ -171,6 +173,7 @@ ZR_RC_FLOATING_(f64, double, ulong, 0x7ff8000000000000ul)
   } zr_##OP##_##TN;                                                                                         \
   typedef ELEM zr_element_of_zr_##OP##_##TN;                                                                \
   static inline uint zr_code_of_zr_##OP##_##TN(void) { return ZR_REDUCER_CODE(OP, TN); }                    \
+  static inline uint zr_bytes_of_zr_##OP##_##TN(void) { return (uint)sizeof(ELEM); }                        \
   static inline ACC zr_identity_of_zr_##OP##_##TN(void) { return (IDENTITY); }                             \
   static inline ulong zr_bits_of_zr_##OP##_##TN(ACC v) { return ZR_RC_BITS_##TN(v); }                      \
   static inline ulong zr_group_bits_zr_##OP##_##TN(ACC v, local ulong* scratch) {                           \
@@ -231,6 +234,7 @@ ZR_RC_SCALAR_(logical_or, bool, u8, uchar, uchar, (uchar)0, ZR_RC_STORE_BOOL_, Z
     ulong size;                                                                                           \
   } zr_span_##OP##_##TN;                                                                                  \
   typedef T zr_element_of_zr_span_##OP##_##TN;                                                            \
+  static inline uint zr_bytes_of_zr_span_##OP##_##TN(void) { return (uint)sizeof(T); }                    \
   static inline uint zr_code_of_zr_span_##OP##_##TN(void) { return ZR_SPAN_CODE + ZR_REDUCER_CODE(OP, TN); } \
   static inline __attribute__((overloadable)) void zr_combine_at(private zr_span_##OP##_##TN* r, ulong index, \
                                                                  T v) {                                   \
@@ -264,9 +268,73 @@ static inline float zr_rc_atomic_add_f32_(global float* p, float v) {
 }
 ZR_RC_SPAN_(plus, f32, float, zr_rc_atomic_add_f32_)
 
+// ---- reducers of your own ----------------------------------------------------------------------------------
+// ZR_USER_REDUCER_TYPE(NAME, ACC, COMBINE, IDENTITY) defines the reducer type NAME: ACC values (a struct or
+// scalar of at most 64 bytes, aligned to at most 16) combined with COMBINE(ACC, ACC) -> ACC (associative and
+// commutative, as SYCL requires), each work-item's starting from IDENTITY(). zr_combine(r, value) takes an ACC.
+// The host passes zr::user_reduction(&var) for it, var of a C++ type of the same size. Its group and last-group
+// folds are in the kernel's own module (a tree of pairs through local memory, then the groups in order):
+// deterministic for a given launch shape.
+#define ZR_USER_REDUCER_TYPE(NAME, ACC, COMBINE, IDENTITY)                                                       \
+  typedef struct {                                                                                            \
+    ACC value;                                                                                                \
+  } NAME;                                                                                                     \
+  typedef ACC zr_element_of_##NAME;                                                                           \
+  static inline uint zr_code_of_##NAME(void) { return ZR_USER_CODE; }                                         \
+  static inline uint zr_bytes_of_##NAME(void) { return (uint)sizeof(ACC); }                                   \
+  static inline ACC zr_identity_of_##NAME(void) { return IDENTITY(); }                                        \
+  static inline __attribute__((overloadable)) void zr_combine(private NAME* r, ACC v) {                       \
+    r->value = COMBINE(r->value, v);                                                                          \
+  }                                                                                                           \
+  /* The group's values, one a slot, combined by a tree of pairs; every work-item gets the result. */         \
+  static inline ACC zr_user_tree_of_##NAME(local ACC* slots) {                                                \
+    const uint lid = (uint)get_local_id(0);                                                                   \
+    uint active = (uint)get_local_size(0);                                                                    \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                             \
+    while (active > 1) {                                                                                      \
+      const uint step = (active + 1) / 2;                                                                     \
+      if (lid + step < active) slots[lid] = COMBINE(slots[lid], slots[lid + step]);                          \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
+      active = step;                                                                                          \
+    }                                                                                                         \
+    const ACC out = slots[0];                                                                                 \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                             \
+    return out;                                                                                               \
+  }                                                                                                           \
+  /* A partial another group wrote, read past any cache (volatile) in words: a volatile copy of the struct */   \
+  /* becomes byte loads in Intel's compiler, which spill. */                                                  \
+  static inline ACC zr_user_load_of_##NAME(const global ACC* p) {                                             \
+    union {                                                                                                   \
+      ACC value;                                                                                              \
+      uint words[sizeof(ACC) / 4 + 1];                                                                        \
+      uchar bytes[sizeof(ACC)];                                                                               \
+    } read;                                                                                                   \
+    if (sizeof(ACC) % 4 == 0) {                                                                               \
+      for (uint k = 0; k < sizeof(ACC) / 4; ++k) read.words[k] = ((const volatile global uint*)p)[k];         \
+    } else {                                                                                                  \
+      for (uint k = 0; k < sizeof(ACC); ++k) read.bytes[k] = ((const volatile global uchar*)p)[k];            \
+    }                                                                                                         \
+    return read.value;                                                                                        \
+  }                                                                                                           \
+  /* The last group: `count` partials folded in index order (a strided share per work-item, then the tree). */ \
+  /* A loop that always runs once: llvm-spirv-15 writes the exit block of a guarded loop whose values are */  \
+  /* used after it out of dominance order. */                                                                 \
+  static inline ACC zr_user_partials_of_##NAME(const global ACC* partials, uint count, local ACC* slots) {     \
+    const uint lid = (uint)get_local_id(0);                                                                   \
+    ACC acc = IDENTITY();                                                                                     \
+    uint g = lid;                                                                                             \
+    do {                                                                                                      \
+      if (g < count) acc = COMBINE(acc, zr_user_load_of_##NAME(partials + g));                                \
+      g += (uint)get_local_size(0);                                                                           \
+    } while (g < count);                                                                                      \
+    slots[lid] = acc;                                                                                         \
+    return zr_user_tree_of_##NAME(slots);                                                                     \
+  }
+
 // ---- ZR_KERNEL ----------------------------------------------------------------------------------------------
 #define ZR_REDUCER(TYPE, NAME) (SCALAR, TYPE, NAME)
 #define ZR_SPAN_REDUCER(TYPE, NAME) (SPAN, TYPE, NAME)
+#define ZR_USER_REDUCER(TYPE, NAME) (USER, TYPE, NAME)
 
 #define ZR_RC_CAT_(a, b) ZR_RC_CAT2_(a, b)
 #define ZR_RC_CAT2_(a, b) a##b
@@ -301,21 +369,32 @@ ZR_RC_SPAN_(plus, f32, float, zr_rc_atomic_add_f32_)
 #define ZR_RC_KERNEL_PARAM_(X, i, KIND, TYPE, NAME) ZR_RC_KERNEL_PARAM_##KIND(i, TYPE)
 #define ZR_RC_KERNEL_PARAM_SCALAR(i, TYPE) global zr_element_of_##TYPE* zr_result_##i
 #define ZR_RC_KERNEL_PARAM_SPAN(i, TYPE) global zr_element_of_##TYPE* zr_span_##i, ulong zr_span_size_##i
+#define ZR_RC_KERNEL_PARAM_USER ZR_RC_KERNEL_PARAM_SCALAR
 #define ZR_RC_INIT_(X, i, KIND, TYPE, NAME) ZR_RC_INIT_##KIND(i, TYPE)
 #define ZR_RC_INIT_SCALAR(i, TYPE) TYPE zr_acc_##i = {zr_identity_of_##TYPE()};
 #define ZR_RC_INIT_SPAN(i, TYPE) TYPE zr_acc_##i = {zr_span_##i, zr_span_size_##i};
+#define ZR_RC_INIT_USER ZR_RC_INIT_SCALAR
+// Reducer i's partials: groups slots of zr_slot_bytes each (the largest reducer's accumulator, a multiple of 16).
+#define ZR_RC_PARTIALS_(i) (zr_partials + (ulong)(i)*zr_groups_ * (zr_slot_bytes / 8))
 // Scalars: the group's value to its partial; spans need nothing.
 #define ZR_RC_GROUP_(X, i, KIND, TYPE, NAME) ZR_RC_GROUP_##KIND(i, TYPE)
 #define ZR_RC_GROUP_SCALAR(i, TYPE)                                                                         \
   {                                                                                                         \
     const ulong zr_bits_ = zr_group_bits_##TYPE(zr_acc_##i.value, zr_scratch);                              \
-    if (get_local_id(0) == 0) zr_partials[(ulong)(i)*zr_groups_ + get_group_id(0)] = zr_bits_;              \
+    if (get_local_id(0) == 0) ZR_RC_PARTIALS_(i)[get_group_id(0)] = zr_bits_;                               \
   }
 #define ZR_RC_GROUP_SPAN(i, TYPE)
+#define ZR_RC_GROUP_USER(i, TYPE)                                                                           \
+  {                                                                                                         \
+    ((local zr_element_of_##TYPE*)zr_scratch)[get_local_id(0)] = zr_acc_##i.value;                          \
+    const zr_element_of_##TYPE zr_group_value_ = zr_user_tree_of_##TYPE((local zr_element_of_##TYPE*)zr_scratch); \
+    if (get_local_id(0) == 0)                                                                               \
+      ((global zr_element_of_##TYPE*)ZR_RC_PARTIALS_(i))[get_group_id(0)] = zr_group_value_;                 \
+  }
 #define ZR_RC_FINAL_(X, i, KIND, TYPE, NAME) ZR_RC_FINAL_##KIND(i, TYPE)
 #define ZR_RC_FINAL_SCALAR(i, TYPE)                                                                         \
   {                                                                                                         \
-    ulong zr_bits_ = zr_epilogue_partials(zr_code_of_##TYPE(), zr_partials + (ulong)(i)*zr_groups_,         \
+    ulong zr_bits_ = zr_epilogue_partials(zr_code_of_##TYPE(), ZR_RC_PARTIALS_(i),                           \
                                           zr_groups_, zr_bits_of_##TYPE(zr_identity_of_##TYPE()),           \
                                           zr_scratch, (uint)get_local_id(0), (uint)get_local_size(0));      \
     if (get_local_id(0) == 0) {                                                                             \
@@ -325,10 +404,25 @@ ZR_RC_SPAN_(plus, f32, float, zr_rc_atomic_add_f32_)
     }                                                                                                       \
   }
 #define ZR_RC_FINAL_SPAN(i, TYPE)
+#define ZR_RC_FINAL_USER(i, TYPE)                                                                           \
+  {                                                                                                         \
+    zr_element_of_##TYPE zr_value_ = zr_user_partials_of_##TYPE(                                            \
+        (const global zr_element_of_##TYPE*)ZR_RC_PARTIALS_(i), zr_groups_,                                 \
+        (local zr_element_of_##TYPE*)zr_scratch);                                                           \
+    if (get_local_id(0) == 0) {                                                                             \
+      if ((zr_include_initial >> (i)) & 1u) {                                                               \
+        TYPE zr_initial_ = {*zr_result_##i};                                                                \
+        zr_combine(&zr_initial_, zr_value_);                                                                \
+        zr_value_ = zr_initial_.value;                                                                      \
+      }                                                                                                     \
+      *zr_result_##i = zr_value_;                                                                           \
+    }                                                                                                       \
+  }
 // What ze-reduce reads of the kernel (from its SPIR-V: exported functions that return constants): each
-// reducer's code, in order.
-#define ZR_RC_DESCRIBE_(X, i, KIND, TYPE, NAME) \
-  uint zr_kernel_##X##_reducer_##i(void) { return zr_code_of_##TYPE(); }
+// reducer's code and the bytes of one of its values, in order.
+#define ZR_RC_DESCRIBE_(X, i, KIND, TYPE, NAME)                                   \
+  uint zr_kernel_##X##_reducer_##i(void) { return zr_code_of_##TYPE(); }         \
+  uint zr_kernel_##X##_reducer_##i##_bytes(void) { return zr_bytes_of_##TYPE(); }
 
 #define ZR_KERNEL(NAME, PARAMS, ARGS, ...)                                                                      \
   static void NAME##_zr_body(ulong zr_index, ZR_RC_UNPAREN_ PARAMS,                                             \
@@ -338,10 +432,13 @@ ZR_RC_SPAN_(plus, f32, float, zr_rc_atomic_add_f32_)
   uint zr_kernel_##NAME##_reducers(void) { return ZR_RC_COUNT_(__VA_ARGS__); }                                  \
   ZR_RC_EACH_(ZR_RC_DESCRIBE_, ZR_RC_NOTHING_, NAME, __VA_ARGS__)                                   \
   kernel void NAME(ZR_RC_UNPAREN_ PARAMS, ulong zr_n, ulong zr_chunk, global ulong* zr_partials,               \
-                   global uint* zr_counter,                                                                     \
-                   local ulong* zr_scratch, uint zr_include_initial,                                            \
+                   ulong zr_slot_bytes, global uint* zr_counter,                                                \
+                   local ulong2* zr_scratch_words, uint zr_include_initial,                                     \
                    ZR_RC_EACH_(ZR_RC_KERNEL_PARAM_, ZR_RC_COMMA_, NAME, __VA_ARGS__)) {                               \
     local uint zr_is_last_[1];                                                                                  \
+    /* 16-byte words: aligned for any accumulator of a reducer of your own */                                   \
+    local ulong* zr_scratch = (local ulong*)zr_scratch_words;                                                   \
+    (void)zr_scratch; /* spans use none */                                                                      \
     ZR_RC_EACH_(ZR_RC_INIT_, ZR_RC_NOTHING_, NAME, __VA_ARGS__)                                                       \
     /* GPUs: indices a grid apart (zr_chunk 0); CPU devices, which run a group's items one after another: a     \
        contiguous chunk each */                                                                                 \

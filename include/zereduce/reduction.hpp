@@ -38,6 +38,10 @@ struct reduction_spec {
   std::array<std::byte, 8> identity{};  // the identity's bytes (known or user-given)
   std::array<std::byte, 8> operand{};   // op_kind::count_equal: the value counted
   const user_operator_source* user = nullptr;  // op_kind::user: the operator (var holds its accumulator)
+  // op_kind::user without an operator: a kernel's reducer of its own (user_reduction), var holding
+  // kernel_value_bytes, aligned to kernel_value_alignment.
+  std::uint32_t kernel_value_bytes = 0;
+  std::uint32_t kernel_value_alignment = 0;
   property_list properties;
 };
 
@@ -129,6 +133,23 @@ reduction_descriptor<T> reduction(std::span<T, Extent> vars, const std::type_ide
   auto spec = detail::make_spec<T, detail::typed_op_t<BinaryOperation, T>>(vars.data(), vars.size(), &identity, props);
   spec.span = true;
   return reduction_descriptor<T>(spec);
+}
+
+// The variable of a kernel's reducer of its own (ZR_USER_REDUCER_TYPE in reducer_cl.h, queue::parallel_for): A must
+// have the size of the kernel's accumulator type (checked against its SPIR-V). Its combine and identity are the
+// kernel's; the initial *var is part of the result unless initialize_to_identity.
+template <typename A>
+reduction_descriptor<A> user_reduction(A* var, const property_list& props = {}) {
+  static_assert(!std::is_const_v<A>, "the reduction variable receives the result: it cannot be const");
+  static_assert(std::is_trivially_copyable_v<A>, "the reduction variable must be trivially copyable");
+  detail::reduction_spec spec;
+  spec.type = element_type::u8;
+  spec.op = op_kind::user;
+  spec.var = static_cast<void*>(var);
+  spec.kernel_value_bytes = static_cast<std::uint32_t>(sizeof(A));
+  spec.kernel_value_alignment = static_cast<std::uint32_t>(alignof(A));
+  spec.properties = props;
+  return reduction_descriptor<A>(spec);
 }
 
 }  // namespace zr

@@ -75,7 +75,7 @@ KernelJob::KernelJob(BackendDevice& device, const kernel& k, std::uint64_t globa
   for (std::size_t r = 0; r < specs_.size(); ++r) {
     launch.reductions.push_back(reduction_of(specs_[r], kern.reducers[r]));
     const auto& reduction = launch.reductions.back();
-    const std::uint64_t bytes = reduction.elements * core::size_of(reduction.reducer.type);
+    const std::uint64_t bytes = reduction.elements * reduction.reducer.bytes;
     const bool host = is_host_range(device_, specs_[r].var, bytes, "reduction " + std::to_string(r) + "'s variable", true);
     targets_.push_back({specs_[r].var, host});
   }
@@ -100,13 +100,20 @@ void KernelJob::check_reductions(const core::UserKernel& kern) const {
                                std::to_string(specs_.size()) + " reduction(s) given");
   for (std::size_t r = 0; r < specs_.size(); ++r) {
     const detail::reduction_spec& spec = specs_[r];
-    const core::KernelReducer given{static_cast<core::Op>(spec.op), static_cast<core::DataType>(spec.type), spec.span};
+    const bool own = spec.op == op_kind::user && !spec.user;
+    const core::KernelReducer given{static_cast<core::Op>(spec.op), static_cast<core::DataType>(spec.type), spec.span,
+                                    own ? spec.kernel_value_bytes
+                                        : static_cast<std::uint32_t>(core::size_of(static_cast<core::DataType>(spec.type)))};
     const std::string which = "reduction " + std::to_string(r) + " (" + core::describe(given) + ")";
     if (!(given == kern.reducers[r]))
       throw InvalidArgumentError(which + " does not match reducer " + std::to_string(r) + " of " + kern.label() + " (" +
                                  core::describe(kern.reducers[r]) + ")");
-    if (spec.partial || spec.user || spec.op == op_kind::user)
-      throw InvalidArgumentError(which + ": kernels take zr::reduction(var, op) and zr::reduction(span, op) only");
+    if (spec.partial || spec.user)
+      throw InvalidArgumentError(which + ": kernels take zr::reduction(var, op), zr::reduction(span, op) and "
+                                 "zr::user_reduction(var) only");
+    if (own && spec.kernel_value_alignment > 16)
+      throw InvalidArgumentError(which + ": its variable's type is aligned to " +
+                                 std::to_string(spec.kernel_value_alignment) + " bytes: at most 16 are supported");
     if (spec.properties.requested_strategy())
       throw InvalidArgumentError(which + ": a kernel's reductions take no strategy (the epilogue is chosen for the device)");
     const bool floating = core::is_floating(given.type);
@@ -116,7 +123,7 @@ void KernelJob::check_reductions(const core::UserKernel& kern) const {
     if (spec.properties.deterministic() && given.span && floating)
       throw UnsupportedError(which + ": a span's floating-point sum is combined with atomics in whatever order the "
                              "work-items reach them, so it is not deterministic");
-    if (spec.has_user_identity) {
+    if (spec.has_user_identity && !own) {
       const core::Scalar identity = identity_of(spec);
       if (!core::is_identity(given.op, identity))
         throw InvalidArgumentError(which + ": " + identity.to_string() + " is not an identity of " +
@@ -130,7 +137,9 @@ core::KernelReduction KernelJob::reduction_of(const detail::reduction_spec& spec
   core::KernelReduction reduction;
   reduction.reducer = reducer;
   reduction.elements = reducer.span ? spec.columns : 1;
-  reduction.identity = core::known_identity(reducer.op, reducer.type);
+  // A reducer of the kernel's own has its identity in the kernel.
+  reduction.identity = reducer.op == core::Op::user ? core::Scalar{core::DataType::u8, {}}
+                                                    : core::known_identity(reducer.op, reducer.type);
   // A span starts from its identity by being filled with it (execute), then always reads its values.
   reduction.include_initial = reducer.span || !spec.properties.initialize_to_identity();
   return reduction;

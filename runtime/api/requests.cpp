@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "api/user_operators.hpp"
+#include "zereduce/errors.hpp"
 
 namespace zr::api {
 
@@ -23,7 +24,12 @@ core::ReductionRequest request_of(const detail::reduction_spec& spec, std::uint6
   request.reproducible = spec.properties.reproducible();
   request.binned_state_output = spec.partial;
   if (auto s = spec.properties.requested_strategy()) request.strategy = static_cast<core::Strategy>(*s);
-  if (request.op == core::Op::user) request.user_operator = load_user_operator(*spec.user);
+  if (request.op == core::Op::user) {
+    if (!spec.user)
+      throw InvalidArgumentError("zr::user_reduction names a kernel's reducer of its own: it goes to queue::parallel_for, "
+                                 "not to reductions of an input");
+    request.user_operator = load_user_operator(*spec.user);
+  }
   if (request.op == core::Op::count_equal) {
     request.transform_value = core::Scalar{request.type, {}};
     std::copy(spec.operand.begin(), spec.operand.end(), request.transform_value.bytes.begin());

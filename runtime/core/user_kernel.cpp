@@ -60,10 +60,13 @@ std::shared_ptr<UserKernel> read_kernel(const UserKernelSource& source) {
   const std::uint32_t count = exported_constant(*kernel, summary, prefix + "reducers");
   for (std::uint32_t i = 0; i < count; ++i) {
     const std::uint32_t code = exported_constant(*kernel, summary, prefix + "reducer_" + std::to_string(i));
-    const auto reducer = reducer_of_code(code);
+    const std::uint32_t bytes = exported_constant(*kernel, summary, prefix + "reducer_" + std::to_string(i) + "_bytes");
+    const auto reducer = reducer_of_code(code, bytes);
     if (!reducer)
       throw InvalidArgumentError(kernel->label() + ": reducer " + std::to_string(i) + " has code " +
-                                 std::to_string(code) + ", which this ze-reduce does not know");
+                                 std::to_string(code) + " and " + std::to_string(bytes) +
+                                 "-byte values, which this ze-reduce does not know (a reducer of your own has at most " +
+                                 std::to_string(kMaxUserReducerBytes) + " bytes)");
     kernel->reducers.push_back(*reducer);
   }
   kernel->required = spirv_visible(summary.features);
@@ -88,8 +91,13 @@ Registry& registry() {
 
 }  // namespace
 
-std::optional<KernelReducer> reducer_of_code(std::uint32_t code) {
+std::optional<KernelReducer> reducer_of_code(std::uint32_t code, std::uint32_t bytes) {
+  if (code == kUserReducerCode) {
+    if (bytes == 0 || bytes > kMaxUserReducerBytes) return std::nullopt;
+    return KernelReducer{Op::user, DataType::u8, false, bytes};
+  }
   KernelReducer reducer;
+  reducer.bytes = bytes;
   reducer.span = code >= kSpanReducerCode;
   if (reducer.span) code -= kSpanReducerCode;
   const std::uint32_t op = code / 16, type = code % 16;
@@ -97,11 +105,12 @@ std::optional<KernelReducer> reducer_of_code(std::uint32_t code) {
     return std::nullopt;
   reducer.op = static_cast<Op>(op);
   reducer.type = static_cast<DataType>(type);
-  if (!is_supported(reducer.op, reducer.type)) return std::nullopt;
+  if (!is_supported(reducer.op, reducer.type) || bytes != size_of(reducer.type)) return std::nullopt;
   return reducer;
 }
 
 std::string describe(const KernelReducer& reducer) {
+  if (reducer.op == Op::user) return "a reducer of its own (" + std::to_string(reducer.bytes) + "-byte values)";
   return std::string(reducer.span ? "span " : "") + std::string(name(reducer.op)) + " of " +
          std::string(name(reducer.type));
 }

@@ -27,16 +27,22 @@ struct UserKernelSource {
 
 inline constexpr std::uint32_t kKernelInterfaceVersion = 1;  // ZR_KERNEL_INTERFACE_VERSION
 inline constexpr std::uint32_t kSpanReducerCode = 256;        // ZR_SPAN_CODE
+inline constexpr std::uint32_t kUserReducerCode = 512;        // ZR_USER_CODE
+inline constexpr std::uint32_t kMaxUserReducerBytes = 64;
 
+// A reducer: a built-in (op, type), a span of one, or one of the application's own (Op::user, its type u8, its
+// accumulator `bytes` long); `bytes` is the size of one value (an element for the others).
 struct KernelReducer {
   Op op = Op::plus;
   DataType type = DataType::f32;
   bool span = false;
+  std::uint32_t bytes = 0;
   bool operator==(const KernelReducer&) const = default;
 };
-// The reducer a code of reducer_cl.h stands for (op x 16 + type, + 256 for spans); nullopt for no such code.
-std::optional<KernelReducer> reducer_of_code(std::uint32_t code);
-std::string describe(const KernelReducer& reducer);  // "plus of f32", "span plus of u32"
+// The reducer a code of reducer_cl.h stands for (op x 16 + type, + 256 for spans, 512 for one of the application's
+// own) with values of `bytes`; nullopt for no such code, or a size that is not the type's.
+std::optional<KernelReducer> reducer_of_code(std::uint32_t code, std::uint32_t bytes);
+std::string describe(const KernelReducer& reducer);  // "plus of f32", "span plus of u32", "a reducer of its own (24 bytes)"
 
 struct UserKernel {
   std::string module_name;

@@ -19,6 +19,31 @@ const kernel kHistogram(zr_kernels::seed_examples, "histogram");
 const kernel kPi(zr_kernels::seed_examples, "pi_midpoint");
 const kernel kAxpyNorm(zr_kernels::seed_examples, "axpy_norm");
 const kernel kAxpyStoreNorm(zr_kernels::seed_examples, "axpy_store_norm");
+const kernel kExtentAndSum(zr_kernels::seed_examples, "extent_and_sum");
+
+// seed_examples.cl's extent: the C++ type of the same size, and its host meaning.
+struct extent {
+  float lo, hi;
+  std::uint64_t lo_index, hi_index;
+};
+// seed_examples.cl's widen: the lower value, or of equal ones the lower index (the same for the higher).
+extent widen(extent a, const extent& b) {
+  if (b.lo < a.lo || (b.lo == a.lo && b.lo_index < a.lo_index)) a.lo = b.lo, a.lo_index = b.lo_index;
+  if (b.hi > a.hi || (b.hi == a.hi && b.hi_index < a.hi_index)) a.hi = b.hi, a.hi_index = b.hi_index;
+  return a;
+}
+extent host_extent(const std::vector<float>& x, extent e) {
+  for (std::size_t i = 0; i < x.size(); ++i) e = widen(e, extent{x[i], x[i], i, i});
+  return e;
+}
+const extent kNoExtent{std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(), UINT64_MAX,
+                       UINT64_MAX};
+void expect_same_extent(const extent& got, const extent& want, const std::string& where) {
+  EXPECT_EQ(got.lo, want.lo) << where;
+  EXPECT_EQ(got.hi, want.hi) << where;
+  EXPECT_EQ(got.lo_index, want.lo_index) << where;
+  EXPECT_EQ(got.hi_index, want.hi_index) << where;
+}
 
 std::vector<float> random_floats(std::size_t n, std::uint32_t seed) {
   std::mt19937 rng(seed);
@@ -199,6 +224,45 @@ TEST(KernelReducers, DeterministicForTheSameLaunch) {
                    reduction(&peak, maximum<>(), props))
         .wait();
     EXPECT_EQ(std::memcmp(&first, &again, sizeof first), 0) << first << " then " << again;
+  }
+}
+
+TEST(KernelReducers, AReducerOfTheKernelsOwnBesideABuiltInOne) {
+  ZR_REQUIRE_QUEUE(q);
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, std::size_t{(1 << 20) + 3}}) {
+    std::vector<float> x = random_floats(n, 21);
+    for (std::size_t i = 0; i < n; i += 7) x[i] = std::round(x[i]);  // ties: the first index must win
+    auto dx = on_device(q, x);
+    extent bounds{};
+    float sum = 0;
+    q.parallel_for(range{n}, kExtentAndSum, static_cast<const float*>(dx.get()),
+                   user_reduction(&bounds, property::reduction::initialize_to_identity{}),
+                   reduction(&sum, plus<>(), property::reduction::initialize_to_identity{}))
+        .wait();
+    expect_same_extent(bounds, host_extent(x, kNoExtent), "n = " + std::to_string(n));
+    // From an initial value, in device memory.
+    auto var = make_device_array<extent>(q, 1);
+    const extent initial{-0.5f, 0.5f, 7, 9};
+    q.copy(&initial, var.get(), 1).wait();
+    q.parallel_for(range{n}, kExtentAndSum, static_cast<const float*>(dx.get()), user_reduction(var.get()),
+                   reduction(&sum, plus<>()))
+        .wait();
+    extent got{};
+    q.copy(var.get(), &got, 1).wait();
+    // The initial value combined with the kernel's reduction.
+    const extent want = widen(initial, host_extent(x, kNoExtent));
+    expect_same_extent(got, want, "with an initial value, n = " + std::to_string(n));
+  }
+  // A variable of another size than the kernel's accumulator is refused, naming both.
+  double wrong = 0;
+  float sum = 0;
+  auto dx = on_device(q, random_floats(4, 1));
+  try {
+    q.parallel_for(range{4}, kExtentAndSum, static_cast<const float*>(dx.get()), user_reduction(&wrong),
+                   reduction(&sum, plus<>()));
+    ADD_FAILURE() << "an 8-byte variable for a 24-byte reducer was accepted";
+  } catch (const InvalidArgumentError& e) {
+    EXPECT_NE(std::string(e.what()).find("(8-byte values)) does not match reducer 0"), std::string::npos) << e.what();
   }
 }
 

@@ -62,23 +62,24 @@ TEST(KernelPlan, GivenAKernelLaunch_WhenPlanned_ThenItsArgumentsFollowTheKernels
   const Capabilities caps = test::nvidia_like_gpu();
   const Plan plan = make_kernel_plan(caps, launch(1000), tuning_for(caps));
   const KernelPass& pass = plan.passes.front();
-  // x, y (the application's pointers), a, n, chunk, partials, counter, scratch, mask, then per reducer its variable
-  // (and a span's size).
-  ASSERT_EQ(pass.args.size(), 13u);
+  // x, y (the application's pointers), a, n, chunk, partials, the partials' slot bytes, counter, scratch, mask, then
+  // per reducer its variable (and a span's size).
+  ASSERT_EQ(pass.args.size(), 14u);
   EXPECT_EQ(buffer_arg(pass, 0), (BufferArg{BufferArg::Which::kernel_pointer, 0}));
   EXPECT_EQ(buffer_arg(pass, 1), (BufferArg{BufferArg::Which::kernel_pointer, 1}));
   EXPECT_EQ(std::get<Scalar>(pass.args[2]).as<std::uint32_t>(), 0x3fc00000u);
   ASSERT_EQ(plan.kernel_pointers.size(), 2u);
   EXPECT_EQ(buffer_arg(pass, 5).which, BufferArg::Which::scratch);
   EXPECT_EQ(plan.scratch[buffer_arg(pass, 5).index].bytes, 3 * pass.group_count() * 8) << "a ulong per reducer and group";
-  EXPECT_EQ(buffer_arg(pass, 6).which, BufferArg::Which::scratch);
-  EXPECT_TRUE(plan.scratch[buffer_arg(pass, 6).index].initial_fill.has_value()) << "the counter starts at 0";
-  EXPECT_EQ(std::get<LocalMemoryArg>(pass.args[7]).bytes, pass.local_size * 8);
-  EXPECT_EQ(std::get<Scalar>(pass.args[8]).as<std::uint32_t>(), 0b110u) << "the reducers that fold initial values in";
-  EXPECT_EQ(buffer_arg(pass, 9), (BufferArg{BufferArg::Which::result, 0}));
-  EXPECT_EQ(buffer_arg(pass, 10), (BufferArg{BufferArg::Which::result, 1}));
-  EXPECT_EQ(buffer_arg(pass, 11), (BufferArg{BufferArg::Which::result, 2}));
-  EXPECT_EQ(u64_arg(pass, 12), 37u);
+  EXPECT_EQ(u64_arg(pass, 6), 8u) << "a ulong a slot: no reducer of the kernel's own";
+  EXPECT_EQ(buffer_arg(pass, 7).which, BufferArg::Which::scratch);
+  EXPECT_TRUE(plan.scratch[buffer_arg(pass, 7).index].initial_fill.has_value()) << "the counter starts at 0";
+  EXPECT_EQ(std::get<LocalMemoryArg>(pass.args[8]).bytes, pass.local_size * 8);
+  EXPECT_EQ(std::get<Scalar>(pass.args[9]).as<std::uint32_t>(), 0b110u) << "the reducers that fold initial values in";
+  EXPECT_EQ(buffer_arg(pass, 10), (BufferArg{BufferArg::Which::result, 0}));
+  EXPECT_EQ(buffer_arg(pass, 11), (BufferArg{BufferArg::Which::result, 1}));
+  EXPECT_EQ(buffer_arg(pass, 12), (BufferArg{BufferArg::Which::result, 2}));
+  EXPECT_EQ(u64_arg(pass, 13), 37u);
   // Results of their own types and sizes.
   ASSERT_EQ(plan.results.size(), 3u);
   EXPECT_EQ(result_bytes(plan, 0), 4u);
@@ -86,6 +87,18 @@ TEST(KernelPlan, GivenAKernelLaunch_WhenPlanned_ThenItsArgumentsFollowTheKernels
   EXPECT_EQ(result_bytes(plan, 2), 37u * 4);
   EXPECT_FALSE(reads_initial_value(plan, 0));
   EXPECT_TRUE(reads_initial_value(plan, 2));
+}
+
+TEST(KernelPlan, GivenAReducerOfTheKernelsOwn_WhenPlanned_ThenSlotsFitItsAccumulator) {
+  const Capabilities caps = test::nvidia_like_gpu();
+  KernelLaunch l = launch(1 << 20);
+  l.reductions.push_back({{Op::user, DataType::u8, false, 24}, 1, Scalar{DataType::u8, {}}, true});
+  const Plan plan = make_kernel_plan(caps, l, tuning_for(caps));
+  const KernelPass& pass = plan.passes.front();
+  EXPECT_EQ(u64_arg(pass, 6), 32u) << "24 bytes rounded up to 16";
+  EXPECT_EQ(plan.scratch[buffer_arg(pass, 5).index].bytes, 4 * pass.group_count() * 32);
+  EXPECT_EQ(std::get<LocalMemoryArg>(pass.args[8]).bytes, pass.local_size * 32);
+  EXPECT_EQ(result_bytes(plan, 3), 24u);
 }
 
 TEST(KernelPlan, GivenAnNdRange_WhenPlanned_ThenItRunsAsGivenOrIsRefused) {
@@ -112,13 +125,16 @@ TEST(KernelPlan, GivenMoreIndicesPerWorkItem_WhenPlanned_ThenTheBoundsDepthGrows
 
 TEST(KernelReducerCodes, GivenReducerCl_hsCodes_WhenRead_ThenEveryPairAndOnlyThose) {
   // op x 16 + type, + 256 for spans (reducer_cl.h).
-  EXPECT_EQ(reducer_of_code(0 * 16 + 9), (KernelReducer{Op::plus, DataType::f32, false}));
-  EXPECT_EQ(reducer_of_code(256 + 3 * 16 + 6), (KernelReducer{Op::maximum, DataType::u32, true}));
-  EXPECT_EQ(reducer_of_code(7 * 16 + 11), (KernelReducer{Op::logical_and, DataType::boolean, false}));
-  EXPECT_FALSE(reducer_of_code(4 * 16 + 9).has_value()) << "bit_and of f32";
-  EXPECT_FALSE(reducer_of_code(9 * 16).has_value()) << "argmin is no reducer";
-  EXPECT_FALSE(reducer_of_code(15).has_value());
-  EXPECT_EQ(describe(KernelReducer{Op::plus, DataType::u32, true}), "span plus of u32");
+  EXPECT_EQ(reducer_of_code(0 * 16 + 9, 4), (KernelReducer{Op::plus, DataType::f32, false, 4}));
+  EXPECT_EQ(reducer_of_code(256 + 3 * 16 + 6, 4), (KernelReducer{Op::maximum, DataType::u32, true, 4}));
+  EXPECT_EQ(reducer_of_code(7 * 16 + 11, 1), (KernelReducer{Op::logical_and, DataType::boolean, false, 1}));
+  EXPECT_EQ(reducer_of_code(512, 24), (KernelReducer{Op::user, DataType::u8, false, 24}));
+  EXPECT_FALSE(reducer_of_code(0 * 16 + 9, 8).has_value()) << "an f32 reducer of 8-byte values";
+  EXPECT_FALSE(reducer_of_code(512, 65).has_value()) << "a reducer of its own past 64 bytes";
+  EXPECT_FALSE(reducer_of_code(4 * 16 + 9, 4).has_value()) << "bit_and of f32";
+  EXPECT_FALSE(reducer_of_code(9 * 16, 4).has_value()) << "argmin is no reducer";
+  EXPECT_FALSE(reducer_of_code(15, 1).has_value());
+  EXPECT_EQ(describe(KernelReducer{Op::plus, DataType::u32, true, 4}), "span plus of u32");
 }
 
 }  // namespace

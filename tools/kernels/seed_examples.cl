@@ -34,3 +34,34 @@ ZR_KERNEL(axpy_store_norm, (global const float* x, global const float* y, global
   out[zr_index] = v;
   zr_combine(sum_squares, v * v);
 }
+
+// A reducer of your own: the smallest and largest values with the first index of each (SYCL's user-defined
+// combiner), beside a built-in sum.
+typedef struct {
+  float lo, hi;
+  ulong lo_index, hi_index;
+} extent;
+static extent widen(extent a, extent b) {
+  extent r = a;
+  // & and | rather than && and ||: llvm-spirv-15 cannot translate the freeze clang makes of the latter.
+  if ((b.lo < r.lo) | ((b.lo == r.lo) & (b.lo_index < r.lo_index))) {
+    r.lo = b.lo;
+    r.lo_index = b.lo_index;
+  }
+  if ((b.hi > r.hi) | ((b.hi == r.hi) & (b.hi_index < r.hi_index))) {
+    r.hi = b.hi;
+    r.hi_index = b.hi_index;
+  }
+  return r;
+}
+static extent no_extent(void) {
+  const extent none = {INFINITY, -INFINITY, ULONG_MAX, ULONG_MAX};
+  return none;
+}
+ZR_USER_REDUCER_TYPE(zr_extent, extent, widen, no_extent)
+
+ZR_KERNEL(extent_and_sum, (global const float* x), (x), ZR_USER_REDUCER(zr_extent, bounds), ZR_REDUCER(zr_plus_f32, sum)) {
+  const extent one = {x[zr_index], x[zr_index], zr_index, zr_index};
+  zr_combine(bounds, one);
+  zr_combine(sum, x[zr_index]);
+}

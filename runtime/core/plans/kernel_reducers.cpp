@@ -11,7 +11,7 @@ using namespace plans;
 
 namespace {
 
-constexpr std::uint64_t kPartialBytes = 8;  // one ulong per reducer and group
+constexpr std::uint64_t kPartialBytes = 8;  // a ulong per reducer and group, but for reducers of the application's own
 constexpr std::size_t kMaxReductions = 32;  // bits of the initial-value mask
 
 // CPU devices: at least this many indices per work-item (as cpu_chunks' chunks: plan.cpp).
@@ -28,25 +28,25 @@ struct Launch {
 // work-item taking indices a grid apart (coalesced). On a CPU device, whose runtime runs a group's items one after
 // another, a work-item per group and a contiguous chunk of indices each: a grid apart they cost a cache line per
 // index (PoCL, 2^20 f32: the fused norm took 2.4 ms a grid apart against 0.34 ms for a plain kernel).
-Launch range_launch(const Capabilities& caps, const Tuning& tuning, std::uint64_t n) {
+Launch range_launch(const Capabilities& caps, const Tuning& tuning, std::uint64_t n, std::uint64_t slot) {
   const std::uint64_t most = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
   if (caps.type == DeviceType::cpu) {
     const std::uint64_t groups = std::clamp<std::uint64_t>(ceil_div(n, kCpuMinChunk), 1, most);
     return {groups, 1, std::max<std::uint64_t>(1, ceil_div(n, groups))};
   }
-  const std::uint64_t local = widest_group(caps, tuning, kPartialBytes);
+  const std::uint64_t local = widest_group(caps, tuning, slot);
   const std::uint64_t wanted = ceil_div(n, local * std::max<std::uint64_t>(1, tuning.min_elements_per_item));
   return {std::clamp<std::uint64_t>(wanted, 1, most) * local, local, 0};
 }
 
-Launch nd_launch(const Capabilities& caps, const KernelLaunch& launch) {
+Launch nd_launch(const Capabilities& caps, const KernelLaunch& launch, std::uint64_t slot) {
   if (launch.global == 0 || launch.global % launch.local != 0)
     throw InvalidArgumentError("nd_range: the global size " + std::to_string(launch.global) +
                                " is not a positive multiple of the local size " + std::to_string(launch.local));
   if (launch.local > caps.max_work_group_size)
     throw InvalidArgumentError("nd_range: work-groups of " + std::to_string(launch.local) +
                                " work-items exceed the device's maximum of " + std::to_string(caps.max_work_group_size));
-  if (caps.local_memory_bytes && launch.local * kPartialBytes > caps.local_memory_bytes)
+  if (caps.local_memory_bytes && launch.local * slot > caps.local_memory_bytes)
     throw InvalidArgumentError("nd_range: work-groups of " + std::to_string(launch.local) +
                                " work-items need more local memory than the device's " +
                                std::to_string(caps.local_memory_bytes) + " bytes");
@@ -60,7 +60,10 @@ Plan make_kernel_plan(const Capabilities& caps, const KernelLaunch& launch, cons
   if (launch.reductions.size() > kMaxReductions)
     throw InvalidArgumentError("a kernel takes at most " + std::to_string(kMaxReductions) + " reductions, not " +
                                std::to_string(launch.reductions.size()));
-  const Launch shape = launch.local ? nd_launch(caps, launch) : range_launch(caps, tuning, launch.n);
+  std::uint64_t slot = kPartialBytes;
+  for (const KernelReduction& reduction : launch.reductions)
+    if (reduction.reducer.op == Op::user) slot = std::max<std::uint64_t>(slot, round_up(reduction.reducer.bytes, 16));
+  const Launch shape = launch.local ? nd_launch(caps, launch, slot) : range_launch(caps, tuning, launch.n, slot);
   const std::uint64_t groups = shape.global / shape.local;
 
   Plan plan;
@@ -88,9 +91,10 @@ Plan make_kernel_plan(const Capabilities& caps, const KernelLaunch& launch, cons
   }
   pass.args.push_back(u64(launch.local ? launch.global : launch.n));
   pass.args.push_back(u64(shape.chunk));
-  pass.args.push_back(add_scratch(plan, launch.reductions.size() * groups * kPartialBytes, std::nullopt, "partials"));
+  pass.args.push_back(add_scratch(plan, launch.reductions.size() * groups * slot, std::nullopt, "partials"));
+  pass.args.push_back(u64(slot));
   pass.args.push_back(add_scratch(plan, 4, Scalar::from(DataType::u32, 0u), "arrival counter"));
-  pass.args.push_back(LocalMemoryArg{shape.local * kPartialBytes});
+  pass.args.push_back(LocalMemoryArg{std::max<std::uint64_t>(shape.local * slot, 16)});
   std::uint32_t initial_mask = 0;
   for (std::size_t r = 0; r < launch.reductions.size(); ++r)
     if (launch.reductions[r].include_initial) initial_mask |= 1u << r;
@@ -104,7 +108,7 @@ Plan make_kernel_plan(const Capabilities& caps, const KernelLaunch& launch, cons
     result.identity = reduction.identity;
     result.include_initial = reduction.include_initial;
     result.elements = reduction.elements;
-    result.element_bytes = size_of(reduction.reducer.type);
+    result.element_bytes = reduction.reducer.bytes ? reduction.reducer.bytes : size_of(reduction.reducer.type);
     plan.results.push_back(result);
   }
   plan.passes.push_back(std::move(pass));

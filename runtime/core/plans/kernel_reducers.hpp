@@ -2,10 +2,11 @@
 // The plan of an application's kernel with reducers (user_kernel.hpp): one launch of the kernel linked with its
 // epilogue. Kernel arguments, in order: the application's own (its pointers as plan.kernel_pointers, its
 // scalars by value), then ze-reduce's (reducer_cl.h's ZR_KERNEL): the range's size n (ulong), the chunk of
-// consecutive indices each work-item takes (ulong; 0: indices a grid apart, as on GPUs), the partials (one
-// ulong per reducer and group), the last group's arrival counter (uint, 0 before and after), local scratch (one
-// ulong per work-item), the mask of reducers that fold their variable's initial value in (uint), and per
-// reducer its variable (plan result r: a scalar, or a span's elements followed by its size as a ulong).
+// consecutive indices each work-item takes (ulong; 0: indices a grid apart, as on GPUs), the partials (a slot
+// per reducer and group), the slot's bytes (ulong: 8, or the largest accumulator of the application's own
+// reducers rounded up to 16), the last group's arrival counter (uint, 0 before and after), local scratch (a slot
+// per work-item), the mask of reducers that fold their variable's initial value in (uint), and per reducer its
+// variable (plan result r: a scalar, or a span's elements followed by its size as a ulong).
 #include <cstdint>
 #include <vector>
 
