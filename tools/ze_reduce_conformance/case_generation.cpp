@@ -332,6 +332,7 @@ void add_kernel_cases(std::vector<ConformanceCase>& out, const DeviceUnderTest& 
       for (bool from_identity : {true, false}) {
         add(KernelForm::scalar, sized.n, sized.input, from_identity);
         add(KernelForm::several, sized.n, sized.input, from_identity);
+        add(KernelForm::own, sized.n, sized.input, from_identity);
       }
     for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1000}, std::uint64_t{100003}})
       for (bool from_identity : {true, false}) add(KernelForm::span, n, InputKind::random, from_identity);

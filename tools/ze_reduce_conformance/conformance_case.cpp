@@ -94,6 +94,7 @@ std::string_view camel_name(KernelForm form) {
     case KernelForm::scalar: return "ScalarReducer";
     case KernelForm::span: return "SpanReducer";
     case KernelForm::several: return "SeveralReducers";
+    case KernelForm::own: return "OwnReducer";
     case KernelForm::none: break;
   }
   return "";

@@ -55,8 +55,8 @@ std::string_view name(SegmentShape shape);        // "one_huge_among_tiny"
 std::string_view camel_name(SegmentShape shape);  // "OneHugeAmongTiny"
 
 // Kernels with reducers (kernel_cases.hpp): none for every other case.
-enum class KernelForm : std::uint8_t { none, scalar, span, several };
-std::string_view camel_name(KernelForm form);  // "ScalarReducer", "SpanReducer", "SeveralReducers"
+enum class KernelForm : std::uint8_t { none, scalar, span, several, own };
+std::string_view camel_name(KernelForm form);  // "ScalarReducer", "SpanReducer", "SeveralReducers", "OwnReducer"
 
 struct CaseProperties {
   bool initialize_to_identity = false;

@@ -1,8 +1,10 @@
 #include "kernel_cases.hpp"
 
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <set>
+#include <sstream>
 #include <vector>
 
 #include "every_reducer.hpp"
@@ -46,19 +48,47 @@ property_list properties_of(const ConformanceCase& c) {
   return props;
 }
 
+// seed_examples.cl's extent and its widen, again in C++: the lower value, or of equal ones the lower index (the same
+// for the higher); NaNs never win a comparison.
+struct Extent {
+  float lo, hi;
+  std::uint64_t lo_index, hi_index;
+};
+Extent widen(Extent a, const Extent& b) {
+  if (b.lo < a.lo || (b.lo == a.lo && b.lo_index < a.lo_index)) a.lo = b.lo, a.lo_index = b.lo_index;
+  if (b.hi > a.hi || (b.hi == a.hi && b.hi_index < a.hi_index)) a.hi = b.hi, a.hi_index = b.hi_index;
+  return a;
+}
+constexpr Extent kNoExtent{std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(), UINT64_MAX,
+                           UINT64_MAX};
+constexpr Extent kInitialExtent{-0.5f, 0.5f, 7, 9};
+
 struct KernelRun {
   std::vector<std::byte> results;  // packed values of the case's type
   std::uint64_t combine_depth = 0;
 };
 
 KernelRun run_once(queue& q, const ConformanceCase& c, const void* input) {
+  KernelRun run;
+  const property_list props = properties_of(c);
+  if (c.kernel == KernelForm::own) {
+    Extent extent = kInitialExtent;
+    float sum = initial_value(element_type::f32, op_kind::plus, c.seed).as<float>();
+    const event done = q.parallel_for(range{c.n}, kernel(zr_kernels::seed_examples, "extent_and_sum"),
+                                      static_cast<const float*>(input), user_reduction(&extent, props),
+                                      reduction(&sum, plus<>(), props));
+    done.wait();
+    if (!done.get_profile().plans.empty()) run.combine_depth = done.get_profile().plans.front().combine_depth;
+    run.results.resize(sizeof extent + sizeof sum);
+    std::memcpy(run.results.data(), &extent, sizeof extent);
+    std::memcpy(run.results.data() + sizeof extent, &sum, sizeof sum);
+    return run;
+  }
   const core::Scalar initial = initial_value(c.type, c.op, c.seed);
   const std::uint64_t results = c.kernel == KernelForm::span ? kSpanBins : c.kernel == KernelForm::several ? 2 : 1;
-  KernelRun run;
   run.results.resize(results * element_bytes(c.type));
   for (std::uint64_t r = 0; r < results; ++r)
     std::memcpy(run.results.data() + r * element_bytes(c.type), initial.data(), element_bytes(c.type));
-  const property_list props = properties_of(c);
   const event done = tools::visit_pair(c.type, c.op, [&](auto type_tag, auto op_tag) {
     using T = typename decltype(type_tag)::type;
     using Op = typename decltype(op_tag)::type;
@@ -86,7 +116,33 @@ core::Scalar value_at(element_type type, std::span<const std::byte> packed, std:
   return value;
 }
 
+// The reducer of the kernel's own exactly (every field), and the sum within its bound.
+std::optional<std::string> check_own(const ConformanceCase& c, std::span<const std::byte> input, const KernelRun& run) {
+  Extent want = c.properties.initialize_to_identity ? kNoExtent : kInitialExtent;
+  for (std::uint64_t i = 0; i < c.n; ++i) {
+    float x;
+    std::memcpy(&x, input.data() + i * sizeof x, sizeof x);
+    want = widen(want, Extent{x, x, i, i});
+  }
+  Extent got;
+  std::memcpy(&got, run.results.data(), sizeof got);
+  auto text = [](const Extent& e) {
+    std::ostringstream out;
+    out << "{" << e.lo << " at " << e.lo_index << ", " << e.hi << " at " << e.hi_index << "}";
+    return out.str();
+  };
+  // Bit for bit: the fields are copies of input values (or the initial value's).
+  if (std::memcmp(&got.lo, &want.lo, sizeof got.lo) != 0 || std::memcmp(&got.hi, &want.hi, sizeof got.hi) != 0 ||
+      got.lo_index != want.lo_index || got.hi_index != want.hi_index)
+    return "the reducer of its own: got " + text(got) + ", the host reference is " + text(want);
+  ConformanceCase sum_case = c;
+  sum_case.op = op_kind::plus;
+  return disagreement(sum_case, input, initial_value(element_type::f32, op_kind::plus, c.seed),
+                      value_at(element_type::f32, run.results, sizeof(Extent) / sizeof(float)), run.combine_depth);
+}
+
 std::optional<std::string> check(const ConformanceCase& c, std::span<const std::byte> input, const KernelRun& run) {
+  if (c.kernel == KernelForm::own) return check_own(c, input, run);
   const core::Scalar initial = initial_value(c.type, c.op, c.seed);
   if (c.kernel == KernelForm::scalar) return disagreement(c, input, initial, value_at(c.type, run.results, 0), run.combine_depth);
   if (c.kernel == KernelForm::several) {
@@ -123,6 +179,7 @@ bool kernel_form_exists(KernelForm form, element_type type, op_kind op) {
       return span_op(op) && (type == element_type::i32 || type == element_type::u32 || type == element_type::i64 ||
                              type == element_type::u64);
     case KernelForm::several: return type == element_type::f32 && op == op_kind::plus;
+    case KernelForm::own: return type == element_type::f32 && op == op_kind::maximum;
   }
   return false;
 }

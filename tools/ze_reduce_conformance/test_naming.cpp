@@ -57,6 +57,9 @@ std::string then(const ConformanceCase& c) {
     return checked_within_bound(c.type, c.op) ? "ThenEverySegmentWithinItsErrorBoundAndBitwiseRepeatable"
                                               : "ThenEverySegmentExactlyHostReference";
   if (c.kernel == KernelForm::span) return "ThenEveryElementOfTheSpanAgreesWithItsHostReference";
+  if (c.kernel == KernelForm::own)
+    return c.properties.deterministic ? "ThenEveryFieldOfItsOwnReducerAndTheSumAgreeAndBitwiseRepeatable"
+                                      : "ThenEveryFieldOfItsOwnReducerAndTheSumAgree";
   if (c.kernel != KernelForm::none)
     return c.properties.deterministic ? "ThenAgreesWithTheHostReferenceAndBitwiseRepeatable" : "ThenAgreesWithTheHostReference";
   if (is_arg_op(c.op)) return "ThenTheHostReferencesValueAndFirstIndex";
