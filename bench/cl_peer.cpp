@@ -233,21 +233,25 @@ ClTiming ClPeer::sdk_tree(const std::string& type, const std::string& op, std::u
   return t;
 }
 
+ClTiming ClPeer::timed_launch(cl_kernel kernel, std::size_t global, std::size_t local) {
+  const double start = now();
+  cl_event event = nullptr;
+  check(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, &local, 0, nullptr, &event), "clEnqueueNDRangeKernel");
+  check(clWaitForEvents(1, &event), "clWaitForEvents");
+  ClTiming t;
+  t.wall_s = now() - start;
+  t.device_s = span_s(event, event);
+  clReleaseEvent(event);
+  return t;
+}
+
 ClTiming ClPeer::read_probe(std::uint64_t bytes) {
   auto run = [&](std::size_t global, std::size_t local) {
     const cl_ulong units = cpu_ ? bytes / 64 : bytes / 16;
     check(clSetKernelArg(probe_, 0, sizeof(cl_mem), &input_), "clSetKernelArg");
     check(clSetKernelArg(probe_, 1, sizeof(cl_ulong), &units), "clSetKernelArg");
     check(clSetKernelArg(probe_, 2, sizeof(cl_mem), &small_), "clSetKernelArg");
-    const double start = now();
-    cl_event event = nullptr;
-    check(clEnqueueNDRangeKernel(queue_, probe_, 1, nullptr, &global, &local, 0, nullptr, &event), "clEnqueueNDRangeKernel");
-    check(clWaitForEvents(1, &event), "clWaitForEvents");
-    ClTiming t;
-    t.wall_s = now() - start;
-    t.device_s = span_s(event, event);
-    clReleaseEvent(event);
-    return t;
+    return timed_launch(probe_, global, local);
   };
   auto found = std::find_if(probe_shape_.begin(), probe_shape_.end(), [&](const auto& s) { return s.first == bytes; });
   if (found == probe_shape_.end()) {
@@ -310,15 +314,7 @@ ClTiming ClPeer::axpy_store(std::uint64_t n, float a) {
   check(clSetKernelArg(kernel, 3, sizeof(cl_mem), &out), "clSetKernelArg");
   const std::size_t local = std::min<std::size_t>(256, max_wg_);
   const std::size_t global = (n + local - 1) / local * local;
-  const double start = now();
-  cl_event event = nullptr;
-  check(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, &local, 0, nullptr, &event), "clEnqueueNDRangeKernel");
-  check(clWaitForEvents(1, &event), "clWaitForEvents");
-  ClTiming t;
-  t.wall_s = now() - start;
-  t.device_s = span_s(event, event);
-  clReleaseEvent(event);
-  return t;
+  return timed_launch(kernel, global, local);
 }
 
 double ClPeer::empty_kernel_and_read() {

@@ -54,6 +54,8 @@ class ClPeer {
  private:
   ClPeer() = default;
   cl_kernel kernel_for(const std::string& type, const std::string& op);
+  // One launch of `kernel` (its arguments set) on the profiling queue, waited for.
+  ClTiming timed_launch(cl_kernel kernel, std::size_t global, std::size_t local);
   cl_mem scratch(int which, std::uint64_t bytes);
 
   cl_device_id device_ = nullptr;

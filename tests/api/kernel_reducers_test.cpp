@@ -10,6 +10,7 @@
 
 #include "api_test_support.hpp"
 #include "seed_examples.hpp"
+#include "seed_examples_reference.hpp"
 
 namespace zr::test {
 namespace {
@@ -21,23 +22,14 @@ const kernel kAxpyNorm(zr_kernels::seed_examples, "axpy_norm");
 const kernel kAxpyStoreNorm(zr_kernels::seed_examples, "axpy_store_norm");
 const kernel kExtentAndSum(zr_kernels::seed_examples, "extent_and_sum");
 
-// seed_examples.cl's extent: the C++ type of the same size, and its host meaning.
-struct extent {
-  float lo, hi;
-  std::uint64_t lo_index, hi_index;
-};
-// seed_examples.cl's widen: the lower value, or of equal ones the lower index (the same for the higher).
-extent widen(extent a, const extent& b) {
-  if (b.lo < a.lo || (b.lo == a.lo && b.lo_index < a.lo_index)) a.lo = b.lo, a.lo_index = b.lo_index;
-  if (b.hi > a.hi || (b.hi == a.hi && b.hi_index < a.hi_index)) a.hi = b.hi, a.hi_index = b.hi_index;
-  return a;
-}
+using zr_kernels::reference::extent;
+using zr_kernels::reference::kNoExtent;
+using zr_kernels::reference::widen;
+
 extent host_extent(const std::vector<float>& x, extent e) {
   for (std::size_t i = 0; i < x.size(); ++i) e = widen(e, extent{x[i], x[i], i, i});
   return e;
 }
-const extent kNoExtent{std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(), UINT64_MAX,
-                       UINT64_MAX};
 void expect_same_extent(const extent& got, const extent& want, const std::string& where) {
   EXPECT_EQ(got.lo, want.lo) << where;
   EXPECT_EQ(got.hi, want.hi) << where;

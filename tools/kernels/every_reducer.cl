@@ -3,6 +3,8 @@
 // reducer; ks_<op>_<type> combines x[i] into element i % bins of its span.
 #include <zereduce/reducer_cl.h>
 
+#include "span_kernels.h"
+
 #define SCALAR_KERNEL(OP, TN, T, LOAD)                                                           \
   ZR_KERNEL(k_##OP##_##TN, (global const T* x), (x), ZR_REDUCER(zr_##OP##_##TN, r)) {           \
     zr_combine(r, LOAD(x, zr_index));                                                           \
@@ -37,13 +39,6 @@ FLOATING_KERNELS(f32, float, PLAIN_LOAD)
 SCALAR_KERNEL(logical_and, bool, uchar, BOOL_LOAD)
 SCALAR_KERNEL(logical_or, bool, uchar, BOOL_LOAD)
 
-#define SPAN_KERNEL(OP, TN, T)                                                                                  \
-  ZR_KERNEL(ks_##OP##_##TN, (global const T* x, ulong bins), (x, bins), ZR_SPAN_REDUCER(zr_span_##OP##_##TN, r)) { \
-    zr_combine_at(r, zr_index % bins, x[zr_index]);                                                             \
-  }
-#define SPAN_KERNELS(TN, T)                                                                      \
-  SPAN_KERNEL(plus, TN, T) SPAN_KERNEL(minimum, TN, T) SPAN_KERNEL(maximum, TN, T)               \
-  SPAN_KERNEL(bit_and, TN, T) SPAN_KERNEL(bit_or, TN, T) SPAN_KERNEL(bit_xor, TN, T)
 SPAN_KERNELS(i32, int)
 SPAN_KERNELS(u32, uint)
 SPAN_KERNEL(plus, f32, float)

@@ -12,6 +12,7 @@
 #include "every_span_i64.hpp"
 #include "reference_check.hpp"
 #include "seed_examples.hpp"
+#include "seed_examples_reference.hpp"
 #include "common/type_dispatch.hpp"
 
 namespace zr::conformance {
@@ -48,19 +49,9 @@ property_list properties_of(const ConformanceCase& c) {
   return props;
 }
 
-// seed_examples.cl's extent and its widen, again in C++: the lower value, or of equal ones the lower index (the same
-// for the higher); NaNs never win a comparison.
-struct Extent {
-  float lo, hi;
-  std::uint64_t lo_index, hi_index;
-};
-Extent widen(Extent a, const Extent& b) {
-  if (b.lo < a.lo || (b.lo == a.lo && b.lo_index < a.lo_index)) a.lo = b.lo, a.lo_index = b.lo_index;
-  if (b.hi > a.hi || (b.hi == a.hi && b.hi_index < a.hi_index)) a.hi = b.hi, a.hi_index = b.hi_index;
-  return a;
-}
-constexpr Extent kNoExtent{std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(), UINT64_MAX,
-                           UINT64_MAX};
+using Extent = zr_kernels::reference::extent;
+using zr_kernels::reference::kNoExtent;
+using zr_kernels::reference::widen;
 constexpr Extent kInitialExtent{-0.5f, 0.5f, 7, 9};
 
 struct KernelRun {
