@@ -24,15 +24,19 @@ core::UserKernelSource source_of(const kernel& k) {
 }
 
 core::Scalar value_of(const detail::kernel_arg& arg) {
+  core::DataType bits;
   switch (arg.bytes) {
-    case 1: return core::Scalar::from(core::DataType::u8, arg.value[0]);
-    case 2: return core::Scalar::from(core::DataType::u16, *reinterpret_cast<const std::uint16_t*>(arg.value));
-    case 4: return core::Scalar::from(core::DataType::u32, *reinterpret_cast<const std::uint32_t*>(arg.value));
-    case 8: return core::Scalar::from(core::DataType::u64, *reinterpret_cast<const std::uint64_t*>(arg.value));
+    case 1: bits = core::DataType::u8; break;
+    case 2: bits = core::DataType::u16; break;
+    case 4: bits = core::DataType::u32; break;
+    case 8: bits = core::DataType::u64; break;
     default:
       throw InvalidArgumentError("a kernel's by-value argument of " + std::to_string(arg.bytes) +
                                  " bytes: ze-reduce passes scalars of 1, 2, 4 or 8 bytes (larger data by pointer)");
   }
+  core::Scalar value{bits, {}};
+  std::memcpy(value.bytes.data(), arg.value, arg.bytes);
+  return value;
 }
 
 }  // namespace
@@ -116,6 +120,9 @@ void KernelJob::check_reductions(const core::UserKernel& kern) const {
                                  std::to_string(spec.kernel_value_alignment) + " bytes: at most 16 are supported");
     if (spec.properties.requested_strategy())
       throw InvalidArgumentError(which + ": a kernel's reductions take no strategy (the epilogue is chosen for the device)");
+    if (own && spec.properties.reproducible())
+      throw UnsupportedError(which + ": ze-reduce cannot tell whether a combine of the kernel's own depends on the "
+                             "order, so reproducible is refused (deterministic holds: the same launch gives the same bits)");
     const bool floating = core::is_floating(given.type);
     if (spec.properties.reproducible() && floating && (given.op == core::Op::plus || given.op == core::Op::multiplies))
       throw UnsupportedError(which + ": reproducible floating-point sums and products are not offered in kernels yet "

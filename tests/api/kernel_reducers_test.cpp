@@ -245,6 +245,12 @@ TEST(KernelReducers, AReducerOfTheKernelsOwnBesideABuiltInOne) {
     const extent want = widen(initial, host_extent(x, kNoExtent));
     expect_same_extent(got, want, "with an initial value, n = " + std::to_string(n));
   }
+  // reproducible: ze-reduce cannot tell whether the kernel's combine depends on the order.
+  extent bounds{};
+  auto dy = on_device(q, random_floats(4, 2));
+  EXPECT_THROW(q.parallel_for(range{4}, kExtentAndSum, static_cast<const float*>(dy.get()),
+                              user_reduction(&bounds, property::reduction::reproducible{}), reduction(&bounds.lo, plus<>())),
+               UnsupportedError);
   // A variable of another size than the kernel's accumulator is refused, naming both.
   double wrong = 0;
   float sum = 0;
