@@ -12,8 +12,8 @@
 // The macro's arguments: the kernel's name; its parameters (global pointers and scalars, as in any kernel);
 // the same parameters' names; then its reducers, in the order of the zr::reduction(...) arguments of
 // queue::parallel_for. The block after it is the body, run once for every index `zr_index` (ulong) of the
-// range, with each reducer as a pointer to this work-item's private accumulator. The body must not return
-// (use `continue`-free straight code or an if); everything after it is ze-reduce's:
+// range, with each reducer as a pointer to this work-item's private accumulator. The body is a function of its
+// own: `return` ends the work of that index. Everything after it is ze-reduce's:
 //
 //   - scalar reducers: the work-group combines its work-items' accumulators (the epilogue variant chosen for
 //     the device at run time, linked in by ze-reduce: spirv_kernels/src/kepilogue.cl), every group writes its
@@ -26,7 +26,8 @@
 //
 // Reducer types are zr_<op>_<type> and zr_span_<op>_<type>: ops plus, multiplies, minimum, maximum, bit_and,
 // bit_or, bit_xor (integers), logical_and, logical_or (bool, as uchar); types i8 i16 i32 i64 u8 u16 u32 u64 f16
-// f32 f64 bool. Floating minimum and maximum follow ze-reduce's reductions (a NaN gives the canonical NaN, -0.0
+// f32 f64 bool, and reducers of your own (ZR_USER_REDUCER_TYPE, below). Floating minimum and maximum follow
+// ze-reduce's reductions (a NaN gives the canonical NaN, -0.0
 // is below +0.0); integer sums and products wrap; f16 accumulates in float and rounds once (its zr_combine takes
 // a float). Spans: plus, minimum, maximum, bit_and, bit_or, bit_xor of i32 and u32 (i64 and u64 too where the
 // device has 64-bit atomics), and plus of f32.
