@@ -27,9 +27,8 @@
 // Reducer types are zr_<op>_<type> and zr_span_<op>_<type>: ops plus, multiplies, minimum, maximum, bit_and,
 // bit_or, bit_xor (integers), logical_and, logical_or (bool, as uchar); types i8 i16 i32 i64 u8 u16 u32 u64 f16
 // f32 f64 bool, and reducers of your own (ZR_USER_REDUCER_TYPE, below). Floating minimum and maximum follow
-// ze-reduce's reductions (a NaN gives the canonical NaN, -0.0
-// is below +0.0); integer sums and products wrap; f16 accumulates in float and rounds once (its zr_combine takes
-// a float). Spans: plus, minimum, maximum, bit_and, bit_or, bit_xor of i32 and u32 (i64 and u64 too where the
+// ze-reduce's reductions (a NaN gives the canonical NaN, -0.0 is below +0.0); integer sums and products wrap; f16
+// accumulates in float and rounds once (its zr_combine takes a float). Spans: plus, minimum, maximum, bit_and, bit_or, bit_xor of i32 and u32 (i64 and u64 too where the
 // device has 64-bit atomics), and plus of f32.
 //
 // zereduce_add_kernel() (CMake) compiles the file to SPIR-V at your build time; at run time ze-reduce links
