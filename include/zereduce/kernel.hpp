@@ -17,8 +17,10 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <vector>
 
 #include "zereduce/export.hpp"
+#include "zereduce/reduction.hpp"
 
 namespace zr {
 
@@ -78,6 +80,40 @@ kernel_arg make_kernel_arg(const T& value) {
     std::memcpy(arg.value, &value, sizeof(T));
   }
   return arg;
+}
+
+// One launch as the caller wrote it (queue::parallel_for, and the interop reducers' append_parallel_for): the range,
+// the kernel's own arguments and the reductions, in order.
+struct kernel_call {
+  std::uint64_t global = 0;
+  std::uint64_t local = 0;  // 0: a zr::range
+  std::vector<kernel_arg> args;
+  std::vector<reduction_spec> specs;
+  bool arg_after_reduction = false;  // refused: the kernel's arguments come first
+};
+
+template <typename Range, typename... Rest>
+kernel_call make_kernel_call(const Range& range, const Rest&... rest) {
+  static_assert(std::is_same_v<Range, zr::range> || std::is_same_v<Range, zr::nd_range>,
+                "parallel_for takes a zr::range or a zr::nd_range");
+  kernel_call call;
+  if constexpr (std::is_same_v<Range, zr::range>) {
+    call.global = range.size;
+  } else {
+    call.global = range.global;
+    call.local = range.local;
+  }
+  auto take = [&](const auto& item) {
+    using Item = std::decay_t<decltype(item)>;
+    if constexpr (is_reduction_descriptor_v<Item>) {
+      call.specs.push_back(item.spec());
+    } else {
+      call.args.push_back(make_kernel_arg(item));
+      call.arg_after_reduction = call.arg_after_reduction || !call.specs.empty();
+    }
+  };
+  (take(rest), ...);
+  return call;
 }
 }  // namespace detail
 

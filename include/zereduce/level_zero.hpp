@@ -36,6 +36,7 @@
 #include "zereduce/event.hpp"
 #include "zereduce/export.hpp"
 #include "zereduce/interop_request.hpp"
+#include "zereduce/kernel.hpp"
 
 namespace zr::level_zero_interop {
 
@@ -94,6 +95,24 @@ class ZR_API reducer {
            signal_event, wait_events, true);
   }
 
+  // Appends to `list` a launch of an application's kernel with reducers (zereduce/kernel.hpp, docs/kernels.md), as
+  // zr::queue::parallel_for runs it: the range, the kernel, its own arguments, then its reductions. Its pointer
+  // arguments and the reductions' variables are USM memory of the reducer's context (an argument anywhere in its
+  // allocation; a span reduction's variable its elements); scalars are passed by value (at most 8 bytes). It is
+  // appended between barriers as append_reduce is (after `wait_events` and everything before it, signalling
+  // `signal_event`), with the reducer's own scratch; with initialize_to_identity a span is filled with the
+  // identity first. A wrong call is refused before anything is appended, with the problem named.
+  template <typename Range, typename... Rest>
+  void append_parallel_for(ze_command_list_handle_t list, ze_event_handle_t signal_event,
+                           std::span<const ze_event_handle_t> wait_events, const Range& range, const kernel& k,
+                           const Rest&... rest) {
+    append_kernel(list, k, zr::detail::make_kernel_call(range, rest...), signal_event, wait_events);
+  }
+  template <typename Range, typename... Rest>
+  void append_parallel_for(ze_command_list_handle_t list, const Range& range, const kernel& k, const Rest&... rest) {
+    append_kernel(list, k, zr::detail::make_kernel_call(range, rest...), nullptr, {});
+  }
+
   // What the reduction of n elements of T with `op` and `properties` runs: its strategy, passes and combine
   // depth (the m of the documented floating-point bound), as a zr::queue's profile reports them.
   template <typename T, typename BinaryOperation>
@@ -111,6 +130,8 @@ class ZR_API reducer {
   void append(ze_command_list_handle_t list, const void* input, std::uint64_t n, void* result,
               const zr::detail::interop_request& request, std::span<std::byte> scratch, ze_event_handle_t signal_event,
               std::span<const ze_event_handle_t> wait_events, bool scratch_given = false);
+  void append_kernel(ze_command_list_handle_t list, const kernel& k, const zr::detail::kernel_call& call,
+                     ze_event_handle_t signal_event, std::span<const ze_event_handle_t> wait_events);
   std::uint64_t scratch_bytes_of(std::uint64_t n, const zr::detail::interop_request& request) const;
   plan_summary describe_of(std::uint64_t n, const zr::detail::interop_request& request) const;
 

@@ -26,6 +26,7 @@
 #include "zereduce/event.hpp"
 #include "zereduce/export.hpp"
 #include "zereduce/interop_request.hpp"
+#include "zereduce/kernel.hpp"
 
 namespace zr::opencl_interop {
 
@@ -85,6 +86,23 @@ class ZR_API reducer {
                            wait_list);
   }
 
+  // Appends to `queue` a launch of an application's kernel with reducers (zereduce/kernel.hpp, docs/kernels.md),
+  // as zr::queue::parallel_for runs it: the range, the kernel, its own arguments, then its reductions. Its pointer
+  // arguments and the reductions' variables are USM or SVM pointers of this context, as for the pointer
+  // append_reduce above (an argument anywhere in its allocation; a span reduction's variable its elements);
+  // scalars are passed by value (at most 8 bytes). With initialize_to_identity a span is filled with the
+  // identity on the queue first. It runs after `wait_list` and returns the event of the launch: the caller
+  // releases it. A wrong call is refused before anything is enqueued, with the problem named.
+  template <typename Range, typename... Rest>
+  cl_event append_parallel_for(cl_command_queue queue, std::span<const cl_event> wait_list, const Range& range,
+                               const kernel& k, const Rest&... rest) {
+    return append_kernel(queue, k, zr::detail::make_kernel_call(range, rest...), wait_list);
+  }
+  template <typename Range, typename... Rest>
+  cl_event append_parallel_for(cl_command_queue queue, const Range& range, const kernel& k, const Rest&... rest) {
+    return append_kernel(queue, k, zr::detail::make_kernel_call(range, rest...), {});
+  }
+
   // What the reduction of n elements of T with `op` and `properties` runs: its strategy, passes and combine
   // depth (the m of the documented floating-point bound), as a zr::queue's profile reports them.
   template <typename T, typename BinaryOperation>
@@ -96,6 +114,8 @@ class ZR_API reducer {
   cl_event append_pointers(cl_command_queue queue, const void* input, std::uint64_t n, void* result,
                            const zr::detail::interop_request& request, std::span<const cl_event> wait_list);
   plan_summary describe_of(std::uint64_t n, const zr::detail::interop_request& request) const;
+  cl_event append_kernel(cl_command_queue queue, const kernel& k, const zr::detail::kernel_call& call,
+                         std::span<const cl_event> wait_list);
   cl_event append(cl_command_queue queue, cl_mem input, std::uint64_t input_offset, std::uint64_t n, cl_mem result,
                   std::uint64_t result_offset, const zr::detail::interop_request& request,
                   std::span<const cl_event> wait_list);

@@ -449,32 +449,7 @@ class ZR_API queue {
   // initialize_to_identity). The variables may be ordinary host memory or allocations of the device.
   template <typename Range, typename... Rest>
   event parallel_for(const Range& range, const kernel& k, const Rest&... rest) {
-    static_assert(std::is_same_v<Range, zr::range> || std::is_same_v<Range, zr::nd_range>,
-                  "parallel_for takes a zr::range or a zr::nd_range");
-    std::array<detail::kernel_arg, sizeof...(Rest)> args{};
-    std::array<detail::reduction_spec, sizeof...(Rest)> specs{};
-    std::size_t arg_count = 0, spec_count = 0;
-    bool reduction_seen = false, arg_after_reduction = false;
-    auto take = [&](const auto& item) {
-      using Item = std::decay_t<decltype(item)>;
-      if constexpr (detail::is_reduction_descriptor_v<Item>) {
-        specs[spec_count++] = item.spec();
-        reduction_seen = true;
-      } else {
-        args[arg_count++] = detail::make_kernel_arg(item);
-        arg_after_reduction = arg_after_reduction || reduction_seen;
-      }
-    };
-    (take(rest), ...);
-    std::uint64_t global = 0, local = 0;
-    if constexpr (std::is_same_v<Range, zr::range>) {
-      global = range.size;
-    } else {
-      global = range.global;
-      local = range.local;
-    }
-    return submit_kernel(k, global, local, std::span<const detail::kernel_arg>(args.data(), arg_count),
-                         std::span<const detail::reduction_spec>(specs.data(), spec_count), arg_after_reduction);
+    return submit_kernel(k, detail::make_kernel_call(range, rest...));
   }
 
   // Waits for everything submitted so far; rethrows the first error of work nobody waited for.
@@ -498,10 +473,7 @@ class ZR_API queue {
   event submit_axes(const void* input, bool host_input, std::span<const std::uint64_t> shape,
                     std::span<const std::int64_t> axes, const detail::reduction_spec& spec, std::uint64_t given_elements,
                     std::uint64_t given_results);
-  // local == 0: a zr::range of `global` indices.
-  event submit_kernel(const kernel& k, std::uint64_t global, std::uint64_t local,
-                      std::span<const detail::kernel_arg> args, std::span<const detail::reduction_spec> specs,
-                      bool arg_after_reduction);
+  event submit_kernel(const kernel& k, const detail::kernel_call& call);
   static std::uint64_t checked_product(std::uint64_t rows, std::uint64_t columns);
   [[noreturn]] static void throw_no_offsets();
   [[noreturn]] static void throw_ragged_rows(std::uint64_t n, std::uint64_t columns);

@@ -3,169 +3,48 @@
 #include <cstring>
 
 #include "api/memory_checks.hpp"
-#include "api/plan_cache.hpp"
-#include "api/requests.hpp"
 #include "api/run_profiles.hpp"
-#include "identity.hpp"
-#include "tuning.hpp"
-#include "user_kernel.hpp"
 #include "zereduce/errors.hpp"
 
 namespace zr::api {
 
 namespace {
 
-core::UserKernelSource source_of(const kernel& k) {
-  const kernel_source& s = k.source();
-  if (!s.name || !s.spirv || !s.opencl_c_source || !k.name())
-    throw InvalidArgumentError("a kernel source needs a name, SPIR-V and OpenCL C source, and the kernel a name (use "
-                               "the header zereduce_add_kernel() generates)");
-  return {s.name, {s.spirv, s.spirv_words}, {s.opencl_c_source, std::strlen(s.opencl_c_source)}, k.name()};
-}
-
-core::Scalar value_of(const detail::kernel_arg& arg) {
-  core::DataType bits;
-  switch (arg.bytes) {
-    case 1: bits = core::DataType::u8; break;
-    case 2: bits = core::DataType::u16; break;
-    case 4: bits = core::DataType::u32; break;
-    case 8: bits = core::DataType::u64; break;
-    default:
-      throw InvalidArgumentError("a kernel's by-value argument of " + std::to_string(arg.bytes) +
-                                 " bytes: ze-reduce passes scalars of 1, 2, 4 or 8 bytes (larger data by pointer)");
-  }
-  core::Scalar value{bits, {}};
-  std::memcpy(value.bytes.data(), arg.value, arg.bytes);
-  return value;
+KernelMemoryChecks checks_of(BackendDevice& device, std::vector<core::ResultTarget>& targets) {
+  KernelMemoryChecks checks;
+  checks.argument = [&device](const void* pointer, std::size_t index) {
+    if (!device.find(pointer))
+      throw InvalidArgumentError("pointer argument " + std::to_string(index) + " (" + address(pointer) +
+                                 ") is not an allocation of device '" + device.name() +
+                                 "' (kernels read and write the device's memory: malloc_device, malloc_shared or "
+                                 "malloc_host of a queue on it)");
+  };
+  checks.variable = [&device, &targets](void* variable, std::uint64_t bytes, std::size_t r) {
+    const bool host = is_host_range(device, variable, bytes, "reduction " + std::to_string(r) + "'s variable", true);
+    targets.push_back({variable, host});
+  };
+  return checks;
 }
 
 }  // namespace
 
-KernelJob::KernelJob(BackendDevice& device, const kernel& k, std::uint64_t global, std::uint64_t local,
-                     std::span<const detail::kernel_arg> args, std::span<const detail::reduction_spec> specs,
-                     bool arg_after_reduction, core::Timestamps timestamps)
-    : device_(device), timestamps_(timestamps), indices_(global), specs_(specs.begin(), specs.end()) {
-  kernel_ = core::load_user_kernel(source_of(k));
-  const core::UserKernel& kern = *kernel_;
-  if (arg_after_reduction)
-    throw InvalidArgumentError(kern.label() + ": give the kernel's own arguments first, then its reductions");
-  if (args.size() != kern.parameters)
-    throw InvalidArgumentError(kern.label() + " takes " + std::to_string(kern.parameters) + " argument(s) of its own, " +
-                               std::to_string(args.size()) + " given");
-  check_reductions(kern);
-
-  core::KernelLaunch launch;
-  launch.entry_point = kern.entry_point;
-  launch.n = global;
-  if (local) {
-    launch.global = global;
-    launch.local = local;
-  }
-  for (const auto& arg : args) {
-    core::KernelArgument argument;
-    argument.pointer = arg.pointer;
-    argument.address = arg.address;
-    if (arg.pointer) {
-      if (arg.address && !device_.find(arg.address))
-        throw InvalidArgumentError(kern.label() + ": pointer argument " + std::to_string(launch.arguments.size()) +
-                                   " (" + address(arg.address) + ") is not an allocation of device '" + device_.name() +
-                                   "' (kernels read and write the device's memory: malloc_device, malloc_shared or "
-                                   "malloc_host of a queue on it)");
-    } else {
-      argument.value = value_of(arg);
-    }
-    launch.arguments.push_back(argument);
-  }
-  for (std::size_t r = 0; r < specs_.size(); ++r) {
-    launch.reductions.push_back(reduction_of(specs_[r], kern.reducers[r]));
-    const auto& reduction = launch.reductions.back();
-    const std::uint64_t bytes = reduction.elements * reduction.reducer.bytes;
-    const bool host = is_host_range(device_, specs_[r].var, bytes, "reduction " + std::to_string(r) + "'s variable", true);
-    targets_.push_back({specs_[r].var, host});
-  }
-
-  const core::Capabilities& caps = device_.capabilities();
-  const core::EmbeddedModule& linked = core::linked_kernel_module(kern);
-  const core::FeatureSet missing = linked.required.missing_from(caps.features());
-  if (!missing.empty())
-    throw UnsupportedError(kern.label() + " needs " + core::to_string(missing) + ", which device '" + device_.name() +
-                           "' lacks");
-  if (!caps.accepts_spirv && !caps.accepts_opencl_c)
-    throw UnsupportedError("device '" + device_.name() + "' takes neither SPIR-V nor OpenCL C source, the forms of a "
-                           "linked kernel");
-  launch.module = &linked;
-  plan_ = core::make_kernel_plan(caps, launch, core::tuning_for(caps));
-  summary_ = planned_run(plan_).summary;
-}
-
-void KernelJob::check_reductions(const core::UserKernel& kern) const {
-  if (specs_.size() != kern.reducers.size())
-    throw InvalidArgumentError(kern.label() + " has " + std::to_string(kern.reducers.size()) + " reducer(s), " +
-                               std::to_string(specs_.size()) + " reduction(s) given");
-  for (std::size_t r = 0; r < specs_.size(); ++r) {
-    const detail::reduction_spec& spec = specs_[r];
-    const bool own = spec.op == op_kind::user && !spec.user;
-    const core::KernelReducer given{static_cast<core::Op>(spec.op), static_cast<core::DataType>(spec.type), spec.span,
-                                    own ? spec.kernel_value_bytes
-                                        : static_cast<std::uint32_t>(core::size_of(static_cast<core::DataType>(spec.type)))};
-    const std::string which = "reduction " + std::to_string(r) + " (" + core::describe(given) + ")";
-    if (!(given == kern.reducers[r]))
-      throw InvalidArgumentError(which + " does not match reducer " + std::to_string(r) + " of " + kern.label() + " (" +
-                                 core::describe(kern.reducers[r]) + ")");
-    if (spec.partial || spec.user)
-      throw InvalidArgumentError(which + ": kernels take zr::reduction(var, op), zr::reduction(span, op) and "
-                                 "zr::user_reduction(var) only");
-    if (own && spec.kernel_value_alignment > 16)
-      throw InvalidArgumentError(which + ": its variable's type is aligned to " +
-                                 std::to_string(spec.kernel_value_alignment) + " bytes: at most 16 are supported");
-    if (spec.properties.requested_strategy())
-      throw InvalidArgumentError(which + ": a kernel's reductions take no strategy (the epilogue is chosen for the device)");
-    if (own && spec.properties.reproducible())
-      throw UnsupportedError(which + ": ze-reduce cannot tell whether a combine of the kernel's own depends on the "
-                             "order, so reproducible is refused (deterministic holds: the same launch gives the same bits)");
-    const bool floating = core::is_floating(given.type);
-    if (spec.properties.reproducible() && floating && (given.op == core::Op::plus || given.op == core::Op::multiplies))
-      throw UnsupportedError(which + ": reproducible floating-point sums and products are not offered in kernels yet "
-                             "(deterministic ones are: the result is the same for the same launch on the same device)");
-    if (spec.properties.deterministic() && given.span && floating)
-      throw UnsupportedError(which + ": a span's floating-point sum is combined with atomics in whatever order the "
-                             "work-items reach them, so it is not deterministic");
-    if (spec.has_user_identity && !own) {
-      const core::Scalar identity = identity_of(spec);
-      if (!core::is_identity(given.op, identity))
-        throw InvalidArgumentError(which + ": " + identity.to_string() + " is not an identity of " +
-                                   std::string(core::name(given.op)) + " on " + std::string(core::name(given.type)) +
-                                   " (this one is " + core::known_identity(given.op, given.type).to_string() + ")");
-    }
-  }
-}
-
-core::KernelReduction KernelJob::reduction_of(const detail::reduction_spec& spec, const core::KernelReducer& reducer) const {
-  core::KernelReduction reduction;
-  reduction.reducer = reducer;
-  reduction.elements = reducer.span ? spec.columns : 1;
-  // A reducer of the kernel's own has its identity in the kernel.
-  reduction.identity = reducer.op == core::Op::user ? core::Scalar{core::DataType::u8, {}}
-                                                    : core::known_identity(reducer.op, reducer.type);
-  // A span starts from its identity by being filled with it (execute), then always reads its values.
-  reduction.include_initial = reducer.span || !spec.properties.initialize_to_identity();
-  return reduction;
-}
-
-void KernelJob::fill_with_identity(const detail::reduction_spec& spec, const core::ResultTarget& target) const {
-  const core::Scalar identity = core::known_identity(static_cast<core::Op>(spec.op), static_cast<core::DataType>(spec.type));
-  const std::size_t each = identity.size();
-  std::vector<std::byte> filled(spec.columns * each);
-  for (std::uint64_t i = 0; i < spec.columns; ++i) std::memcpy(filled.data() + i * each, identity.data(), each);
-  if (target.host_memory) std::memcpy(target.pointer, filled.data(), filled.size());
-  else device_.copy(target.pointer, filled.data(), filled.size());
-}
+KernelJob::KernelJob(BackendDevice& device, const kernel& k, const detail::kernel_call& call, core::Timestamps timestamps)
+    : device_(device),
+      timestamps_(timestamps),
+      indices_(call.global),
+      launch_(device.capabilities(), device.name(), k, call, checks_of(device, targets_)) {}
 
 void KernelJob::execute(profile& out) {
-  out.plans.push_back(summary_);
-  for (std::size_t r = 0; r < specs_.size(); ++r)
-    if (specs_[r].span && specs_[r].properties.initialize_to_identity()) fill_with_identity(specs_[r], targets_[r]);
-  add_run(out, device_.run(plan_, nullptr, targets_, timestamps_));
+  out.plans.push_back(launch_.summary());
+  for (const auto& fill : launch_.identity_fills()) {
+    std::vector<std::byte> filled(fill.bytes);
+    for (std::uint64_t at = 0; at < fill.bytes; at += fill.identity.size())
+      std::memcpy(filled.data() + at, fill.identity.data(), fill.identity.size());
+    const core::ResultTarget& target = targets_[fill.reduction];
+    if (target.host_memory) std::memcpy(target.pointer, filled.data(), filled.size());
+    else device_.copy(target.pointer, filled.data(), filled.size());
+  }
+  add_run(out, device_.run(launch_.plan(), nullptr, targets_, timestamps_));
 }
 
 }  // namespace zr::api

@@ -8,6 +8,7 @@
 
 #include "api/device_impl.hpp"
 #include "api/interop_request.hpp"
+#include "api/kernel_launch.hpp"
 #include "api/level_zero_backend.hpp"
 #include "api/plan_cache.hpp"
 #include "data_types.hpp"
@@ -72,6 +73,30 @@ class reducer_impl {
     appender_.append(planned->plan, input, result, target, scratch_given && needed ? scratch : std::span<std::byte>{});
   }
 
+  void append_kernel(ze_command_list_handle_t list, const kernel& k, const zr::detail::kernel_call& call,
+                     ze_event_handle_t signal, std::span<const ze_event_handle_t> waits) {
+    std::vector<void*> variables;
+    api::KernelMemoryChecks checks;
+    checks.argument = [&](const void* pointer, std::size_t index) {
+      appender_.check_usm(pointer, 1, ("pointer argument " + std::to_string(index)).c_str());
+    };
+    checks.variable = [&](void* variable, std::uint64_t bytes, std::size_t r) {
+      const std::string which = "the variable of reduction " + std::to_string(r);
+      const auto& spec = call.specs[r];
+      if (spec.op != op_kind::user) {
+        const auto type = static_cast<core::DataType>(spec.type);
+        check_alignment(variable, core::size_of(type), which.c_str(), type);
+      }
+      appender_.check_usm(variable, bytes, which.c_str());
+      variables.push_back(variable);
+    };
+    const api::CheckedKernelLaunch launch(device_->capabilities(), device_->name(), k, call, checks);
+    std::vector<level_zero::Appender::Fill> fills;
+    for (const auto& f : launch.identity_fills())
+      fills.push_back({variables[f.reduction], std::span(f.identity.data(), f.identity.size()), f.bytes});
+    appender_.append_kernel(launch.plan(), variables, fills, level_zero::AppendTarget{list, signal, waits});
+  }
+
   plan_summary describe(std::uint64_t n, const zr::detail::interop_request& request) {
     const core::ReductionRequest reduction = api::core_request(request, n, "level_zero_interop");
     if (n == 0) return api::empty_input_summary(reduction);
@@ -106,6 +131,11 @@ void reducer::append(ze_command_list_handle_t list, const void* input, std::uint
                      const zr::detail::interop_request& request, std::span<std::byte> scratch,
                      ze_event_handle_t signal_event, std::span<const ze_event_handle_t> wait_events, bool scratch_given) {
   impl_->append(list, input, n, result, request, scratch, signal_event, wait_events, scratch_given);
+}
+
+void reducer::append_kernel(ze_command_list_handle_t list, const kernel& k, const zr::detail::kernel_call& call,
+                            ze_event_handle_t signal_event, std::span<const ze_event_handle_t> wait_events) {
+  impl_->append_kernel(list, k, call, signal_event, wait_events);
 }
 
 plan_summary reducer::describe_of(std::uint64_t n, const zr::detail::interop_request& request) const {

@@ -8,6 +8,7 @@
 
 #include "api/device_impl.hpp"
 #include "api/interop_request.hpp"
+#include "api/kernel_launch.hpp"
 #include "api/plan_cache.hpp"
 #include "opencl/appender.hpp"
 #include "strategy.hpp"
@@ -38,6 +39,31 @@ class reducer_impl {
     const core::ReductionRequest reduction = api::core_request(request, n, "opencl_interop");
     const auto planned = n ? plan(reduction) : nullptr;
     return appender_.append(planned ? &planned->plan : nullptr, reduction, queue, input, result, wait_list);
+  }
+
+  cl_event append_kernel(cl_command_queue queue, const kernel& k, const zr::detail::kernel_call& call,
+                         std::span<const cl_event> wait_list) {
+    using opencl::GlobalMemory;
+    std::vector<GlobalMemory> pointers, variables;  // the non-null pointer arguments, the variables: in order
+    api::KernelMemoryChecks checks;
+    checks.argument = [&](const void* pointer, std::size_t index) {
+      pointers.push_back(appender_.checked_pointer(pointer, 1, "pointer argument " + std::to_string(index), core::DataType::u8));
+    };
+    checks.variable = [&](void* variable, std::uint64_t bytes, std::size_t r) {
+      const auto& spec = call.specs[r];
+      // A reducer of the kernel's own has no element type of the library's.
+      const auto type = spec.op == op_kind::user ? core::DataType::u8 : static_cast<core::DataType>(spec.type);
+      variables.push_back(appender_.checked_pointer(variable, bytes, "variable of reduction " + std::to_string(r), type));
+    };
+    const auto& caps = appender_.context().capabilities();
+    const api::CheckedKernelLaunch launch(caps, appender_.context().device().name, k, call, checks);
+    std::vector<GlobalMemory> kernel_pointers;
+    auto next = pointers.begin();
+    for (const void* pointer : launch.plan().kernel_pointers) kernel_pointers.push_back(pointer ? *next++ : GlobalMemory{});
+    std::vector<opencl::Appender::Fill> fills;
+    for (const auto& f : launch.identity_fills())
+      fills.push_back({variables[f.reduction], std::span(f.identity.data(), f.identity.size()), f.bytes});
+    return appender_.append_kernel(launch.plan(), queue, variables, kernel_pointers, fills, wait_list);
   }
 
   plan_summary describe(std::uint64_t n, const zr::detail::interop_request& request) {
@@ -74,6 +100,11 @@ cl_device_id reducer::device() const { return impl_->context().device().id; }
 cl_event reducer::append_pointers(cl_command_queue queue, const void* input, std::uint64_t n, void* result,
                                   const zr::detail::interop_request& request, std::span<const cl_event> wait_list) {
   return impl_->append_pointers(queue, input, n, result, request, wait_list);
+}
+
+cl_event reducer::append_kernel(cl_command_queue queue, const kernel& k, const zr::detail::kernel_call& call,
+                               std::span<const cl_event> wait_list) {
+  return impl_->append_kernel(queue, k, call, wait_list);
 }
 
 plan_summary reducer::describe_of(std::uint64_t n, const zr::detail::interop_request& request) const {

@@ -92,10 +92,8 @@ event queue::submit(const void* input, element_type type, std::uint64_t n, bool 
   return event(impl_->submit([job](profile& out) { job->execute(out); }, small));
 }
 
-event queue::submit_kernel(const kernel& k, std::uint64_t global, std::uint64_t local,
-                           std::span<const detail::kernel_arg> args, std::span<const detail::reduction_spec> specs,
-                           bool arg_after_reduction) {
-  auto job = std::make_shared<api::KernelJob>(backend_of(*impl_), k, global, local, args, specs, arg_after_reduction,
+event queue::submit_kernel(const kernel& k, const detail::kernel_call& call) {
+  auto job = std::make_shared<api::KernelJob>(backend_of(*impl_), k, call,
                                               impl_->profiling() ? core::Timestamps::on : core::Timestamps::off);
   // The body is the application's: only a short range is taken to be small work.
   const bool small = job->indices() <= 64 * 1024;

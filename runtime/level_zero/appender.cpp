@@ -75,10 +75,21 @@ std::vector<void*> Appender::carve_scratch(const core::Plan& plan, std::span<std
 
 void Appender::append(const core::Plan& plan, const void* input, void* result, const AppendTarget& target,
                       std::span<std::byte> scratch) {
+  if (plan.results.size() > 1) throw Error("level_zero_interop: plans with several results are not appended (a bug)");
+  void* const results[] = {result};
+  append_plan(plan, input, results, {}, target, scratch);
+}
+
+void Appender::append_kernel(const core::Plan& plan, std::span<void* const> variables, std::span<const Fill> fills,
+                             const AppendTarget& target) {
+  append_plan(plan, nullptr, variables, fills, target, {});
+}
+
+void Appender::append_plan(const core::Plan& plan, const void* input, std::span<void* const> results,
+                           std::span<const Fill> fills, const AppendTarget& target, std::span<std::byte> scratch) {
   const auto& name = device_->name();
   device_->throw_if_unusable();
   if (!target.list) throw InvalidArgumentError("level_zero_interop: the command list is null");
-  if (plan.results.size() > 1) throw Error("level_zero_interop: plans with several results are not appended (a bug)");
   std::lock_guard lock(mutex_);
   const std::vector<void*> scratch_pointers = carve_scratch(plan, scratch);
   auto* waits = const_cast<ze_event_handle_t*>(target.waits.data());
@@ -92,8 +103,13 @@ void Appender::append(const core::Plan& plan, const void* input, void* result, c
                 plan.scratch[i].bytes, nullptr, 0, nullptr);
     filled = true;
   }
-  void* const results[] = {result};
-  append_passes(*device_, target.list, plan, PassBuffers{input, results, scratch_pointers, nullptr, {}}, {}, filled);
+  for (const Fill& fill : fills) {
+    ZR_ZE_CHECK(name, zeCommandListAppendMemoryFill, target.list, fill.memory, fill.pattern.data(), fill.pattern.size(),
+                fill.bytes, nullptr, 0, nullptr);
+    filled = true;
+  }
+  append_passes(*device_, target.list, plan, PassBuffers{input, results, scratch_pointers, nullptr, plan.kernel_pointers},
+                {}, filled);
   ZR_ZE_CHECK(name, zeCommandListAppendBarrier, target.list, target.signal, 0, nullptr);
 }
 

@@ -44,6 +44,16 @@ class Appender {
   // appender's own.
   void append(const core::Plan& plan, const void* input, void* result, const AppendTarget& target,
               std::span<std::byte> scratch = {});
+  // An application's kernel with reducers (plans/kernel_reducers.hpp): `variables` are the plan's results, USM
+  // memory of the context; its kernel pointers are the plan's own. Each fill comes first: a variable filled with a
+  // pattern (a span's identity). The appender's own scratch.
+  struct Fill {
+    void* memory = nullptr;
+    std::span<const std::byte> pattern;
+    std::uint64_t bytes = 0;
+  };
+  void append_kernel(const core::Plan& plan, std::span<void* const> variables, std::span<const Fill> fills,
+                     const AppendTarget& target);
   // No elements: the result keeps its value, or becomes `identity` when the request does not include it.
   void append_empty(const core::ReductionRequest& request, void* result, const AppendTarget& target);
 
@@ -52,6 +62,8 @@ class Appender {
   void check_usm(const void* pointer, std::uint64_t bytes, const char* what) const;
 
  private:
+  void append_plan(const core::Plan& plan, const void* input, std::span<void* const> results, std::span<const Fill> fills,
+                   const AppendTarget& target, std::span<std::byte> scratch);
   std::vector<void*> carve_scratch(const core::Plan& plan, std::span<std::byte> given);
 
   std::shared_ptr<const Device> device_;

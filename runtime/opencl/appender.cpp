@@ -196,24 +196,41 @@ cl_event Appender::append(const core::Plan* plan, const core::ReductionRequest& 
   EventHandle done;
   if (request.n == 0) {
     // No elements: the result keeps its value (a marker orders the returned event), or becomes the identity.
-    const auto count = static_cast<cl_uint>(after.size());
-    if (request.include_initial) {
-      done = EventHandle(marker(queue, after, device));
-    } else if (result_memory.kind == GlobalMemory::Pointer::usm) {
-      done = EventHandle(context_.intel_usm()->fill(queue, result, std::span(request.identity.data(), element), element, after, device));
-    } else {
-      cl_event event = nullptr;
-      check(clEnqueueSVMMemFill(queue, result, request.identity.data(), element, element, count,
-                                after.empty() ? nullptr : after.data(), &event),
-            "clEnqueueSVMMemFill", device, "the identity into the result");
-      done = EventHandle(event);
-    }
+    if (request.include_initial) done = EventHandle(marker(queue, after, device));
+    else done = fill(queue, Fill{result_memory, std::span(request.identity.data(), element), element}, after);
     check(clFlush(queue), "clFlush", device);
   } else {
     const GlobalMemory results[] = {result_memory};
     done = executor_.append(*plan, input_memory, results, AppendTarget{queue, after, out_of_order}).done;
   }
   return finish(std::move(done));
+}
+
+cl_event Appender::append_kernel(const core::Plan& plan, cl_command_queue queue, std::span<const GlobalMemory> variables,
+                                 std::span<const GlobalMemory> kernel_pointers, std::span<const Fill> fills,
+                                 std::span<const cl_event> wait_list) {
+  const bool out_of_order = checked_queue_is_out_of_order(queue);
+  std::lock_guard lock(mutex_);
+  std::vector<cl_event> after = after_both(wait_list, last_);
+  std::vector<EventHandle> filled;
+  for (const Fill& f : fills) filled.push_back(fill(queue, f, after));
+  if (!filled.empty()) {
+    after.clear();
+    for (const EventHandle& event : filled) after.push_back(event.get());
+  }
+  return finish(executor_.append(plan, GlobalMemory{}, variables, AppendTarget{queue, after, out_of_order}, kernel_pointers).done);
+}
+
+// Fills USM or SVM memory with a pattern, after `after`.
+EventHandle Appender::fill(cl_command_queue queue, const Fill& f, std::span<const cl_event> after) {
+  const std::string& device = context_.device().name;
+  if (f.memory.kind == GlobalMemory::Pointer::usm)
+    return EventHandle(context_.intel_usm()->fill(queue, const_cast<void*>(f.memory.pointer), f.pattern, f.bytes, after, device));
+  cl_event event = nullptr;
+  check(clEnqueueSVMMemFill(queue, const_cast<void*>(f.memory.pointer), f.pattern.data(), f.pattern.size(), f.bytes,
+                            static_cast<cl_uint>(after.size()), after.empty() ? nullptr : after.data(), &event),
+        "clEnqueueSVMMemFill", device, "the identity into a result");
+  return EventHandle(event);
 }
 
 // The event of an append's last command: the next append waits for it (they share the scratch buffers); the
@@ -239,7 +256,7 @@ bool Appender::checked_queue_is_out_of_order(cl_command_queue queue) const {
 // A pointer is unified shared memory when the driver knows it as an allocation of this context
 // (cl_intel_unified_shared_memory: it says which allocation, so the range and the device are checked); any
 // other pointer must be shared virtual memory.
-GlobalMemory Appender::checked_pointer(const void* pointer, std::uint64_t bytes, const char* which,
+GlobalMemory Appender::checked_pointer(const void* pointer, std::uint64_t bytes, const std::string& which,
                                        core::DataType type) const {
   const std::string& device = context_.device().name;
   if (!pointer) throw InvalidArgumentError(std::string("opencl_interop: the ") + which + " is a null pointer");
@@ -272,7 +289,7 @@ GlobalMemory Appender::checked_pointer(const void* pointer, std::uint64_t bytes,
 // the pointer uses it as SVM (CL_MEM_USES_SVM_POINTER). Devices whose kernels address all host memory (fine-
 // grained system SVM, CPU devices) take any pointer; on others the driver must recognise it (PoCL, for one,
 // recognises an allocation's start only).
-void Appender::check_svm(const void* pointer, std::uint64_t bytes, const char* which) const {
+void Appender::check_svm(const void* pointer, std::uint64_t bytes, const std::string& which) const {
   const std::string& device = context_.device().name;
   if (!svm_capabilities_)
     throw UnsupportedError("opencl_interop: device '" + device + "' has neither shared virtual memory "

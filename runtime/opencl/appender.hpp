@@ -37,10 +37,27 @@ class Appender {
   cl_event append(const core::Plan* plan, const core::ReductionRequest& request, cl_command_queue queue,
                   const void* input, void* result, std::span<const cl_event> wait_list);
 
+  // An application's kernel with reducers (plans/kernel_reducers.hpp): `variables` are the plan's results,
+  // `kernel_pointers` its plan.kernel_pointers (null ones as null memory), all from checked_pointer. Each fill
+  // comes first: a variable filled with a pattern (a span's identity).
+  struct Fill {
+    GlobalMemory memory;
+    std::span<const std::byte> pattern;
+    std::uint64_t bytes = 0;
+  };
+  cl_event append_kernel(const core::Plan& plan, cl_command_queue queue, std::span<const GlobalMemory> variables,
+                         std::span<const GlobalMemory> kernel_pointers, std::span<const Fill> fills,
+                         std::span<const cl_event> wait_list);
+
+  // USM or SVM memory of the context holding [pointer, pointer + bytes), aligned to `type`'s elements; else
+  // zr::InvalidArgumentError naming `which` ("the input").
+  GlobalMemory checked_pointer(const void* pointer, std::uint64_t bytes, const std::string& which,
+                               core::DataType type) const;
+
  private:
   bool checked_queue_is_out_of_order(cl_command_queue queue) const;
-  GlobalMemory checked_pointer(const void* pointer, std::uint64_t bytes, const char* which, core::DataType type) const;
-  void check_svm(const void* pointer, std::uint64_t bytes, const char* which) const;
+  void check_svm(const void* pointer, std::uint64_t bytes, const std::string& which) const;
+  EventHandle fill(cl_command_queue queue, const Fill& fill, std::span<const cl_event> after);
   EventHandle copy(cl_command_queue queue, cl_mem from, std::uint64_t from_offset, cl_mem to, std::uint64_t to_offset,
                    std::uint64_t bytes, std::span<const cl_event> after);
   EventHandle empty_input(cl_command_queue queue, cl_mem result, std::uint64_t result_offset,

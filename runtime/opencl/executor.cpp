@@ -109,8 +109,8 @@ Submission Executor::append(const core::Plan& plan, cl_mem input, std::span<cons
 }
 
 Submission Executor::append(const core::Plan& plan, GlobalMemory input, std::span<const GlobalMemory> results,
-                            const AppendTarget& target) {
-  return enqueue_on(plan, input, results, Timestamps::off, target);
+                            const AppendTarget& target, std::span<const GlobalMemory> kernel_pointers) {
+  return enqueue_on(plan, input, results, Timestamps::off, target, {}, kernel_pointers);
 }
 
 Submission Executor::enqueue_on(const core::Plan& plan, GlobalMemory input, std::span<const GlobalMemory> results,

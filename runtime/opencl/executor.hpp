@@ -86,9 +86,10 @@ class Executor {
   // Enqueues every pass on the application's queue (untimed; nothing waits on the host): the submission's
   // `done` is the last pass's event.
   Submission append(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results, const AppendTarget& target);
-  // The same where the input and results may be pointers (shared virtual memory, unified shared memory).
+  // The same where the input and results may be pointers (shared virtual memory, unified shared memory);
+  // `kernel_pointers` as for enqueue.
   Submission append(const core::Plan& plan, GlobalMemory input, std::span<const GlobalMemory> results,
-                    const AppendTarget& target);
+                    const AppendTarget& target, std::span<const GlobalMemory> kernel_pointers = {});
   // Waits for the passes (bounded: Context::wait) and reads their timestamps; throws zr::BackendError if a
   // pass failed, zr::DeviceLostError if the device faulted, zr::TimeoutError if the passes did not finish in
   // time.

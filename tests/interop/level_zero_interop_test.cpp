@@ -22,6 +22,7 @@
 #include "zereduce/functional.hpp"
 #include "zereduce/level_zero.hpp"
 #include "zereduce/queue.hpp"
+#include "seed_examples.hpp"  // tools/kernels: the sample kernels with reducers
 
 namespace {
 
@@ -334,6 +335,75 @@ TEST_F(LevelZeroInterop, GivenAQueueOverTheApplicationsContext_WhenReducingItsMe
   q.reduce(x, n, zr::reduction(&sum, zr::plus<>())).wait();
   const auto values = host_fill(n, 5);
   EXPECT_EQ(sum, std::accumulate(values.begin(), values.end(), 0));
+}
+
+// An application's kernels with reducers (zereduce/kernel.hpp) appended between its own kernels: a histogram (a
+// span reducer, initialize_to_identity) whose first count the application's next kernel doubles, in one regular
+// list; a sum and a maximum of one kernel on an immediate list, signalling the application's event. The test
+// driver runs the commands between barriers in reverse order: a missing barrier (or fill) fails here.
+TEST_F(LevelZeroInterop, GivenAKernelWithReducers_WhenAppendedBetweenTheApplicationsKernels_ThenItsVariablesHoldTheReductions) {
+  const zr::kernel histogram(zr_kernels::seed_examples, "histogram");
+  const zr::kernel sum_and_max(zr_kernels::seed_examples, "sum_and_max");
+  const zr::property_list fresh{zr::property::reduction::initialize_to_identity{}};
+  const std::uint32_t n = 100'003, bins = 7;
+  int* values = app().allocate<int>(n, Memory::device);
+  unsigned* counts = app().allocate<unsigned>(bins, Memory::shared);
+  std::fill(counts, counts + bins, 99u);  // initialize_to_identity replaces it
+  auto list = app().list();
+  app().fill(list, values, n, 4);
+  reducer().append_parallel_for(list, zr::range{n}, histogram, static_cast<const int*>(values), bins,
+                                zr::reduction(std::span<unsigned>(counts, bins), zr::plus<>(), fresh));
+  app().twice(list, reinterpret_cast<int*>(counts));
+  app().run({list});
+  std::vector<unsigned> want(bins);
+  for (int v : host_fill(n, 4)) ++want[static_cast<unsigned>(v) % bins];
+  want[0] *= 2;
+  EXPECT_EQ(std::vector<unsigned>(counts, counts + bins), want);
+
+  float* x = app().allocate<float>(n, Memory::device);
+  float* sums = app().allocate<float>(2, Memory::host);
+  sums[0] = 2.5f;   // folded in
+  sums[1] = 1e30f;  // replaced
+  auto immediate = app().immediate_list();
+  ze_event_handle_t reduced = app().events[2];
+  ASSERT_ZE(zeEventHostReset(reduced));
+  app().fill_float(immediate, x, n);
+  reducer().append_parallel_for(immediate, reduced, {}, zr::range{n}, sum_and_max, static_cast<const float*>(x),
+                                zr::reduction(&sums[0], zr::plus<>()), zr::reduction(&sums[1], zr::maximum<>(), fresh));
+  EXPECT_ZE(zeEventHostSynchronize(reduced, kWaitNs));
+  double sum = 0;
+  float peak = -std::numeric_limits<float>::infinity();
+  for (std::size_t i = 0; i < n; ++i) {
+    sum += host_fill_float(i);
+    peak = std::max(peak, host_fill_float(i));
+  }
+  // Multiples of 0.25 that cancel every 13 elements: every order of float additions gives the exact sum.
+  EXPECT_EQ(sums[0], static_cast<float>(2.5 + sum));
+  EXPECT_EQ(sums[1], peak);
+  zeCommandListDestroy(immediate);
+
+  // A wrong call is refused before anything is appended, with the problem named.
+  std::vector<float> plain(16);
+  auto refused = app().list();
+  expect_error<zr::InvalidArgumentError>(
+      [&] {
+        reducer().append_parallel_for(refused, zr::range{16}, sum_and_max, static_cast<const float*>(plain.data()),
+                                      zr::reduction(&sums[0], zr::plus<>()), zr::reduction(&sums[1], zr::maximum<>()));
+      },
+      "pointer argument 0 is not USM memory");
+  expect_error<zr::InvalidArgumentError>(
+      [&] {
+        reducer().append_parallel_for(refused, zr::range{16}, sum_and_max, static_cast<const float*>(x),
+                                      zr::reduction(&plain[0], zr::plus<>()), zr::reduction(&sums[1], zr::maximum<>()));
+      },
+      "the variable of reduction 0 is not USM memory");
+  expect_error<zr::InvalidArgumentError>(
+      [&] {
+        reducer().append_parallel_for(refused, zr::range{16}, sum_and_max, static_cast<const float*>(x),
+                                      zr::reduction(&sums[0], zr::plus<>()));
+      },
+      "has 2 reducer(s), 1 reduction(s) given");
+  zeCommandListDestroy(refused);
 }
 
 TEST_F(LevelZeroInterop, GivenMisuse_WhenAppending_ThenTheErrorNamesIt) {

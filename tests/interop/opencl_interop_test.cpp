@@ -21,6 +21,7 @@
 #include "zereduce/errors.hpp"
 #include "zereduce/functional.hpp"
 #include "zereduce/opencl.hpp"
+#include "seed_examples.hpp"  // tools/kernels: the sample kernels with reducers
 
 #include <CL/cl_ext.h>  // cl_intel_unified_shared_memory
 
@@ -416,6 +417,123 @@ TEST_P(OpenClInterop, GivenSharedVirtualMemory_WhenAppended_ThenItIsReadAndWritt
   clSVMFree(app.context, maximum);
   clSVMFree(app.context, data);
   clSVMFree(app.context, results);
+}
+
+// An application's kernels with reducers (zereduce/kernel.hpp) appended between its own kernels, reading and
+// writing its shared virtual memory in place: a histogram (a span reducer, initialize_to_identity) and a sum and a
+// maximum of one kernel (the sum folding the value already there), then the application's kernel that doubles a
+// count; on an out-of-order queue, ordered by the wait list and the returned event alone.
+TEST_P(OpenClInterop, GivenAKernelWithReducers_WhenAppendedBetweenTheApplicationsKernels_ThenItsVariablesHoldTheReductions) {
+  Application app(GetParam());
+  cl_device_svm_capabilities svm = 0;
+  clGetDeviceInfo(app.device, CL_DEVICE_SVM_CAPABILITIES, sizeof svm, &svm, nullptr);
+  zr::opencl_interop::reducer reducer(app.context, app.device);
+  const zr::kernel histogram(zr_kernels::seed_examples, "histogram");
+  const zr::kernel sum_and_max(zr_kernels::seed_examples, "sum_and_max");
+  const zr::property_list fresh{zr::property::reduction::initialize_to_identity{}};
+  const cl_uint n = 100003, bins = 7;
+  if (svm == 0) {
+    std::vector<unsigned> counts(bins);
+    expect_error<zr::UnsupportedError>(
+        [&] {
+          clReleaseEvent(reducer.append_parallel_for(app.queue, zr::range{n}, histogram, static_cast<const unsigned*>(nullptr),
+                                                     bins, zr::reduction(std::span<unsigned>(counts), zr::plus<>())));
+        },
+        "has neither shared virtual memory");
+    GTEST_SKIP() << device_name(app.device) << " has no shared virtual memory: refused by name";
+  }
+  auto svm_alloc = [&](std::size_t bytes) { return clSVMAlloc(app.context, CL_MEM_READ_WRITE, bytes, 0); };
+  auto* values = static_cast<int*>(svm_alloc(n * sizeof(int)));
+  auto* counts = static_cast<unsigned*>(svm_alloc(bins * sizeof(unsigned)));
+  auto* x = static_cast<float*>(svm_alloc(n * sizeof(float)));
+  auto* sums = static_cast<float*>(svm_alloc(4 * sizeof(float)));  // sum, peak; again on the out-of-order queue
+  ASSERT_TRUE(values && counts && x && sums);
+
+  const cl_int seed = 5;
+  const std::size_t global = (n + 63) / 64 * 64;
+  ASSERT_EQ(clSetKernelArgSVMPointer(app.fill, 0, values), CL_SUCCESS);
+  clSetKernelArg(app.fill, 1, sizeof n, &n);
+  clSetKernelArg(app.fill, 2, sizeof seed, &seed);
+  ASSERT_EQ(clEnqueueNDRangeKernel(app.queue, app.fill, 1, nullptr, &global, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArgSVMPointer(app.fill_float, 0, x), CL_SUCCESS);
+  clSetKernelArg(app.fill_float, 1, sizeof n, &n);
+  ASSERT_EQ(clEnqueueNDRangeKernel(app.queue, app.fill_float, 1, nullptr, &global, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+  const unsigned junk = 99;  // initialize_to_identity replaces it
+  const float before[] = {2.5f, 1e30f, 0.0f, 0.0f};  // the sum folds 2.5 in; the maximum's 1e30 is replaced
+  ASSERT_EQ(clEnqueueSVMMemFill(app.queue, counts, &junk, sizeof junk, bins * sizeof(unsigned), 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueSVMMemcpy(app.queue, CL_FALSE, sums, before, sizeof before, 0, nullptr, nullptr), CL_SUCCESS);
+
+  clReleaseEvent(reducer.append_parallel_for(app.queue, zr::range{n}, histogram, static_cast<const int*>(values), bins,
+                                             zr::reduction(std::span<unsigned>(counts, bins), zr::plus<>(), fresh)));
+  clReleaseEvent(reducer.append_parallel_for(app.queue, zr::range{n}, sum_and_max, static_cast<const float*>(x),
+                                             zr::reduction(&sums[0], zr::plus<>()),
+                                             zr::reduction(&sums[1], zr::maximum<>(), fresh)));
+  const cl_uint first = 0;
+  ASSERT_EQ(clSetKernelArgSVMPointer(app.twice, 0, counts), CL_SUCCESS);
+  clSetKernelArg(app.twice, 1, sizeof first, &first);
+  const std::size_t one = 1;
+  ASSERT_EQ(clEnqueueNDRangeKernel(app.queue, app.twice, 1, nullptr, &one, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+
+  if (app.out_of_order) {
+    cl_event filled = nullptr;
+    ASSERT_EQ(clEnqueueNDRangeKernel(app.out_of_order, app.fill_float, 1, nullptr, &global, nullptr, 0, nullptr, &filled),
+              CL_SUCCESS);
+    cl_event reduced = reducer.append_parallel_for(app.out_of_order, std::span<const cl_event>(&filled, 1), zr::range{n},
+                                                   sum_and_max, static_cast<const float*>(x),
+                                                   zr::reduction(&sums[2], zr::plus<>(), fresh),
+                                                   zr::reduction(&sums[3], zr::maximum<>(), fresh));
+    ASSERT_EQ(clWaitForEvents(1, &reduced), CL_SUCCESS);
+    clReleaseEvent(reduced);
+    clReleaseEvent(filled);
+  }
+  ASSERT_EQ(clFinish(app.queue), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueSVMMap(app.queue, CL_TRUE, CL_MAP_READ, counts, bins * sizeof(unsigned), 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueSVMMap(app.queue, CL_TRUE, CL_MAP_READ, sums, 4 * sizeof(float), 0, nullptr, nullptr), CL_SUCCESS);
+  std::vector<unsigned> want(bins);
+  for (int v : host_fill(n, seed)) ++want[static_cast<unsigned>(v) % bins];
+  want[0] *= 2;
+  EXPECT_EQ(std::vector<unsigned>(counts, counts + bins), want) << device_name(app.device);
+  // Multiples of 0.25 that cancel every 13 elements: every order of float additions gives the exact sum.
+  double sum = 0;
+  float peak = -1e30f;
+  for (cl_uint i = 0; i < n; ++i) {
+    const float v = static_cast<float>(static_cast<int>(i % 13) - 6) * 0.25f;
+    sum += v;
+    peak = std::max(peak, v);
+  }
+  EXPECT_EQ(sums[0], static_cast<float>(2.5 + sum));
+  EXPECT_EQ(sums[1], peak);
+  if (app.out_of_order) {
+    EXPECT_EQ(sums[2], static_cast<float>(sum));
+    EXPECT_EQ(sums[3], peak);
+  }
+  ASSERT_EQ(clEnqueueSVMUnmap(app.queue, counts, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueSVMUnmap(app.queue, sums, 0, nullptr, nullptr), CL_SUCCESS);
+
+  // A wrong call is refused before anything is enqueued, with the problem named.
+  expect_error<zr::InvalidArgumentError>(
+      [&] {
+        clReleaseEvent(reducer.append_parallel_for(app.queue, zr::range{n}, sum_and_max, static_cast<const float*>(x),
+                                                   zr::reduction(&sums[0], zr::minimum<>()),
+                                                   zr::reduction(&sums[1], zr::maximum<>())));
+      },
+      "does not match reducer 0");
+  expect_error<zr::InvalidArgumentError>(
+      [&] {
+        clReleaseEvent(reducer.append_parallel_for(app.queue, zr::range{n}, sum_and_max, zr::reduction(&sums[0], zr::plus<>()),
+                                                   zr::reduction(&sums[1], zr::maximum<>())));
+      },
+      "takes 1 argument(s) of its own, 0 given");
+  expect_error<zr::InvalidArgumentError>(
+      [&] {
+        clReleaseEvent(reducer.append_parallel_for(app.queue, zr::range{n}, sum_and_max, static_cast<const float*>(x),
+                                                   zr::reduction(static_cast<float*>(nullptr), zr::plus<>()),
+                                                   zr::reduction(&sums[1], zr::maximum<>())));
+      },
+      "variable of reduction 0 is a null pointer");
+  ASSERT_EQ(clFinish(app.queue), CL_SUCCESS);
+  for (void* p : {static_cast<void*>(values), static_cast<void*>(counts), static_cast<void*>(x), static_cast<void*>(sums)})
+    clSVMFree(app.context, p);
 }
 
 // The extension's entry points as an application gets them (the ICD loader does not export them).

@@ -14,6 +14,7 @@
 
 #include "zereduce/functional.hpp"
 #include "zereduce/level_zero.hpp"
+#include "seed_examples.hpp"  // tools/kernels: the sample kernels with reducers
 
 namespace {
 
@@ -79,6 +80,16 @@ TEST(NoHardwareInterop, GivenAnApplicationsListOnIntelsDriver_WhenEveryStrategyI
     ASSERT_ZE(zeMemAllocDevice(context, &device_desc, bytes ? bytes : 1, 64, device, &scratch));
     EXPECT_NO_THROW(reducer.append_reduce(list, static_cast<const float*>(input), n, static_cast<float*>(result), zr::plus<>(),
                                           std::span<std::byte>(static_cast<std::byte*>(scratch), bytes), {}, events[0]));
+    // Kernels with reducers: a span filled with its identity first, and two reducers of one kernel.
+    auto* counts = static_cast<std::uint32_t*>(result) + 8;
+    EXPECT_NO_THROW(reducer.append_parallel_for(list, zr::range{n}, zr::kernel(zr_kernels::seed_examples, "histogram"),
+                                                static_cast<const std::uint32_t*>(input), std::uint32_t{7},
+                                                zr::reduction(std::span<std::uint32_t>(counts, 7), zr::plus<>(),
+                                                              {zr::property::reduction::initialize_to_identity{}})));
+    EXPECT_NO_THROW(reducer.append_parallel_for(list, zr::range{n}, zr::kernel(zr_kernels::seed_examples, "sum_and_max"),
+                                                static_cast<const float*>(input),
+                                                zr::reduction(static_cast<float*>(result), zr::plus<>()),
+                                                zr::reduction(static_cast<float*>(result) + 1, zr::maximum<>())));
     ASSERT_ZE(zeCommandListClose(list));
     ASSERT_ZE(zeCommandQueueExecuteCommandLists(queue, 1, &list, fence));
     ASSERT_ZE(zeFenceHostSynchronize(fence, 120'000'000'000));
