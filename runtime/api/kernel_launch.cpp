@@ -81,7 +81,7 @@ CheckedKernelLaunch::CheckedKernelLaunch(const core::Capabilities& caps, const s
     checks.variable(specs_[r].var, variable_bytes(r), r);
   }
 
-  const core::EmbeddedModule& linked = core::linked_kernel_module(kern);
+  const core::EmbeddedModule& linked = core::linked_kernel_module(kern, caps);
   const core::FeatureSet missing = linked.required.missing_from(caps.features());
   if (!missing.empty())
     throw UnsupportedError(kern.label() + " needs " + core::to_string(missing) + ", which device '" + device_name +

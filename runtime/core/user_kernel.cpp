@@ -131,16 +131,17 @@ std::shared_ptr<const UserKernel> load_user_kernel(const UserKernelSource& sourc
   return kernel;
 }
 
-const EmbeddedModule& kernel_epilogue(const UserKernel& kernel) {
-  const EmbeddedModule* module = find_module("kepilogue", kernel.required.has(Feature::fp64) ? "fp64" : "base");
-  if (!module) throw UnsupportedError("ze-reduce was built without the kernel epilogue kepilogue");
+const EmbeddedModule& kernel_epilogue(const UserKernel& kernel, const Capabilities& caps) {
+  const char* variant = caps.work_group_collectives ? "kepiwg" : "kepilogue";
+  const EmbeddedModule* module = find_module(variant, kernel.required.has(Feature::fp64) ? "fp64" : "base");
+  if (!module) throw UnsupportedError("ze-reduce was built without the kernel epilogue " + std::string(variant));
   return *module;
 }
 
-const EmbeddedModule& linked_kernel_module(const UserKernel& kernel) {
+const EmbeddedModule& linked_kernel_module(const UserKernel& kernel, const Capabilities& caps) {
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
-  const EmbeddedModule& epilogue = kernel_epilogue(kernel);
+  const EmbeddedModule& epilogue = kernel_epilogue(kernel, caps);
   // Kernels of one module share its linked form: found by the words the application gave (the kernel's key).
   std::shared_ptr<const UserKernel> owner;
   std::tuple<const std::uint32_t*, std::size_t, const EmbeddedModule*> key{nullptr, 0, &epilogue};

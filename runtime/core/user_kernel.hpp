@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "capabilities.hpp"
 #include "data_types.hpp"
 #include "features.hpp"
 #include "kernel_catalog.hpp"
@@ -62,12 +63,14 @@ struct UserKernel {
 // a reducer code this ze-reduce does not know.
 std::shared_ptr<const UserKernel> load_user_kernel(const UserKernelSource& source);
 
-// The epilogue a kernel is linked with: kepilogue for its module's class (fp64 where the module needs fp64).
-const EmbeddedModule& kernel_epilogue(const UserKernel& kernel);
+// The epilogue a kernel is linked with on a device, in its module's class (fp64 where the module needs fp64):
+// kepiwg where the device has work-group collectives (its groups combine integer sums, minima and maxima with
+// them), else kepilogue (a local-memory tree for every reducer).
+const EmbeddedModule& kernel_epilogue(const UserKernel& kernel, const Capabilities& caps);
 
-// The kernel's module linked with its epilogue, made on first use and kept for the life of the process: one per
-// module, so that the kernels of one module share one device build. Its source, for devices that build OpenCL C,
-// is the module's followed by the epilogue's definitions.
-const EmbeddedModule& linked_kernel_module(const UserKernel& kernel);
+// The kernel's module linked with its epilogue for the device, made on first use and kept for the life of the
+// process: one per module and epilogue, so that the kernels of one module share one device build. Its source, for
+// devices that build OpenCL C, is the module's followed by the epilogue's definitions.
+const EmbeddedModule& linked_kernel_module(const UserKernel& kernel, const Capabilities& caps);
 
 }  // namespace zr::core

@@ -7,9 +7,54 @@
 // Accumulators travel as ulong bits; each group combines its work-items' through local memory with the fixed
 // radix-8 tree of zr_group_tree.h, the last group the groups' partials in index order: deterministic for a given
 // launch shape, on every device (only OpenCL C 1.2).
+// Built with ZR_EPILOGUE_COLLECTIVES (variant "kepiwg", kepiwg.cl: devices with work-group collectives), a group
+// combines the reducers whose result does not depend on the order with the collectives instead: integer plus,
+// minimum and maximum, floating minimum and maximum (zr_wg_collectives.h gives them ze-reduce's NaN and signed-zero
+// rules). Floating sums and products, bitwise and logical ops keep the tree.
 #include <zereduce/reducer_cl.h>
 
 #include "zr_group_tree.h"
+
+#if defined(ZR_EPILOGUE_COLLECTIVES)
+#include "zr_wg_collectives.h"
+ZR_WG_DEFINE_INTEGER(i8, char, int, uint)
+ZR_WG_DEFINE_INTEGER(i16, short, int, uint)
+ZR_WG_DEFINE_INTEGER(i32, int, int, uint)
+ZR_WG_DEFINE_INTEGER(i64, long, long, ulong)
+ZR_WG_DEFINE_INTEGER(u8, uchar, uint, uint)
+ZR_WG_DEFINE_INTEGER(u16, ushort, uint, uint)
+ZR_WG_DEFINE_INTEGER(u32, uint, uint, uint)
+ZR_WG_DEFINE_INTEGER(u64, ulong, ulong, ulong)
+ZR_WG_DEFINE_FLOATING(f32, float)
+#if defined(ZR_CLASS_FP64)
+ZR_WG_DEFINE_FLOATING(f64, double)
+#endif
+// The codes a collective takes, for reducers of type TN accumulated as ATN (f16 as float). The code is the same in
+// every work-item, so the whole group takes the same case, as the collectives require.
+#define ZR_EPI_WG_CASE_(OP, TN, ATN) \
+  case ZR_REDUCER_CODE(OP, TN): return ZR_RC_BITS_##ATN(zr_wg_##OP##_##ATN(value));
+#define ZR_EPI_WG_INTEGER_(ATN) \
+  ZR_EPI_WG_CASE_(plus, ATN, ATN) ZR_EPI_WG_CASE_(minimum, ATN, ATN) ZR_EPI_WG_CASE_(maximum, ATN, ATN)
+#define ZR_EPI_WG_CASES_i8 ZR_EPI_WG_INTEGER_(i8)
+#define ZR_EPI_WG_CASES_i16 ZR_EPI_WG_INTEGER_(i16)
+#define ZR_EPI_WG_CASES_i32 ZR_EPI_WG_INTEGER_(i32)
+#define ZR_EPI_WG_CASES_i64 ZR_EPI_WG_INTEGER_(i64)
+#define ZR_EPI_WG_CASES_u8 ZR_EPI_WG_INTEGER_(u8)
+#define ZR_EPI_WG_CASES_u16 ZR_EPI_WG_INTEGER_(u16)
+#define ZR_EPI_WG_CASES_u32 ZR_EPI_WG_INTEGER_(u32)
+#define ZR_EPI_WG_CASES_u64 ZR_EPI_WG_INTEGER_(u64)
+#define ZR_EPI_WG_CASES_f32                                                                              \
+  ZR_EPI_WG_CASE_(minimum, f32, f32) ZR_EPI_WG_CASE_(maximum, f32, f32) ZR_EPI_WG_CASE_(minimum, f16, f32) \
+  ZR_EPI_WG_CASE_(maximum, f16, f32)
+#define ZR_EPI_WG_CASES_f64 ZR_EPI_WG_CASE_(minimum, f64, f64) ZR_EPI_WG_CASE_(maximum, f64, f64)
+#define ZR_EPI_COLLECTIVE_(ATN) \
+  switch (code) {               \
+    ZR_EPI_WG_CASES_##ATN       \
+    default: break;             \
+  }
+#else
+#define ZR_EPI_COLLECTIVE_(ATN)
+#endif
 
 // Devices that build OpenCL C get the kernel's source followed by this one: the reducer header is already in the
 // kernel's, so the runtime keeps only what follows this marker (runtime/core/kernel_reducers.cpp).
@@ -52,9 +97,10 @@ static inline ulong zr_epilogue_tree(uint code, ulong bits, ulong identity, loca
   return bits;
 }
 
-#define ZR_EPI_GROUP_(ATN, ACC)                                                                     \
-  ulong zr_epilogue_group_##ATN(uint code, ACC value, ACC identity, local ulong* scratch, uint lid,  \
-                                uint size) {                                                        \
+#define ZR_EPI_GROUP_(ATN, ACC)                                                                             \
+  ulong zr_epilogue_group_##ATN(uint code, ACC value, ACC identity, local ulong* scratch, uint lid,          \
+                                uint size) {                                                                \
+    ZR_EPI_COLLECTIVE_(ATN)                                                                                 \
     return zr_epilogue_tree(code, ZR_RC_BITS_##ATN(value), ZR_RC_BITS_##ATN(identity), scratch, lid, size); \
   }
 ZR_EPI_GROUP_(i8, char)

@@ -2,39 +2,12 @@
 // work_group_reduce_add/min/max (ops plus, minimum, maximum), leaving the pairing to the compiler, which
 // knows the hardware's sub-group and register layout. Each work-item reduces a grid-strided share of the
 // input in a register, the collective combines the group, and work-item 0 writes the group's partial.
-// The collectives exist for 32- and 64-bit integers and floating types only, and their semantics are not
-// ours everywhere, so:
-//   - 8- and 16-bit integers are widened (sign- or zero-extended) and the result truncated back; plus goes
-//     through the unsigned type, so it wraps without signed overflow;
-//   - floating minimum/maximum of the collective ignore NaNs and do not order -0.0 and +0.0. A NaN anywhere
-//     is found with work_group_any, and a zero result gets the sign of the zero that wins if any work-item
-//     holds one: minimum is -0.0 exactly when some value is -0.0 (and none is below zero); maximum is +0.0
-//     exactly when some value is +0.0.
+// zr_wg_collectives.h makes the collectives' semantics ours (integer widths, NaNs, signed zeros).
 // Arguments: in, n (64-bit), partials (one ACC per group), identity, scratch (unused: kept so that every
 // partial-producing first pass has the same signature).
 #include "zr_grid.h"
 
-#define ZR_WG_DEFINE_INTEGER(TN, T, WT, UT)                                           \
-  static inline T zr_wg_plus_##TN(T v) { return (T)work_group_reduce_add((UT)v); }    \
-  static inline T zr_wg_minimum_##TN(T v) { return (T)work_group_reduce_min((WT)v); } \
-  static inline T zr_wg_maximum_##TN(T v) { return (T)work_group_reduce_max((WT)v); }
-
-// Every branch below depends on collective results only, so the whole group takes it together, as the
-// collectives inside require.
-#define ZR_WG_DEFINE_FLOATING(TN, T)                                        \
-  static inline T zr_wg_plus_##TN(T v) { return work_group_reduce_add(v); } \
-  static inline T zr_wg_minimum_##TN(T v) {                                 \
-    if (work_group_any(isnan(v))) return ZR_NAN_##TN;                       \
-    const T m = work_group_reduce_min(v);                                   \
-    if (m != (T)0) return m;                                                \
-    return work_group_any(v == (T)0 && signbit(v)) ? -(T)0 : (T)0;          \
-  }                                                                         \
-  static inline T zr_wg_maximum_##TN(T v) {                                 \
-    if (work_group_any(isnan(v))) return ZR_NAN_##TN;                       \
-    const T m = work_group_reduce_max(v);                                   \
-    if (m != (T)0) return m;                                                \
-    return work_group_any(v == (T)0 && !signbit(v)) ? (T)0 : -(T)0;         \
-  }
+#include "zr_wg_collectives.h"
 
 #if defined(ZR_CLASS_BASE)
 ZR_WG_DEFINE_INTEGER(i8, char, int, uint)

@@ -646,7 +646,10 @@ TEST_F(NoHardware, GivenTheSampleKernelsWithReducers_WhenLinkedWithTheEpilogue_T
     const std::span<const std::uint32_t> words(source->spirv, source->spirv_words);
     for (const std::string& entry : zc::inspect_spirv(words).entry_points) {
       const auto kernel = zc::load_user_kernel({source->name, words, source->opencl_c_source, entry});
-      const zc::EmbeddedModule& linked = zc::linked_kernel_module(*kernel);
+      const zc::EmbeddedModule& linked = zc::linked_kernel_module(*kernel, caps);
+      // Intel's GPUs have work-group collectives: their epilogue is kepiwg.
+      EXPECT_NE(std::string(linked.name).find(caps.work_group_collectives ? "+kepiwg_" : "+kepilogue_"), std::string::npos)
+          << linked.name;
       if (!caps.can_load(linked)) {
         EXPECT_THROW(cache.module(linked), zr::UnsupportedError) << linked.name;
         ++refused;
@@ -675,7 +678,7 @@ TEST_F(NoHardware, GivenTheSampleKernelsWithReducers_WhenLinkedWithTheEpilogue_T
   auto launch = [&](const char* entry, std::uint64_t global, std::uint64_t local) {
     const auto kernel = zc::load_user_kernel({"seed_examples", words, zr_kernels::seed_examples.opencl_c_source, entry});
     zc::KernelLaunch l;
-    l.module = &zc::linked_kernel_module(*kernel);
+    l.module = &zc::linked_kernel_module(*kernel, caps);
     l.entry_point = entry;
     l.n = global;
     l.global = local ? global : 0;
