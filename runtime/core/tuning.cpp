@@ -74,7 +74,12 @@ static Tuning class_tuning(const Capabilities& caps) {
                     // One 512-wide group's share: last_group would launch that one group and count it.
                     .final_only_max_elements = 512 * 16,
                     .wave_groups_per_compute_unit = 4,
-                    .wave_elements_per_item = 256};
+                    .wave_elements_per_item = 256,
+                    // segspan (skewed segment sizes): one warp per group. f32 power-law sums and maxima at 2^28
+                    // (bench/results/segmented_h100_2026-11-28, A/B in one call): 1.23 and 1.44 ms with 32 lanes
+                    // and 64 groups per SM, against 1.37 and 1.59 with 256 lanes and 8.
+                    .segment_span_groups_per_compute_unit = 64,
+                    .segment_span_lanes = 32};
     case DeviceClass::gpu:
       break;
   }
@@ -93,20 +98,23 @@ static std::uint64_t environment_count(const char* name) {
   return text ? std::strtoull(text, nullptr, 10) : 0ull;
 }
 
-// ZE_REDUCE_SEGMENT_LANE_ELEMENTS, ZE_REDUCE_SEGMENT_GROUP_ELEMENTS, ZE_REDUCE_SEGMENT_SPAN_ELEMENTS and
-// ZE_REDUCE_SEGMENT_SPAN_GROUPS (positive integers, read once) replace segment_lane_elements,
-// segment_group_elements_per_item, segment_span_elements and segment_span_groups_per_compute_unit:
+// ZE_REDUCE_SEGMENT_LANE_ELEMENTS, ZE_REDUCE_SEGMENT_GROUP_ELEMENTS, ZE_REDUCE_SEGMENT_SPAN_ELEMENTS,
+// ZE_REDUCE_SEGMENT_SPAN_GROUPS and ZE_REDUCE_SEGMENT_SPAN_LANES (positive integers, read once) replace
+// segment_lane_elements, segment_group_elements_per_item, segment_span_elements,
+// segment_span_groups_per_compute_unit and segment_span_lanes:
 // knobs for benchmarks that sweep them (bench/run_h100_segmented.sh), not for applications.
 Tuning tuning_for(const Capabilities& caps) {
   static const std::uint64_t lane_elements = environment_count("ZE_REDUCE_SEGMENT_LANE_ELEMENTS");
   static const std::uint64_t group_elements = environment_count("ZE_REDUCE_SEGMENT_GROUP_ELEMENTS");
   static const std::uint64_t span_elements = environment_count("ZE_REDUCE_SEGMENT_SPAN_ELEMENTS");
   static const std::uint64_t span_groups = environment_count("ZE_REDUCE_SEGMENT_SPAN_GROUPS");
+  static const std::uint64_t span_lanes = environment_count("ZE_REDUCE_SEGMENT_SPAN_LANES");
   Tuning tuning = class_tuning(caps);
   if (lane_elements > 0) tuning.segment_lane_elements = lane_elements;
   if (group_elements > 0) tuning.segment_group_elements_per_item = group_elements;
   if (span_elements > 0) tuning.segment_span_elements = span_elements;
   if (span_groups > 0) tuning.segment_span_groups_per_compute_unit = span_groups;
+  if (span_lanes > 0) tuning.segment_span_lanes = span_lanes;
   return tuning;
 }
 

@@ -45,8 +45,10 @@ struct Tuning {
   // Segmented reductions of skewed sizes on GPUs (segspan): consecutive positions per lane of a group's tile
   // (at most 16, halved until the tile fits the device's local memory).
   std::uint64_t segment_span_elements = 16;
-  // ... and its groups per compute unit at most (each takes an equal span of whole tiles).
+  // ... its groups per compute unit at most (each takes an equal span of whole tiles),
   std::uint64_t segment_span_groups_per_compute_unit = 8;
+  // ... and its lanes per group at most (a power of two; the lanes' scan takes log2 of it in barriers).
+  std::uint64_t segment_span_lanes = 256;
 };
 
 Tuning tuning_for(const Capabilities& caps);

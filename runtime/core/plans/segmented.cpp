@@ -24,12 +24,10 @@ Scalar offset_bytes_arg(const SegmentLayout& layout) { return u32(layout.offset_
 // the whole group.
 constexpr std::uint32_t kSpanSerialPieces = 16;
 
-// segspan's groups: at most this wide (the lanes' scan takes log2 of it in barriers), and at most this many tile
-// positions per lane. Measured on the H100 (f32 power-law sums, 2^28, sweeps of ZE_REDUCE_SEGMENT_SPAN_ELEMENTS and
+// segspan's groups: at most this many tile positions per lane (the width is Tuning::segment_span_lanes). Measured on the H100 (f32 power-law sums, 2^28, sweeps of ZE_REDUCE_SEGMENT_SPAN_ELEMENTS and
 // ZE_REDUCE_SEGMENT_SPAN_GROUPS, bench/README.md): 16 positions ran 1.35-1.49 ms, 8 ran 1.62-1.81; 32 do not fit 48
 // KiB of local memory; 4, 8 or 12 groups per SM within 5%. The kernel is bound by how many groups are resident:
 // variants that held a tile's elements in registers (71-102 registers against 48) ran 1.66-1.92 ms.
-constexpr std::uint64_t kSpanLanes = 256;
 constexpr std::uint64_t kSpanMaxItems = 16;
 
 // segspan's local memory for `lanes` x `items` tile positions (one pad slot per 32, ZR_TILE_SLOT): each position's
@@ -49,7 +47,8 @@ std::uint64_t span_local_bytes(std::uint64_t lanes, std::uint64_t items, std::si
 void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning, const SegmentLayout& layout,
                      std::size_t acc_size) {
   const ReductionRequest& request = plan.request;
-  std::uint64_t lanes = std::bit_floor(std::clamp<std::uint64_t>(caps.max_work_group_size, 1, kSpanLanes));
+  std::uint64_t lanes =
+      std::bit_floor(std::clamp<std::uint64_t>(caps.max_work_group_size, 1, std::max<std::uint64_t>(tuning.segment_span_lanes, 1)));
   std::uint64_t items = std::clamp<std::uint64_t>(tuning.segment_span_elements, 1, kSpanMaxItems);
   // Fewer positions per lane, then fewer lanes, until the tile fits the device's local memory.
   const auto too_big = [&] {
