@@ -17,14 +17,7 @@
 
 #if defined(ZR_EPILOGUE_COLLECTIVES)
 #include "zr_wg_collectives.h"
-ZR_WG_DEFINE_INTEGER(i8, char, int, uint)
-ZR_WG_DEFINE_INTEGER(i16, short, int, uint)
-ZR_WG_DEFINE_INTEGER(i32, int, int, uint)
-ZR_WG_DEFINE_INTEGER(i64, long, long, ulong)
-ZR_WG_DEFINE_INTEGER(u8, uchar, uint, uint)
-ZR_WG_DEFINE_INTEGER(u16, ushort, uint, uint)
-ZR_WG_DEFINE_INTEGER(u32, uint, uint, uint)
-ZR_WG_DEFINE_INTEGER(u64, ulong, ulong, ulong)
+ZR_WG_DEFINE_INTEGERS()
 ZR_WG_DEFINE_FLOATING(f32, float)
 #if defined(ZR_CLASS_FP64)
 ZR_WG_DEFINE_FLOATING(f64, double)

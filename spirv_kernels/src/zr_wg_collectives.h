@@ -38,4 +38,15 @@
     return work_group_any(v == (T)0 && !signbit(v)) ? (T)0 : -(T)0;         \
   }
 
+// Every integer type's, with the wider type each collective runs in.
+#define ZR_WG_DEFINE_INTEGERS()                 \
+  ZR_WG_DEFINE_INTEGER(i8, char, int, uint)     \
+  ZR_WG_DEFINE_INTEGER(i16, short, int, uint)   \
+  ZR_WG_DEFINE_INTEGER(i32, int, int, uint)     \
+  ZR_WG_DEFINE_INTEGER(i64, long, long, ulong)  \
+  ZR_WG_DEFINE_INTEGER(u8, uchar, uint, uint)   \
+  ZR_WG_DEFINE_INTEGER(u16, ushort, uint, uint) \
+  ZR_WG_DEFINE_INTEGER(u32, uint, uint, uint)   \
+  ZR_WG_DEFINE_INTEGER(u64, ulong, ulong, ulong)
+
 #endif  // ZR_WG_COLLECTIVES_H
