@@ -153,7 +153,7 @@ core::KernelReduction CheckedKernelLaunch::reduction_of(const detail::reduction_
   // A reducer of the kernel's own has its identity in the kernel.
   reduction.identity = reducer.op == core::Op::user ? core::Scalar{core::DataType::u8, {}}
                                                     : core::known_identity(reducer.op, reducer.type);
-  // A span starts from its identity by being filled with it (fills_with_identity), then always reads its values.
+  // A span starts from its identity by being filled with it (identity_fills), then always reads its values.
   reduction.include_initial = reducer.span || !spec.properties.initialize_to_identity();
   return reduction;
 }

@@ -14,8 +14,8 @@
 
 #include "capabilities.hpp"
 #include "plans/kernel_reducers.hpp"
-#include "zereduce/kernel.hpp"
 #include "zereduce/event.hpp"
+#include "zereduce/kernel.hpp"
 
 namespace zr::api {
 
