@@ -59,17 +59,9 @@ std::uint64_t group_size(const Capabilities& caps, const Tuning& tuning, Strateg
   return std::max<std::uint64_t>(size, 1);
 }
 
-// Groups: one per local_size x min_elements_per_item elements (small n: few groups), but where the tuning
-// names a wave (wave_groups_per_compute_unit), at least a whole wave once there is work for it, and beyond
-// a wave one group per local_size x wave_elements_per_item elements; never more than the maximum.
+// Groups: plans::launch_groups, the grid every 1-D reduction takes.
 Shape grid_shape(const Capabilities& caps, const Tuning& tuning, std::uint64_t n, std::uint64_t local_size) {
-  const std::uint64_t max_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
-  std::uint64_t wanted = ceil_div(std::max<std::uint64_t>(n, 1), local_size * tuning.min_elements_per_item);
-  if (tuning.wave_groups_per_compute_unit > 0 && tuning.wave_elements_per_item > 0) {
-    const std::uint64_t wave = caps.compute_units * tuning.wave_groups_per_compute_unit;
-    wanted = std::max(std::min(wanted, wave), ceil_div(n, local_size * tuning.wave_elements_per_item));
-  }
-  return {local_size, std::clamp<std::uint64_t>(wanted, 1, max_groups)};
+  return {local_size, plans::launch_groups(caps, tuning, n, local_size)};
 }
 
 // Intermediate tree passes (the tree kernels of op on the accumulator type) while the partials are too many

@@ -8,6 +8,7 @@
 
 #include "fake_devices.hpp"
 #include "identity.hpp"
+#include "plans/plan_building.hpp"
 #include "plans/segmented.hpp"
 #include "tuning.hpp"
 #include "zereduce/errors.hpp"
@@ -564,6 +565,30 @@ TEST(SegmentedPlan, GivenLayoutsThatCannotDescribeTheInputWhenPlanningThenInvali
   ReductionRequest wrong = request(Op::plus, DataType::f32, 100);
   wrong.identity = known_identity(Op::plus, DataType::f64);
   EXPECT_THROW(make_segmented_plan(caps, wrong, equal(10, 10), tuning_for(caps)), InvalidArgumentError);
+}
+
+TEST(SegmentedPlan, GivenFewLongSegmentsWhenPlanningThenTheSlicesTakeTheGroupsOfAOneDimensionalReduction) {
+  for (const auto& caps : kDevices) {
+    SCOPED_TRACE(caps.device_name);
+    const Tuning tuning = tuning_for(caps);
+    const std::uint64_t n = 1ull << 28;
+    for (std::uint64_t segments : {1u, 7u, 64u, 256u}) {
+      if (segments >= caps.compute_units * plans::kSegmentGroupsPerComputeUnit) continue;
+      const std::uint64_t total = segments * (n / segments);
+      const Plan plan = plan_for(caps, total, equal(segments, n / segments), Op::plus, DataType::f32);
+      const KernelPass& first = plan.passes.front();
+      const std::uint64_t one_dimensional = plans::launch_groups(caps, tuning, total, first.local_size);
+      const std::uint64_t groups = caps.type == DeviceType::cpu ? first.global_size : first.group_count();
+      EXPECT_GE(groups, std::min(one_dimensional, segments * (n / segments / first.local_size))) << describe(plan);
+      EXPECT_LT(groups, one_dimensional + segments) << describe(plan);
+    }
+  }
+  // The shape measured on the H100: 2^28 f32 in 256 segments reads as 2,048 groups of 512, 256 elements a work-item
+  // (the 1-D reduction's grid there), not 128 groups per SM of 31 elements each.
+  const Capabilities nvidia = test::nvidia_like_gpu();
+  const Plan plan = plan_for(nvidia, 1ull << 28, equal(256, 1ull << 20), Op::plus, DataType::f32);
+  EXPECT_EQ(plan.passes.front().local_size, 512u);
+  EXPECT_EQ(plan.passes.front().group_count() * 512 * 256, 1ull << 28) << describe(plan);
 }
 
 }  // namespace

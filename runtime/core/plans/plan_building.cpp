@@ -44,10 +44,29 @@ constexpr std::uint64_t kBusyGroupsPerComputeUnit = 4;
 constexpr std::uint64_t kFullerLanesFrom = 1024;
 }  // namespace
 
+std::uint64_t launch_groups(const Capabilities& caps, const Tuning& tuning, std::uint64_t elements, std::uint64_t local) {
+  const std::uint64_t most = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
+  std::uint64_t wanted = ceil_div(std::max<std::uint64_t>(elements, 1), local * tuning.min_elements_per_item);
+  if (tuning.wave_groups_per_compute_unit > 0 && tuning.wave_elements_per_item > 0) {
+    const std::uint64_t wave = caps.compute_units * tuning.wave_groups_per_compute_unit;
+    wanted = std::max(std::min(wanted, wave), ceil_div(elements, local * tuning.wave_elements_per_item));
+  }
+  return std::clamp<std::uint64_t>(wanted, 1, most);
+}
+
+std::uint64_t segment_slices(const Capabilities& caps, const Tuning& tuning, const SegmentLayout& layout,
+                             std::uint64_t mean, std::uint64_t local, std::uint64_t slice_elements) {
+  if (layout.segments == 0 || layout.segments >= std::max<std::uint64_t>(1, caps.compute_units) * kSegmentGroupsPerComputeUnit)
+    return 1;
+  const std::uint64_t most = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
+  const std::uint64_t groups = launch_groups(caps, tuning, mean * layout.segments, local);
+  return std::clamp<std::uint64_t>(
+      std::min(ceil_div(groups, layout.segments), ceil_div(layout.longest, std::max<std::uint64_t>(slice_elements, 1))), 1, most);
+}
+
 LaneSplit lane_split(const Capabilities& caps, const Tuning& tuning, const SegmentLayout& layout, std::uint64_t mean,
                      std::uint64_t local, std::uint64_t slice_elements, std::uint64_t defer_share) {
   const bool cpu = caps.type == DeviceType::cpu;
-  const std::uint64_t wave_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
   const std::uint64_t busy_groups = std::max<std::uint64_t>(1, caps.compute_units) * kBusyGroupsPerComputeUnit;
   LaneSplit split;
   if (!cpu && layout.longest > kSegmentPerItemMaxLength) {
@@ -67,9 +86,7 @@ LaneSplit lane_split(const Capabilities& caps, const Tuning& tuning, const Segme
     // Few segments: a group (on CPUs a work-item) per slice of each, enough slices to fill the device.
     split.lanes = local;
     split.defer_above = 0;
-    split.slices = std::clamp<std::uint64_t>(
-        std::min(ceil_div(wave_groups, layout.segments), ceil_div(layout.longest, std::max<std::uint64_t>(slice_elements, 1))),
-        1, wave_groups);
+    split.slices = segment_slices(caps, tuning, layout, mean, local, slice_elements);
   }
   return split;
 }

@@ -48,6 +48,20 @@ std::uint64_t segment_group_size(const Capabilities& caps, const Tuning& tuning,
 // Segments fewer than compute units x this get slices (a group per segment would leave the device idle).
 inline constexpr std::uint64_t kSegmentGroupsPerComputeUnit = 4;
 
+// The groups of `local` work-items a launch over `elements` takes: one per local x min_elements_per_item (few for
+// small inputs), but where the tuning names a wave, at least a wave once there is work for it and beyond it one
+// per local x wave_elements_per_item; at most compute units x groups_per_compute_unit. The 1-D reductions' grid
+// (plan.cpp), which the sliced segmented plans follow too.
+std::uint64_t launch_groups(const Capabilities& caps, const Tuning& tuning, std::uint64_t elements, std::uint64_t local);
+
+// Slices per segment for the plans that give a slice a group (CPUs: a work-item of `local` = 1): 1 where the
+// segments are enough to fill the device (compute units x kSegmentGroupsPerComputeUnit), else enough that the
+// launch has the groups a 1-D reduction of the same elements would (launch_groups), each slice at least
+// `slice_elements` long. (Slicing to the most groups a launch takes instead, 128 per SM on the H100, read segments
+// of 2^20..2^28 f32 at 0.89-0.92 of the read probe, where the 1-D grid reads 0.96-0.99.)
+std::uint64_t segment_slices(const Capabilities& caps, const Tuning& tuning, const SegmentLayout& layout,
+                             std::uint64_t mean, std::uint64_t local, std::uint64_t slice_elements);
+
 // How the lane-per-segment families (segarg, segt/segm) split their work: `lanes` work-items per segment (a power
 // of two up to the group, more for longer segments, from a thousand elements on at least
 // segment_group_elements_per_item each); where the segments are too few to fill the device, `slices` of each, a

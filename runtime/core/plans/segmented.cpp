@@ -238,11 +238,8 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
   // CPU devices: a work-item per contiguous (segment, slice) piece, cpu.cl's vector states (segcpu.cl); when
   // the segments are too few to give every core several, slices enough for cpu_chunks' share of pieces per core.
   if (caps.type == DeviceType::cpu) {
-    std::uint64_t slices = 1;
-    if (layout.segments < busy_groups)
-      slices = std::clamp<std::uint64_t>(
-          std::min(ceil_div(wave_groups, layout.segments), ceil_div(layout.longest, std::max<std::uint64_t>(tuning.min_elements_per_item, 16))),
-          1, wave_groups);
+    const std::uint64_t slices =
+        segment_slices(caps, tuning, layout, mean, 1, std::max<std::uint64_t>(tuning.min_elements_per_item, 16));
     const std::uint64_t pieces = layout.segments * slices;  // no overflow: slices > 1 only for few segments
     KernelPass pass = kernel_pass("segcpu", op, type, slices > 1 ? "partials" : "segments");
     pass.local_size = 1;
@@ -269,13 +266,9 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
 
   const std::uint64_t local = segment_group_size(caps, tuning, mean, acc_size);
   // Too few segments to keep every compute unit busy with several groups: each is cut into slices, a group
-  // each (up to the most groups a launch takes), folded by the column passes.
-  std::uint64_t slices = 1;
-  if (layout.segments < busy_groups) {
-    const std::uint64_t per_group = local * std::max<std::uint64_t>(tuning.min_elements_per_item, 16);
-    slices = std::clamp<std::uint64_t>(std::min(ceil_div(wave_groups, layout.segments), ceil_div(layout.longest, per_group)),
-                                       1, wave_groups);
-  }
+  // each (as many groups as a 1-D reduction of the same elements takes), folded by the column passes.
+  const std::uint64_t slices =
+      segment_slices(caps, tuning, layout, mean, local, local * std::max<std::uint64_t>(tuning.min_elements_per_item, 16));
   const std::uint64_t pieces = layout.segments * slices;  // no overflow: slices > 1 only for few segments
   const std::uint64_t groups = std::clamp<std::uint64_t>(pieces, 1, wave_groups * 64);
   KernelPass pass = kernel_pass("seggroup", op, type, slices > 1 ? "partials" : "segments");

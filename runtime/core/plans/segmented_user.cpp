@@ -38,12 +38,8 @@ void add_segmented_user_passes(Plan& plan, const Capabilities& caps, const Tunin
 
   const bool cpu = caps.type == DeviceType::cpu;
   const std::uint64_t local = cpu ? 1 : segment_group_size(caps, tuning, mean, slot + flag);
-  std::uint64_t slices = 1;
-  if (layout.segments < std::max<std::uint64_t>(1, caps.compute_units) * kSegmentGroupsPerComputeUnit) {
-    const std::uint64_t per_group = local * std::max<std::uint64_t>(tuning.min_elements_per_item, 16);
-    slices = std::clamp<std::uint64_t>(std::min(ceil_div(wave_groups, layout.segments), ceil_div(layout.longest, per_group)),
-                                       1, wave_groups);
-  }
+  const std::uint64_t slices =
+      segment_slices(caps, tuning, layout, mean, local, local * std::max<std::uint64_t>(tuning.min_elements_per_item, 16));
   const std::uint64_t pieces = layout.segments * slices;  // no overflow: slices > 1 only for few segments
   KernelPass fold = user_kernel_pass("useggroup", op, slices > 1 ? "partials" : "segments");
   fold.local_size = local;
