@@ -13,20 +13,28 @@
 
 namespace zr::level_zero {
 
+// The buffers a run reads and writes: a recorded list holds them.
+struct RunBuffers {
+  const void* input = nullptr;
+  const void* segment_offsets = nullptr;
+  std::vector<core::ResultTarget> results;
+};
+
 struct Executor::Prepared {
   std::string key;
   std::vector<Memory> scratch;
   EventPool pool;
-  // Kernel-timestamp events: one per pass, then two per result (its initial value in, the result back out).
+  // Kernel-timestamp events: one per pass, then two per result (its initial value in, the result back out), then
+  // the one a run on the immediate list ends with.
   std::vector<Event> events;
   // The staging copies the list holds now: their label and the index of their event.
   std::vector<std::pair<std::string, std::size_t>> copies;
   CommandList list;
   // What the list holds now (a result in host memory is recorded through its staging, whatever its address).
   bool recorded = false;
-  const void* input = nullptr;
-  const void* segment_offsets = nullptr;
-  std::vector<core::ResultTarget> results;
+  RunBuffers recorded_buffers;
+  // The buffers of the last run on the immediate list: run with them again, the shape gets its list recorded.
+  std::optional<RunBuffers> immediate_buffers;
   // Per result kept in host memory: the device buffer the kernels write, and the USM host slot the list
   // copies it to (and the initial value from); empty for results in USM memory.
   struct Staging {
@@ -45,10 +53,12 @@ const Device& usable(const Device& device) {
   return device;
 }
 
-bool same_targets(std::span<const core::ResultTarget> recorded, std::span<const core::ResultTarget> wanted) {
-  return std::equal(recorded.begin(), recorded.end(), wanted.begin(), wanted.end(), [](const auto& a, const auto& b) {
-    return a.host_memory == b.host_memory && (a.host_memory || a.pointer == b.pointer);
-  });
+// A result in host memory goes through the shape's staging, whatever its address.
+bool same_buffers(const RunBuffers& a, const RunBuffers& b) {
+  return a.input == b.input && a.segment_offsets == b.segment_offsets &&
+         std::equal(a.results.begin(), a.results.end(), b.results.begin(), b.results.end(), [](const auto& x, const auto& y) {
+           return x.host_memory == y.host_memory && (x.host_memory || x.pointer == y.pointer);
+         });
 }
 
 // Everything that makes two plans the same shape: scratch sizes and fills, and each pass's module and kernel,
@@ -100,7 +110,8 @@ std::string shape_key(const core::Plan& plan) {
 Executor::Executor(std::shared_ptr<const Device> device, std::size_t max_cached_shapes)
     : device_(std::move(device)),
       max_cached_shapes_(max_cached_shapes ? max_cached_shapes : 1),
-      queue_(usable(*device_)) {}
+      queue_(usable(*device_)),
+      immediate_(ImmediateList::create(*device_)) {}
 
 Executor::~Executor() {
   // Nothing is in flight between calls (every run waits for its fence); the cache goes before the queue.
@@ -217,7 +228,7 @@ Executor::Prepared& Executor::prepare(const core::Plan& plan) {
     ze_event_pool_desc_t pool_desc{};
     pool_desc.stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC;
     pool_desc.flags = ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP | ZE_EVENT_POOL_FLAG_HOST_VISIBLE;
-    pool_desc.count = static_cast<std::uint32_t>(plan.passes.size() + 2 * std::max<std::size_t>(plan.results.size(), 1));
+    pool_desc.count = static_cast<std::uint32_t>(plan.passes.size() + 2 * std::max<std::size_t>(plan.results.size(), 1) + 1);
     ze_device_handle_t device = device_->handle();
     ze_event_pool_handle_t pool = nullptr;
     ZR_ZE_CHECK(name, zeEventPoolCreate, device_->context(), &pool_desc, 1, &device, &pool);
@@ -247,33 +258,18 @@ Executor::Prepared& Executor::prepare(const core::Plan& plan) {
   return *cache_.front();
 }
 
-void Executor::record(Prepared& prepared, const core::Plan& plan, const void* input,
-                      std::span<const core::ResultTarget> results, const void* segment_offsets) {
+void Executor::append_run(Prepared& prepared, ze_command_list_handle_t list, const core::Plan& plan,
+                          const RunBuffers& buffers) {
   const auto& name = device_->name();
-  const auto list = prepared.list.get();
-  prepared.recorded = false;
-  prepared.staging.resize(results.size());
+  const auto& results = buffers.results;
   std::vector<void*> result_pointers;
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    if (!results[i].host_memory) {
-      result_pointers.push_back(results[i].pointer);
-      continue;
-    }
-    auto& staging = prepared.staging[i];
-    const std::uint64_t bytes = core::result_bytes(plan, i);
-    if (staging.bytes < bytes) {
-      staging.device = device_->allocate_device(bytes);
-      staging.host = device_->allocate_host(bytes);
-      staging.bytes = bytes;
-    }
-    result_pointers.push_back(staging.device.get());
-  }
-  ZR_ZE_CHECK(name, zeCommandListReset, list);
+  for (std::size_t i = 0; i < results.size(); ++i)
+    result_pointers.push_back(results[i].host_memory ? prepared.staging.at(i).device.get() : results[i].pointer);
   prepared.copies.clear();
   // The staging copies of result i signal events passes + 2i (in) and passes + 2i + 1 (back), when the pool has them.
   auto copy_event = [&](std::size_t result, bool back, const char* label) -> ze_event_handle_t {
     const std::size_t index = plan.passes.size() + 2 * result + (back ? 1 : 0);
-    if (index >= prepared.events.size()) return nullptr;
+    if (index + 1 >= prepared.events.size()) return nullptr;  // the last event ends immediate runs
     prepared.copies.emplace_back(label, index);
     return prepared.events[index].get();
   };
@@ -291,8 +287,9 @@ void Executor::record(Prepared& prepared, const core::Plan& plan, const void* in
   for (const auto& buffer : prepared.scratch) scratch_pointers.push_back(buffer.get());
   std::vector<ze_event_handle_t> pass_events;
   for (std::size_t p = 0; p < plan.passes.size(); ++p) pass_events.push_back(prepared.events[p].get());
-  append_passes(*device_, list, plan, PassBuffers{input, result_pointers, scratch_pointers, segment_offsets, plan.kernel_pointers}, pass_events,
-                barrier_needed);
+  append_passes(*device_, list, plan,
+                PassBuffers{buffers.input, result_pointers, scratch_pointers, buffers.segment_offsets, plan.kernel_pointers},
+                pass_events, barrier_needed);
   barrier_needed = barrier_needed || !plan.passes.empty();
 
   bool copied_back = false;
@@ -304,27 +301,65 @@ void Executor::record(Prepared& prepared, const core::Plan& plan, const void* in
                 prepared.staging[i].device.get(), core::result_bytes(plan, i), copy_event(i, true, "copy result back"),
                 0, nullptr);
   }
-  ZR_ZE_CHECK(name, zeCommandListClose, list);
+}
+
+bool Executor::prepare_staging(Prepared& prepared, const core::Plan& plan, const RunBuffers& buffers) {
+  bool allocated = false;
+  prepared.staging.resize(buffers.results.size());
+  for (std::size_t i = 0; i < buffers.results.size(); ++i) {
+    auto& staging = prepared.staging[i];
+    const std::uint64_t bytes = core::result_bytes(plan, i);
+    if (!buffers.results[i].host_memory || staging.bytes >= bytes) continue;
+    staging.device = device_->allocate_device(bytes);
+    staging.host = device_->allocate_host(bytes);
+    staging.bytes = bytes;
+    allocated = true;
+  }
+  return allocated;
+}
+
+void Executor::record(Prepared& prepared, const core::Plan& plan, const RunBuffers& buffers) {
+  const auto list = prepared.list.get();
+  prepared.recorded = false;
+  ZR_ZE_CHECK(device_->name(), zeCommandListReset, list);
+  append_run(prepared, list, plan, buffers);
+  ZR_ZE_CHECK(device_->name(), zeCommandListClose, list);
   prepared.recorded = true;
-  prepared.input = input;
-  prepared.segment_offsets = segment_offsets;
-  prepared.results.assign(results.begin(), results.end());
+  prepared.recorded_buffers = buffers;
   ++stats_.recordings;
 }
 
-core::RunProfile Executor::submit_and_wait(Prepared& prepared, const core::Plan& plan) {
-  const auto& name = device_->name();
-  for (const auto& event : prepared.events) ZR_ZE_CHECK(name, zeEventHostReset, event.get());
+namespace {
+std::string run_name(const core::Plan& plan) {
   std::string what = "the run of ";
   for (std::size_t p = 0; p < plan.passes.size(); ++p) what += (p ? ", " : "") + plan.passes[p].entry_point;
-  what += " (strategy " + std::string(core::name(plan.strategy)) + ")";
-  queue_.run(prepared.list.get(), what, plan.strategy);
-  ++stats_.submissions;
+  return what + " (strategy " + std::string(core::name(plan.strategy)) + ")";
+}
+}  // namespace
 
+core::RunProfile Executor::submit_and_wait(Prepared& prepared, const core::Plan& plan) {
+  for (const auto& event : prepared.events) ZR_ZE_CHECK(device_->name(), zeEventHostReset, event.get());
+  queue_.run(prepared.list.get(), run_name(plan), plan.strategy);
+  ++stats_.submissions;
+  return read_profile(prepared, plan);
+}
+
+core::RunProfile Executor::run_immediately(Prepared& prepared, const core::Plan& plan, const RunBuffers& buffers) {
+  for (const auto& event : prepared.events) ZR_ZE_CHECK(device_->name(), zeEventHostReset, event.get());
+  prepared.immediate_buffers.reset();
+  append_run(prepared, immediate_->get(), plan, buffers);
+  immediate_->finish(prepared.events.back().get(), run_name(plan), plan.strategy);
+  prepared.immediate_buffers = buffers;
+  ++stats_.immediate_runs;
+  return read_profile(prepared, plan);
+}
+
+core::RunProfile Executor::read_profile(Prepared& prepared, const core::Plan& plan) const {
+  const auto& name = device_->name();
   core::RunProfile profile;
   const auto& d = device_->description();
-  // The fence has signalled, so on a device that ran the list every timestamp event has too. Intel's driver
-  // without hardware never writes them: the profile then says its timestamps are not valid.
+  // The run has ended (its fence or its last event), so on a device that ran it every timestamp event has too.
+  // Intel's driver without hardware never writes them: the profile then says its timestamps are not valid.
   auto timed = [&](std::size_t index, std::string label, std::string kernel) {
     core::PassTiming timing;
     timing.label = std::move(label);
@@ -386,14 +421,26 @@ core::RunProfile Executor::run(const core::Plan& plan, const void* input, std::s
     if (!result.host_memory) check_buffer(result.pointer, "a result");
   }
   Prepared& prepared = prepare(plan);
+  const RunBuffers buffers{input, segment_offsets, {results.begin(), results.end()}};
   try {
-    if (!prepared.recorded || prepared.input != input || prepared.segment_offsets != segment_offsets ||
-        !same_targets(prepared.results, results))
-      record(prepared, plan, input, results, segment_offsets);
+    // Host memory results go through staging slots: new ones invalidate what the recorded list holds.
+    const bool staging_moved = prepare_staging(prepared, plan, buffers);
     for (std::size_t i = 0; i < results.size(); ++i)
       if (results[i].host_memory && core::reads_initial_value(plan, i))
         std::memcpy(prepared.staging[i].host.get(), results[i].pointer, core::result_bytes(plan, i));
-    core::RunProfile profile = submit_and_wait(prepared, plan);
+    // The recorded list when it holds these buffers; else the immediate list, unless its last run had these
+    // buffers too (a run repeated as it is: worth a recorded list to submit again).
+    const bool recorded_fits =
+        !staging_moved && prepared.recorded && same_buffers(prepared.recorded_buffers, buffers);
+    const bool immediate = !recorded_fits && immediate_ &&
+                           !(prepared.immediate_buffers && same_buffers(*prepared.immediate_buffers, buffers));
+    core::RunProfile profile;
+    if (immediate) {
+      profile = run_immediately(prepared, plan, buffers);
+    } else {
+      if (!recorded_fits) record(prepared, plan, buffers);
+      profile = submit_and_wait(prepared, plan);
+    }
     for (std::size_t i = 0; i < results.size(); ++i)
       if (results[i].host_memory)
         std::memcpy(results[i].pointer, prepared.staging[i].host.get(), core::result_bytes(plan, i));

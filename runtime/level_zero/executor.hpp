@@ -2,23 +2,31 @@
 // Runs the core's Plans on one Level Zero device. A thin translation: every size, group count and buffer comes
 // from the plan; the executor only turns it into driver calls.
 //
-// A plan is recorded into ONE command list: its passes in order with a barrier between consecutive passes
-// (each pass reads what the one before it wrote), each launch signalling a kernel-timestamp event. The list
-// runs on an in-order command queue of the device's compute group; completion is waited for on a fence (API
-// 1.4 has no zeCommandListHostSynchronize). Scratch buffers (USM device memory) are allocated per plan shape
-// and kept, their initial fill applied once with zeCommandListAppendMemoryFill; the recorded command list is
-// kept too and submitted again as long as the shape and the input and result buffers are the same (other
-// buffers re-record the same list). An executor is meant for one thread at a time (run() serialises).
+// A run is ONE sequence of commands: the plan's passes in order with a barrier between consecutive passes
+// (each pass reads what the one before it wrote), each launch signalling a kernel-timestamp event. Scratch buffers
+// (USM device memory) are allocated per plan shape and kept, their initial fill applied once with
+// zeCommandListAppendMemoryFill. Where the run goes:
+//   - a shape's recorded command list, kept and submitted again to an in-order queue of the device's compute group
+//     (completion waited for on a fence: API 1.4 has no zeCommandListHostSynchronize), as long as the run's input
+//     and result buffers are the ones it holds;
+//   - otherwise, where the driver offers immediate lists (immediate_list.hpp), the executor's immediate list: a
+//     shape's first run, and each run with other buffers, is appended there and starts at once (no list to
+//     close, no queue submission), its end waited for on an event; a run whose buffers are those of the shape's
+//     last immediate run is recorded, and so is submitted again from then on;
+//   - without immediate lists, the recorded list is recorded again.
+// An executor is meant for one thread at a time (run() serialises).
 #include <cstdint>
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "level_zero/device.hpp"
 #include "level_zero/fenced_queue.hpp"
+#include "level_zero/immediate_list.hpp"
 #include "level_zero/handles.hpp"
 #include "plan.hpp"
 #include "profile.hpp"
@@ -28,11 +36,14 @@ namespace zr::level_zero {
 
 struct ExecutorStats {
   std::uint64_t submissions = 0;          // zeCommandQueueExecuteCommandLists of reductions
+  std::uint64_t immediate_runs = 0;       // reductions appended to the immediate command list
   std::uint64_t recordings = 0;           // command lists (re)recorded
   std::uint64_t shapes_prepared = 0;      // plan shapes given scratch buffers, events and a command list
   std::uint64_t scratch_allocations = 0;  // zeMemAllocDevice calls for scratch
   std::uint64_t scratch_fills = 0;        // zeCommandListAppendMemoryFill calls for ScratchBuffer::initial_fill
 };
+
+struct RunBuffers;
 
 struct HostResult {
   core::Scalar value;
@@ -72,9 +83,14 @@ class Executor {
  private:
   struct Prepared;
   Prepared& prepare(const core::Plan& plan);
-  void record(Prepared& prepared, const core::Plan& plan, const void* input,
-              std::span<const core::ResultTarget> results, const void* segment_offsets);
+  // Allocates the staging of results in host memory; true when it made new ones (a recorded list holds the old).
+  bool prepare_staging(Prepared& prepared, const core::Plan& plan, const RunBuffers& buffers);
+  // Appends a run of the plan to `list`: initial values in, the passes, results out.
+  void append_run(Prepared& prepared, ze_command_list_handle_t list, const core::Plan& plan, const RunBuffers& buffers);
+  void record(Prepared& prepared, const core::Plan& plan, const RunBuffers& buffers);
   core::RunProfile submit_and_wait(Prepared& prepared, const core::Plan& plan);
+  core::RunProfile run_immediately(Prepared& prepared, const core::Plan& plan, const RunBuffers& buffers);
+  core::RunProfile read_profile(Prepared& prepared, const core::Plan& plan) const;
   // Drops the most recently used shape after a failure: whatever it left (a half-recorded list, counters a
   // kernel did not restore) goes, but a hung device may still run it, so then it is kept, unused.
   void drop_front_after_failure();
@@ -87,6 +103,8 @@ class Executor {
   std::list<std::unique_ptr<Prepared>> cache_;  // most recently used first
   std::list<std::unique_ptr<Prepared>> abandoned_;  // what a hung device may still be running
   std::vector<CommandList> abandoned_fills_;
+  // Where the driver offers immediate lists; destroyed before what a run on it may still use (a hung device).
+  std::optional<ImmediateList> immediate_;
   ExecutorStats stats_;
   mutable std::mutex mutex_;
 };

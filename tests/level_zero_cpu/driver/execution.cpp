@@ -193,6 +193,12 @@ void CommandQueue::work() {
 }
 
 void CommandQueue::execute(Submission& submission) {
+  if (hung_) return;
+  if (submission.never_signal && !submission.fence) {  // an immediate list's commands: they never finish
+    logger().warn("injected: the commands of an immediate list on device {} never finish", device->index);
+    hung_ = true;
+    return;
+  }
   Signal outcome = Signal::done;
   if (submission.lose_device || device->lost) {
     if (submission.lose_device) logger().warn("injected: device {} is lost during a submission", device->index);
@@ -220,6 +226,11 @@ void CommandQueue::execute(Submission& submission) {
     }
     context->end_work();
   }
+  // What waits for the events the lost submission would have signalled learns that the device is lost.
+  if (outcome == Signal::device_lost)
+    for (CommandList* list : submission.lists)
+      for (const auto& command : list->commands)
+        if (command.signal) command.signal->lose();
   if (submission.fence) {
     if (submission.never_signal) logger().warn("injected: the fence of a submission on device {} never signals", device->index);
     else submission.fence->set(outcome);
@@ -310,6 +321,12 @@ void flush_locked(CommandList& list) {
   segment->closed = true;
   Submission submission;
   submission.lists.push_back(segment.get());
+  // Injected faults meet an immediate list's commands as they meet a submission (faults.hpp).
+  std::vector<std::string> kernels;
+  for (const auto& c : segment->commands)
+    if (const auto* launch = std::get_if<LaunchCommand>(&c.what)) kernels.push_back(launch->kernel->name);
+  submission.lose_device = fault_fires(FaultKind::device_lost, list.device->index, kernels);
+  submission.never_signal = fault_fires(FaultKind::fence_hang, list.device->index, kernels);
   list.segments.push_back(std::move(segment));
   list.immediate_queue->submit(std::move(submission));
 }
@@ -533,10 +550,19 @@ void Event::signal_with_timestamps(std::uint64_t start, std::uint64_t end) {
 bool Event::wait(std::uint64_t timeout_ns) {
   std::unique_lock lock(mutex);
   if (timeout_ns == UINT64_MAX) {
-    changed.wait(lock, [&] { return signalled; });
+    changed.wait(lock, [&] { return signalled || lost; });
     return true;
   }
-  return changed.wait_for(lock, std::chrono::nanoseconds(timeout_ns), [&] { return signalled; });
+  return changed.wait_for(lock, std::chrono::nanoseconds(timeout_ns), [&] { return signalled || lost; });
+}
+
+void Event::lose() {
+  {
+    std::lock_guard lock(mutex);
+    if (signalled) return;
+    lost = true;
+  }
+  changed.notify_all();
 }
 
 ze_result_t ZE_APICALL event_pool_create(ze_context_handle_t context, const ze_event_pool_desc_t* desc, std::uint32_t,
@@ -590,7 +616,9 @@ ze_result_t ZE_APICALL event_host_synchronize(ze_event_handle_t handle, std::uin
   auto* event = object_of<Event>(handle);
   if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   flush_immediate_lists();
-  return event->wait(timeout) ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+  if (!event->wait(timeout)) return ZE_RESULT_NOT_READY;
+  std::lock_guard lock(event->mutex);
+  return event->signalled ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_DEVICE_LOST;
 }
 
 ze_result_t ZE_APICALL event_query_status(ze_event_handle_t handle) {
@@ -606,6 +634,7 @@ ze_result_t ZE_APICALL event_host_reset(ze_event_handle_t handle) {
   if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   std::lock_guard lock(event->mutex);
   event->signalled = false;
+  event->lost = false;
   event->has_timestamp = false;
   return ZE_RESULT_SUCCESS;
 }

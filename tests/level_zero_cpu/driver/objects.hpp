@@ -242,6 +242,7 @@ struct CommandQueue : Object {
   std::deque<Submission> pending_;
   std::uint64_t submitted_ = 0, completed_ = 0;
   bool stopping_ = false;
+  bool hung_ = false;  // injected: an immediate list's commands never finished, nor does anything after them
   std::thread worker_;
 };
 
@@ -267,11 +268,13 @@ struct Event : Object {
   std::mutex mutex;
   std::condition_variable changed;
   bool signalled = false;
+  bool lost = false;  // the device was lost before the command that signals it ran: never signals
   bool has_timestamp = false;
   std::uint64_t start_ns = 0, end_ns = 0;
   void signal();
   void signal_with_timestamps(std::uint64_t start, std::uint64_t end);
-  bool wait(std::uint64_t timeout_ns);
+  bool wait(std::uint64_t timeout_ns);  // true once signalled or lost (then `lost` says which)
+  void lose();
 };
 
 struct EventPool : Object {
