@@ -30,4 +30,5 @@ fi
 [ "$part" = ours ] && exit 0
 .devcarry/cub_segmented "$total_log2" "$step" 0.1 > "$out/cub.jsonl" 2>> "$out/versions.txt"
 ours > "$out/ours_again.jsonl" 2>> "$out/versions.txt"
-grep -h '"log2":\(0\|4\|28\),' "$out/ours.jsonl" "$out/cub.jsonl" | head -30
+# A glance at a few rows (PART=peers has no ours.jsonl: its own run is ours_again.jsonl).
+grep -sh '"log2":\(0\|4\|28\),' "$out/ours.jsonl" "$out/ours_again.jsonl" "$out/cub.jsonl" | head -30 || true

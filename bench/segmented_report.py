@@ -41,8 +41,9 @@ def main(folder):
     has_rerun = (folder / "ours_i32.jsonl").exists()
     print("# Segmented reductions on the H100: ours against CUB DeviceSegmentedReduce\n")
     versions = (folder / "versions.txt").read_text().splitlines() if (folder / "versions.txt").exists() else []
-    print("Made with `bench/run_h100_segmented.sh` (`bench/segmented_report.py`). " + "; ".join(
-        v.strip() for v in versions[:3] if v.strip()) + ".\n")
+    # The date, the commit and nvidia-smi's row (its CSV heading skipped).
+    facts = [v.strip() for v in versions[:4] if v.strip() and not v.startswith("name,")]
+    print("Made with `bench/run_h100_segmented.sh` (`bench/segmented_report.py`). " + "; ".join(facts) + ".\n")
     print("Total 2^28 elements in equal segments of 2^k (and power-law sizes). Columns: GB/s over input + results "
           "as a fraction of the read probe on the same input (probe GB/s in the heading); `rows` is "
           "queue::reduce_rows, `offsets` queue::reduce_segments with 32-bit offsets (as CUB gets them); "
