@@ -5,13 +5,18 @@
 
 namespace zr::level_zero {
 
+ze_command_queue_desc_t compute_queue_desc(const Device& device) {
+  ze_command_queue_desc_t desc{};
+  desc.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC;
+  desc.ordinal = device.description().compute_queue_ordinal.value_or(0);
+  desc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
+  desc.priority = ZE_COMMAND_QUEUE_PRIORITY_NORMAL;
+  return desc;
+}
+
 FencedQueue::FencedQueue(const Device& device) : device_(&device) {
   const auto& name = device.name();
-  ze_command_queue_desc_t queue_desc{};
-  queue_desc.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC;
-  queue_desc.ordinal = device.description().compute_queue_ordinal.value_or(0);
-  queue_desc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
-  queue_desc.priority = ZE_COMMAND_QUEUE_PRIORITY_NORMAL;
+  const ze_command_queue_desc_t queue_desc = compute_queue_desc(device);
   ze_command_queue_handle_t queue = nullptr;
   ZR_ZE_CHECK(name, zeCommandQueueCreate, device.context(), device.handle(), &queue_desc, &queue);
   queue_ = CommandQueue(queue);

@@ -12,6 +12,9 @@
 
 namespace zr::level_zero {
 
+// An asynchronous queue of normal priority on the device's compute engine (its lists' as well).
+ze_command_queue_desc_t compute_queue_desc(const Device& device);
+
 class FencedQueue {
  public:
   explicit FencedQueue(const Device& device);

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "level_zero/bounded_wait.hpp"
+#include "level_zero/fenced_queue.hpp"
 #include "level_zero/result.hpp"
 #include "log.hpp"
 
@@ -18,11 +19,7 @@ bool turned_off() {
 
 std::optional<ImmediateList> ImmediateList::create(const Device& device) {
   if (turned_off()) return std::nullopt;
-  ze_command_queue_desc_t desc{};
-  desc.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC;
-  desc.ordinal = device.description().compute_queue_ordinal.value_or(0);
-  desc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
-  desc.priority = ZE_COMMAND_QUEUE_PRIORITY_NORMAL;
+  const ze_command_queue_desc_t desc = compute_queue_desc(device);
   ze_command_list_handle_t list = nullptr;
   const ze_result_t made = ZR_ZE_RESULT(zeCommandListCreateImmediate, device.context(), device.handle(), &desc, &list);
   if (made != ZE_RESULT_SUCCESS) {
