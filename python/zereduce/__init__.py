@@ -384,20 +384,28 @@ def reduceat(x, indices, op="sum", *, device=None):
     idx = _np.asarray(indices).reshape(-1)
     if idx.dtype.kind not in "iu":
         raise InvalidArgumentError(f"reduceat indices must be integers, not {idx.dtype}")
-    idx = idx.astype(_np.int64)
-    if idx.size and (idx.min() < 0 or idx.max() >= n):
+    idx = idx.astype(_np.int64, copy=False)
+    if idx.size == 0:
+        return _np.empty(0, dtype=values.dtype)
+    # Non-decreasing indices (the usual case) need no pass for their range, and make the segments one offsets array.
+    nondecreasing = bool(_np.all(idx[1:] >= idx[:-1]))
+    low, high = (idx[0], idx[-1]) if nondecreasing else (idx.min(), idx.max())
+    if low < 0 or high >= n:
         bad = int(idx[(idx < 0) | (idx >= n)][0])
         raise IndexError(f"index {bad} out-of-bounds in reduceat: the array has {n} elements")
+    if nondecreasing:
+        result = segment_reduce(values, _np.append(idx, n), op, device=device).astype(values.dtype, copy=False)
+        repeated = _np.flatnonzero(idx[1:] == idx[:-1])  # idx[i] == idx[i + 1]: NumPy gives x[idx[i]]
+        if repeated.size:
+            host = values.to_numpy() if isinstance(values, DeviceArray) else values
+            result[repeated] = host[idx[repeated]]
+        return result
     host = values.to_numpy() if isinstance(values, DeviceArray) else values
-    if idx.size == 0:
-        return _np.empty(0, dtype=host.dtype)
     ends = _np.append(idx[1:], n)
     proper = idx < ends
     result = host[idx].copy()
-    if bool(_np.all(idx[1:] >= idx[:-1])):
-        reduced = segment_reduce(values, _np.append(idx, n), op, device=device)
-    else:  # decreasing indices: overlapping segments, as begin and end arrays (the improper ones empty)
-        reduced = segment_reduce(values, idx, op, ends=_np.maximum(ends, idx), device=device)
+    # Decreasing indices: overlapping segments, as begin and end arrays (the improper ones empty).
+    reduced = segment_reduce(values, idx, op, ends=_np.maximum(ends, idx), device=device)
     result[proper] = reduced[proper]
     return result
 
