@@ -388,15 +388,16 @@ def reduceat(x, indices, op="sum", *, device=None):
     if idx.size == 0:
         return _np.empty(0, dtype=values.dtype)
     # Non-decreasing indices (the usual case) need no pass for their range, and make the segments one offsets array.
-    nondecreasing = bool(_np.all(idx[1:] >= idx[:-1]))
+    increasing = bool(_np.all(idx[1:] > idx[:-1]))
+    nondecreasing = increasing or bool(_np.all(idx[1:] >= idx[:-1]))
     low, high = (idx[0], idx[-1]) if nondecreasing else (idx.min(), idx.max())
     if low < 0 or high >= n:
         bad = int(idx[(idx < 0) | (idx >= n)][0])
         raise IndexError(f"index {bad} out-of-bounds in reduceat: the array has {n} elements")
     if nondecreasing:
         result = segment_reduce(values, _np.append(idx, n), op, device=device).astype(values.dtype, copy=False)
-        repeated = _np.flatnonzero(idx[1:] == idx[:-1])  # idx[i] == idx[i + 1]: NumPy gives x[idx[i]]
-        if repeated.size:
+        if not increasing:  # where idx[i] == idx[i + 1], NumPy gives x[idx[i]]
+            repeated = _np.flatnonzero(idx[1:] == idx[:-1])
             host = values.to_numpy() if isinstance(values, DeviceArray) else values
             result[repeated] = host[idx[repeated]]
         return result
