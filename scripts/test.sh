@@ -13,12 +13,12 @@ export ZE_REDUCE_CACHE_DIR="${ZE_REDUCE_CACHE_DIR:-$PWD/build/binary-cache}"
 # configured is cleared first: configure_preset.sh), in parallel: Make runs one job at a time unless told.
 bash scripts/configure_preset.sh release
 cmake --build --preset release --parallel "$(nproc)"
-ctest --preset release --parallel "$(nproc)" "$@"
+ctest --preset release --parallel "$(nproc)" "$@" || { status=$?; bash scripts/show_failed_tests.sh build/release; exit "$status"; }
 # The Python package as users get it: pip install . into a project-local venv, then its tests (about 2 minutes).
 bash scripts/python_package_test.sh
 if [ "${ZR_SKIP_SANITIZED:-0}" != 1 ]; then
   bash scripts/configure_preset.sh debug
   cmake --build --preset debug --target level_zero_cpu_fault_tests level_zero_cpu_rules_tests ze_reduce_test_driver \
     zr_opencl_interop_tests zr_level_zero_interop_tests
-  ctest --preset debug -L sanitized
+  ctest --preset debug -L sanitized || { status=$?; bash scripts/show_failed_tests.sh build/debug; exit "$status"; }
 fi

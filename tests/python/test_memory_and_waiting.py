@@ -127,16 +127,30 @@ except zereduce.Error as error:
 """
 
 
-def run_hanging_child():
+# The same reductions without the fault: they build the child's device programs into a binary cache that the
+# hanging child then loads. A cold build takes seconds (20 s on a loaded 2-core machine, through the test driver)
+# and no wait has begun yet, so a Ctrl-C sent during it could not be seen at once and the timing below would fail.
+WARMING_CHILD = r"""
+import numpy as np, zereduce
+assert zereduce.sum(np.ones(1 << 20, np.int32), strategy="last_group") == 1 << 20
+assert zereduce.reduce_async(np.ones(1 << 20, np.int32), "plus", strategy="last_group").result() == 1 << 20
+assert zereduce.sum(np.arange(1000, dtype=np.int32)) == 499500
+"""
+
+
+def run_hanging_child(cache_dir):
     import subprocess
     import sys
-    env = dict(os.environ, ZE_REDUCE_FAULT_INJECTION="hang:last_group", ZE_REDUCE_TIMEOUT_S="4")
+    env = dict(os.environ, ZE_REDUCE_CACHE_DIR=str(cache_dir))
+    subprocess.run([sys.executable, "-c", WARMING_CHILD], capture_output=True, text=True, env=env, timeout=600,
+                   check=True)
+    env.update(ZE_REDUCE_FAULT_INJECTION="hang:last_group", ZE_REDUCE_TIMEOUT_S="4")
     return subprocess.run([sys.executable, "-c", HANGING_CHILD], capture_output=True, text=True, env=env,
                           timeout=120)
 
 
-def test_ctrl_c_interrupts_a_long_wait_and_a_timeout_gives_up_waiting():
-    child = run_hanging_child()
+def test_ctrl_c_interrupts_a_long_wait_and_a_timeout_gives_up_waiting(tmp_path):
+    child = run_hanging_child(tmp_path / "binary-cache")
     lines = child.stdout.splitlines()
     assert child.returncode == 0, (child.stdout, child.stderr)
     assert lines[0].startswith("interrupted after "), child.stdout
