@@ -2,7 +2,8 @@
 """Segmented reductions on a CPU device against NumPy, from Python (issue 44, item 5's CPU half): at a total of
 2^24 float32 (by default), `zereduce.sum(x, axis=1)` against `x.sum(axis=1)` on rows x columns for columns 2^0 ..
 2^24, `zereduce.max(x, axis=1)` against `x.max(axis=1)`, and `zereduce.reduceat(x, starts)` against
-`numpy.add.reduceat(x, starts)` for equal and power-law segments. Wall time of a blocking call on a NumPy array,
+`numpy.add.reduceat(x, starts)` for equal and power-law segments; `zereduce.sum(x, axis=0)` against `x.sum(axis=0)`
+(one result per column). Wall time of a blocking call on a NumPy array,
 median over repeated calls, the two called in turn in one run; every result is checked against NumPy's float64
 sum (sums: the documented bound of the library's floating sums, at most a relative 2^-10 here) or NumPy's result
 exactly (max). Writes JSON lines and a markdown table with NumPy's time over ours (>= 1.0: ours is faster).
@@ -87,6 +88,16 @@ def main():
         record(f"max axis=1, rows of 2^{log2_columns}", total // columns,
                median_seconds(lambda: zereduce.max(grid, axis=1, device=device), args.min_time),
                median_seconds(lambda: grid.max(axis=1), args.min_time))
+    for log2_columns in (2, 4, 8, 12, 16, 20):
+        if log2_columns >= args.log2_total:
+            continue
+        columns = 1 << log2_columns
+        grid = x.reshape(total // columns, columns)
+        ours = zereduce.sum(grid, axis=0, device=device)
+        check_sums(ours, grid.astype(np.float64).sum(axis=0), f"sum columns of {columns}")
+        record(f"sum axis=0, {columns} columns", columns,
+               median_seconds(lambda: zereduce.sum(grid, axis=0, device=device), args.min_time),
+               median_seconds(lambda: grid.sum(axis=0), args.min_time))
     for label, starts in (("reduceat, equal segments of 2^4", np.arange(0, total, 16, dtype=np.int64)),
                           ("reduceat, equal segments of 2^10", np.arange(0, total, 1024, dtype=np.int64)),
                           ("reduceat, power-law sizes", power_law_starts(total, rng))):
@@ -103,7 +114,8 @@ def main():
         out.write(f"# Segmented reductions against NumPy, {device_name}, {os.cpu_count()} cores, 2^{args.log2_total} "
                   f"float32\n\n`{' '.join(['bench/segmented_numpy_bench.py'] + [a for a in os.sys.argv[1:]])}` "
                   f"(NumPy {np.__version__}). Wall time of one blocking call from Python, median; ratio = NumPy's time "
-                  "over ours (target >= 1.0 at 2^24 elements).\n\n")
+                  f"over ours (target >= 1.0 at 2^24 elements). ZE_REDUCE_HOST_PATH_MAX_BYTES="
+                  f"{os.environ.get('ZE_REDUCE_HOST_PATH_MAX_BYTES', '(unset)')}.\n\n")
         out.write("| case | segments | ours, ms | NumPy, ms | NumPy / ours |\n|---|---:|---:|---:|---:|\n")
         for row in rows:
             out.write(f"| {row['case']} | {row['segments']} | {row['ours_s'] * 1e3:.2f} | {row['numpy_s'] * 1e3:.2f} | "

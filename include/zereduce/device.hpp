@@ -78,6 +78,10 @@ class ZR_API device {
   // their fixed cost per submission is most of a small reduction's time; docs/api.md, "Small inputs"): the nine
   // SYCL ops, reproducible sums and argmin/argmax, one scalar reduction per call, no strategy asked for. 0 on GPUs.
   std::uint64_t host_path_max_bytes() const;
+  // The same for segmented and row reductions of host spans (reduce_segments, reduce_rows, reduce_axes over the
+  // last axes), with host offsets and results: the nine ops, reproducible sums and argmin/argmax. 0 on GPUs.
+  // Array (column) reductions take host_path_max_bytes().
+  std::uint64_t host_path_max_segment_bytes() const;
   // Whether kernels really run, from the execution probe: false on Intel's driver without hardware, which
   // accepts and "completes" work without executing it, and on a device that did not finish the probe in time.
   bool executes_kernels() const;

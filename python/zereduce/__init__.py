@@ -436,6 +436,12 @@ def _axes_as_rows(x, axis):
     """A C-contiguous N-D ``x`` seen as rows over ``axis``: trailing axes as they are, others moved to the end first
     (a copy). Returns (flat values, their rows' offsets or None, columns, rows, the result's shape, axes, shape):
     the offsets are given only when every row is empty (rows of 0 columns need a row count)."""
+    if (type(x) is _np.ndarray and type(axis) is int and x.ndim >= 1 and axis in (-1, x.ndim - 1) and x.shape[-1] > 0
+            and x.flags.c_contiguous and x.flags.aligned and x.dtype.isnative):
+        # The usual call, x.sum(axis=-1) of an array read in place: what the general code below would find.
+        _check_dtype(x.dtype)
+        shape = x.shape
+        return x.reshape(-1), None, shape[-1], x.size // shape[-1], shape[:-1], (len(shape) - 1,), shape
     values = x if isinstance(x, DeviceArray) else _host_array(x)
     shape = tuple(values.shape)
     axes = _axes_of(axis, len(shape))

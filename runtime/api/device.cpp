@@ -156,6 +156,11 @@ std::uint64_t device::host_path_max_bytes() const {
   return impl_->backend().reads_host_input_in_place() ? core::host_path_max_bytes(impl_->backend().capabilities()) : 0;
 }
 
+std::uint64_t device::host_path_max_segment_bytes() const {
+  return impl_->backend().reads_host_input_in_place() ? core::host_path_segment_max_bytes(impl_->backend().capabilities())
+                                                      : 0;
+}
+
 std::vector<strategy> device::strategies(const user_operator_source& op) const {
   return allowed_strategies(impl_->backend().capabilities(), user_request(op));
 }

@@ -2,11 +2,12 @@
 
 #include <array>
 #include <chrono>
-#include <cstring>
 #include <cstdlib>
-#include <optional>
+#include <cstring>
 #include <numeric>
+#include <optional>
 #include <sstream>
+#include <vector>
 
 #include "api/memory_checks.hpp"
 #include "api/requests.hpp"
@@ -17,6 +18,7 @@
 #include "binned_sum.hpp"
 #include "fault_injection.hpp"
 #include "host_path.hpp"
+#include "host_path_columns.hpp"
 #include "identity.hpp"
 #include "strategy.hpp"
 #include "tuning.hpp"
@@ -140,9 +142,20 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
 bool ReductionJob::takes_host_path() const {
   if (specs_.size() != 1 || !host_input_ || !device_.reads_host_input_in_place()) return false;
   const auto& spec = specs_.front();
-  if (spec.columns != 1 || spec.partial) return false;
-  return n_ * core::size_of(type_) <= core::host_path_max_bytes(device_.capabilities()) &&
-         core::host_path_serves(request_of(spec, n_, true));
+  if (spec.partial || n_ * core::size_of(type_) > core::host_path_max_bytes(device_.capabilities())) return false;
+  const auto request = request_of(spec, n_, true);
+  return spec.columns == 1 ? core::host_path_serves(request) : core::host_path_serves_columns(request);
+}
+
+void ReductionJob::write_host_path_columns(const core::ReductionRequest& request, bool host_variable) const {
+  const auto& spec = specs_.front();
+  const std::uint64_t bytes = spec.columns * core::size_of(type_);
+  const auto* data = static_cast<const std::byte*>(input_);
+  if (host_variable) return core::host_path_reduce_columns(request, data, spec.columns, static_cast<std::byte*>(spec.var));
+  std::vector<std::byte> results(bytes);
+  if (request.include_initial) device_.copy(results.data(), spec.var, bytes);
+  core::host_path_reduce_columns(request, data, spec.columns, results.data());
+  device_.copy(spec.var, results.data(), bytes);
 }
 
 void ReductionJob::write_host_path_result(const core::ReductionRequest& request, bool host_variable) const {
@@ -173,6 +186,8 @@ void ReductionJob::execute_on_host(profile& out) const {
                        bytes.data());
     if (host_variable) std::memcpy(spec.var, bytes.data(), bytes.size());
     else device_.copy(spec.var, bytes.data(), bytes.size());
+  } else if (spec.columns > 1) {
+    write_host_path_columns(request, host_variable);
   } else {
     write_host_path_result(request, host_variable);
   }
@@ -185,9 +200,10 @@ void ReductionJob::execute_on_host(profile& out) const {
   summary.description =
       core::is_arg_op(request.op)
           ? std::string("on the calling thread: the extreme value (vectorised), then its first index")
-          : "on the calling thread: " + std::to_string(core::kHostLanes) + " interleaved accumulators combined pairwise" +
+          : "on the calling thread: " + std::to_string(core::kHostLanes) + " interleaved accumulators" +
+                (spec.columns > 1 ? " per column" : "") + " combined pairwise" +
                 (core::is_binned_sum(request) ? " (binned sum: the host model of the kernels' bins)" : "");
-  summary.combine_depth = core::host_path_combine_depth(n_);
+  summary.combine_depth = core::host_path_combine_depth(n_ / spec.columns);
   out.plans.push_back(std::move(summary));
 }
 

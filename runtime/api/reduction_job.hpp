@@ -47,6 +47,8 @@ class ReductionJob {
   void check_strategies(const Group& group) const;
   bool takes_host_path() const;
   void execute_on_host(profile& out) const;
+  // The columns of an array reduction on the host path into their results (host or device memory).
+  void write_host_path_columns(const core::ReductionRequest& request, bool host_variable) const;
   void write_host_path_result(const core::ReductionRequest& request, bool host_variable) const;
   void flip_lowest_bit(const core::ResultTarget& target);  // ZE_REDUCE_FAULT_INJECTION (tests only)
 

@@ -9,6 +9,8 @@
 #include "api/run_profiles.hpp"
 #include "api/scoped_allocation.hpp"
 #include "api/user_operators.hpp"
+#include "host_path.hpp"
+#include "host_path_segments.hpp"
 #include "plans/segmented.hpp"
 #include "strategy.hpp"
 #include "tuning.hpp"
@@ -123,6 +125,7 @@ SegmentedJob::SegmentedJob(BackendDevice& device, const void* input, std::uint64
     signed_offsets_ = segments.signed_offsets;
     if (begin_end_) layout_.end_step = layout_.segments;
     check_offsets_memory();
+    host_path_ = takes_host_path();
     // Offsets in host memory are read now, so that bad ones fail the call; device offsets are read in queue order,
     // once the work before this reduction (which may write them) is done.
     if (host_offsets_ && (!begin_end_ || host_ends_))
@@ -136,6 +139,7 @@ SegmentedJob::SegmentedJob(BackendDevice& device, const void* input, std::uint64
     if (segments.segments > 0 && segments.length == 0) refuse_empty_segment(0);
     layout_.length = segments.length;
     layout_.longest = segments.segments > 0 ? segments.length : 0;
+    host_path_ = takes_host_path();
     plan(nullptr, nullptr);
   }
 }
@@ -228,11 +232,50 @@ void SegmentedJob::plan(const std::byte* host_offsets, const std::byte* host_end
       std::memcpy(bounds_.data() + bytes, host_ends, bytes);
     }
   }
+  if (host_path_) return;
   const auto& caps = device_.capabilities();
   planned_ = planned_run(core::make_segmented_plan(caps, request_of(spec_, n_, true), layout_, core::tuning_for(caps)));
 }
 
+bool SegmentedJob::takes_host_path() const {
+  if (!host_input_ || !device_.reads_host_input_in_place() || (layout_.segments > 0 && !host_results_)) return false;
+  // Offsets in device memory are read in queue order, after the work before this reduction: not here.
+  if (layout_.offset_bytes && !(host_offsets_ && (!begin_end_ || host_ends_))) return false;
+  const std::size_t element = core::size_of(static_cast<core::DataType>(spec_.type));
+  return n_ * element <= core::host_path_segment_max_bytes(device_.capabilities()) &&
+         core::host_path_serves(request_of(spec_, n_, true));
+}
+
+void SegmentedJob::execute_on_host(profile& out) const {
+  device_.throw_if_unusable();
+  const auto request = request_of(spec_, n_, true);
+  core::HostSegments segments;
+  segments.count = layout_.segments;
+  segments.length = layout_.length;
+  if (layout_.offset_bytes) {
+    // Begins and ends as checked when the job was made (bounds_); offsets where the caller keeps them, as the
+    // kernels read them.
+    segments.begins = begin_end_ ? bounds_.data() : static_cast<const std::byte*>(offsets_);
+    segments.ends = begin_end_ ? bounds_.data() + layout_.segments * layout_.offset_bytes : nullptr;
+    segments.offset_bytes = layout_.offset_bytes;
+  }
+  core::host_path_reduce_segments(request, static_cast<const std::byte*>(input_), segments,
+                                  static_cast<std::byte*>(spec_.var));
+  plan_summary summary;
+  summary.host_path = true;
+  summary.strategy = zr::strategy::tree;  // what segmented plans report on the device
+  const std::size_t element = core::size_of(request.type);
+  summary.reason = "host path: " + std::to_string(n_ * element) + " bytes on a CPU device, at most " +
+                   std::to_string(core::host_path_segment_max_bytes(device_.capabilities())) +
+                   " take the calling thread (core/host_path_segments.hpp)";
+  summary.description = "on the calling thread, " + std::to_string(layout_.segments) + " segments one after another" +
+                        (core::is_binned_sum(request) ? " (binned sums: the host model of the kernels' bins)" : "");
+  summary.combine_depth = core::host_path_segment_combine_depth(layout_.longest);
+  out.plans.push_back(std::move(summary));
+}
+
 void SegmentedJob::execute(profile& out) {
+  if (host_path_) return execute_on_host(out);
   device_.throw_if_unusable();
   if (!planned_) {
     // Device offsets, read now that the work before this reduction is done.

@@ -22,6 +22,10 @@ class SegmentedJob {
   void execute(profile& out);
 
  private:
+  // Small host input and host results on a CPU device: the calling thread reduces the segments
+  // (core/host_path_segments.hpp), nothing to plan or build.
+  bool takes_host_path() const;
+  void execute_on_host(profile& out) const;
   void check_request() const;
   void check_offsets_memory();
   // Throws for an arg-reduction (whose empty segments have no result); the other ops give the identity.
@@ -45,7 +49,8 @@ class SegmentedJob {
   detail::reduction_spec spec_;
   core::Timestamps timestamps_;
   core::SegmentLayout layout_;
-  std::optional<PlannedRun> planned_;  // made once the offsets have been read
+  bool host_path_ = false;
+  std::optional<PlannedRun> planned_;  // made once the offsets have been read; never on the host path
 };
 
 }  // namespace zr::api

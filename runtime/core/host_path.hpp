@@ -29,6 +29,9 @@ bool host_path_serves(const ReductionRequest& request);
 // CPU devices over their compute units (tuning.hpp), or ZE_REDUCE_HOST_PATH_MAX_BYTES (0 turns it off); GPUs
 // never.
 std::uint64_t host_path_max_bytes(const Capabilities& caps);
+// The same for segmented and row reductions (host_path_segments.hpp): the tuning table's own value, or the same
+// environment variable.
+std::uint64_t host_path_segment_max_bytes(const Capabilities& caps);
 
 // The result: the request's identity combined with every element, then with `initial` when include_initial.
 // `data` holds request.n packed elements.

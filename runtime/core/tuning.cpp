@@ -56,7 +56,12 @@ static Tuning class_tuning(const Capabilities& caps) {
                     // calling thread does it alone. Measured from Python on the 2-core machine (PoCL 3.1, f32 sum,
                     // medians of 7; 2026-11-26): the calling thread took 199 us at 4 MiB against 281 us for the
                     // device, and 378 against 260 at 8 MiB; so 4 MiB on 2 compute units.
-                    .host_path_max_bytes = 8u << 20};
+                    .host_path_max_bytes = 8u << 20,
+                    // Measured from Python on the same machine (2026-11-28, f32 sums of rows of 1, 4, 16 and 256
+                    // values, medians): the calling thread took 0.44-0.80x the device's time at 1 MiB and won
+                    // rows of 1-4 values at 4 MiB but lost rows of 16-256 (1.35-1.5x the device's time), so
+                    // 1 MiB on 2 compute units. Column reductions keep host_path_max_bytes (0.2-0.5x at 4 MiB).
+                    .host_path_segment_max_bytes = 2u << 20};
     case DeviceClass::nvidia_gpu:
       // NVIDIA through its OpenCL driver, measured on the H100 (132 SMs) on 2026-11-23 with
       // bench/tune_sweep.cpp (work-group size {128..1024} x groups per SM {2..128} x elements per item

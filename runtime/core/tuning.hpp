@@ -34,6 +34,9 @@ struct Tuning {
   // CPU devices: inputs of at most this many bytes divided by the compute units are reduced on the calling
   // thread (host_path.hpp). 0: never.
   std::uint64_t host_path_max_bytes = 0;
+  // The same for segmented and row reductions (host_path_segments.hpp), whose short segments cost the calling
+  // thread more per element than a plain fold.
+  std::uint64_t host_path_segment_max_bytes = 0;
   // Segmented reductions on GPUs (plans/segmented.hpp): segments of up to a thousand or so elements get a power
   // of two of work-items each, so that none folds more than this many elements on average.
   std::uint64_t segment_lane_elements = 32;

@@ -239,12 +239,19 @@ TEST(Segments, GivenHostMemoryAndNarrowOffsetsAndInitialValuesWhenReducingThenEa
 // hundreds of megabytes).
 TEST(Segments, GivenSegmentsOfEverySizeWhenReducingThenEveryPlanFamilyRuns) {
   ZR_REQUIRE_QUEUE(q);
+  // Device memory: host spans this small would take a CPU device's host path (host_path_test.cpp), no kernel.
   auto kernels_of = [&](const std::vector<std::uint64_t>& sizes) {
     const auto offsets = offsets_of<std::uint64_t>(sizes, 0);
     const std::vector<float> data(offsets.back(), 1.0f);
+    auto device_data = make_device_array<float>(q, data.size());
+    auto device_offsets = make_device_array<std::uint64_t>(q, offsets.size());
+    auto device_sums = make_device_array<float>(q, sizes.size());
+    q.copy(data.data(), device_data.get(), data.size()).wait();
+    q.copy(offsets.data(), device_offsets.get(), offsets.size()).wait();
+    const event done = q.reduce_segments(device_data.get(), data.size(), device_offsets.get(), sizes.size(),
+                                         device_sums.get(), plus<>(), {property::reduction::initialize_to_identity{}});
     std::vector<float> sums(sizes.size());
-    const event done = q.reduce_segments(std::span<const float>(data), std::span<const std::uint64_t>(offsets),
-                                         std::span<float>(sums), plus<>(), {property::reduction::initialize_to_identity{}});
+    q.copy(device_sums.get(), sums.data(), sums.size()).wait();
     std::string kernels;
     for (const auto& pass : done.get_profile().passes)
       if (pass.what == pass_profile::kind::kernel) kernels += pass.kernel + " ";

@@ -376,6 +376,46 @@ void add_segment_checks(std::vector<ConformanceCase>& out, const DeviceUnderTest
   }
 }
 
+// The host path of segmented reductions (CPU devices: host input and results, at most
+// host_path_max_segment_bytes() of input): the plain ops and argmin/argmax from host spans in every layout the span forms take (rows, offsets,
+// begin and end arrays), tiny, skewed and empty segments, from the identity and from initial values, floating
+// sums also reproducible; and on each side of the crossover for sums, maxima and argmax. Each must agree with
+// the references segment by segment and take the host path exactly below the crossover.
+void add_segment_host_path_checks(std::vector<ConformanceCase>& out, const DeviceUnderTest& dut, std::size_t slot,
+                                  element_type type, std::uint64_t base_seed) {
+  const std::uint64_t max_bytes = dut.get().host_path_max_segment_bytes();
+  if (max_bytes == 0) return;
+  const std::uint64_t at_most = max_bytes / core::size_of(static_cast<core::DataType>(type));
+  constexpr SegmentShape kShapes[] = {SegmentShape::rows, SegmentShape::tiny, SegmentShape::power_law,
+                                      SegmentShape::with_empty, SegmentShape::begin_end};
+  for (op_kind op : kOps) {
+    if (is_transform_op(op) || is_moments_op(op) || (is_arg_op(op) && type == element_type::boolean) ||
+        (!is_arg_op(op) && !pair_defined(type, op)) || dut.get().why_unsupported(type, op))
+      continue;
+    auto add = [&](SegmentShape shape, std::uint64_t n, std::size_t k, bool reproducible) {
+      ConformanceCase c = case_of(slot, type, op, strategy::tree);
+      c.library_choice = true;
+      c.from_host_span = true;
+      c.expect_host_path = n <= at_most;
+      c.segments = shape;
+      c.n = n;
+      c.input = InputKind::random;
+      c.seed = seed_for(base_seed, type, n, c.input) + k;
+      c.properties.initialize_to_identity = is_arg_op(op) || (k + static_cast<std::size_t>(op)) % 2 == 0;
+      c.properties.deterministic = true;
+      c.properties.reproducible = reproducible;
+      out.push_back(c);
+    };
+    const bool binned_sum = op == op_kind::plus && is_floating(type) && !dut.get().strategies(type, op, true, true).empty();
+    for (std::size_t k = 0; k < std::size(kShapes); ++k) {
+      add(kShapes[k], 5003, k, false);
+      if (binned_sum) add(kShapes[k], 5003, k, true);
+    }
+    if (op == op_kind::plus || op == op_kind::maximum || op == op_kind::argmax)
+      for (std::uint64_t n : {at_most, at_most + 1}) add(SegmentShape::medium, n, 0, false);
+  }
+}
+
 // A segment past 2^31 elements (full mode): u8 sums (wrapping) and argmax over the input of add_large_input (the same
 // seed and size: one dataset), from a host span, where the device allocates that much at once.
 void add_large_segments(std::vector<ConformanceCase>& out, const DeviceUnderTest& dut, std::size_t slot,
@@ -412,6 +452,7 @@ std::vector<ConformanceCase> generate_cases(const DeviceUnderTest& dut, std::siz
     add_host_span_checks(cases, dut, slot, type, mode, base_seed);
     add_host_path_checks(cases, dut, slot, type, base_seed);
     add_segment_checks(cases, dut, slot, type, mode, base_seed);
+    add_segment_host_path_checks(cases, dut, slot, type, base_seed);
     add_kernel_cases(cases, dut, slot, type, base_seed);
     if (mode == SuiteMode::full && type == element_type::u8) {
       add_large_input(cases, dut, slot, base_seed);

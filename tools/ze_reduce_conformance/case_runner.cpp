@@ -170,6 +170,10 @@ void expect_segments_reference(CaseRecord& record, DeviceUnderTest& dut, const D
     fail(record, dut, "the library threw: ", error);
     return;
   }
+  if (first.host_path != c.expect_host_path)
+    fail(record, dut, std::string(first.host_path ? "took" : "did not take") + " the host path with " +
+                          std::to_string(c.n) + " elements" + (c.from_host_span ? " from a host span" : " in device memory") +
+                          " (the device's crossover is " + std::to_string(dut.get().host_path_max_segment_bytes()) + " bytes)");
   if (auto why = segments_disagreement(c, data.host, segments, initial, operand, first)) fail(record, dut, *why);
   if (!c.properties.deterministic) return;
   try {

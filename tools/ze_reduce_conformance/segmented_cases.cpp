@@ -150,7 +150,13 @@ SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void
   auto reduce = [&](auto type_tag, auto op, auto* results) {
     using T = typename decltype(type_tag)::type;
     const T* elements = static_cast<const T*>(input);
-    if (c.segments == SegmentShape::rows) return q.reduce_rows(elements, segments, kRowLength, results, op, props);
+    if (c.segments == SegmentShape::rows) {
+      if (!c.from_host_span) return q.reduce_rows(elements, segments, kRowLength, results, op, props);
+      auto e = q.reduce_rows(std::span<const T>(elements, segments * kRowLength), kRowLength,
+                             std::span<std::remove_pointer_t<decltype(results)>>(results, segments), op, props);
+      e.wait();
+      return e;
+    }
     auto submit = [&](auto width_tag) {
       using Offset = typename decltype(width_tag)::type;
       // Each array as the library reads it, on the host or copied to the device.
@@ -162,11 +168,19 @@ SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void
       };
       auto pointer = [&](const auto& array) { return device_offsets ? array.second.get() : array.first.data(); };
       event e;
-      if (c.from_host_span) {  // host data, host offsets: the span forms
-        const std::vector<Offset> offsets(bounds.offsets.begin(), bounds.offsets.end());
-        e = q.reduce_segments(std::span<const T>(elements, c.n), std::span<const Offset>(offsets),
-                              std::span<std::remove_pointer_t<decltype(results)>>(results, bounds.count()), op, props);
-        e.wait();
+      if (c.from_host_span) {  // host data, host offsets (or begins and ends): the span forms
+        const std::span<std::remove_pointer_t<decltype(results)>> out(results, bounds.count());
+        if (bounds.offsets.empty()) {
+          const std::vector<Offset> begins(bounds.begins.begin(), bounds.begins.end());
+          const std::vector<Offset> ends(bounds.ends.begin(), bounds.ends.end());
+          e = q.reduce_segments(std::span<const T>(elements, c.n), std::span<const Offset>(begins),
+                                std::span<const Offset>(ends), out, op, props);
+          e.wait();  // the arrays must outlive the work
+        } else {
+          const std::vector<Offset> offsets(bounds.offsets.begin(), bounds.offsets.end());
+          e = q.reduce_segments(std::span<const T>(elements, c.n), std::span<const Offset>(offsets), out, op, props);
+          e.wait();
+        }
       } else if (bounds.offsets.empty()) {
         const auto begins = placed(bounds.begins), ends = placed(bounds.ends);
         e = q.reduce_segments(elements, c.n, pointer(begins), pointer(ends), segments, results, op, props);
@@ -218,7 +232,10 @@ SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void
             });
   done.wait();
   const profile& p = done.get_profile();
-  if (!p.plans.empty()) run.combine_depth = p.plans.front().combine_depth;
+  if (!p.plans.empty()) {
+    run.combine_depth = p.plans.front().combine_depth;
+    run.host_path = p.plans.front().host_path;
+  }
   for (const auto& pass : p.passes)
     if (pass.what == pass_profile::kind::kernel) run.kernels += (run.kernels.empty() ? "" : ", ") + pass.kernel;
   return run;

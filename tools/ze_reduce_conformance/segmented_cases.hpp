@@ -30,6 +30,7 @@ struct SegmentedRun {
   std::vector<std::byte> results;  // one element per segment, packed
   std::uint64_t combine_depth = 0;
   std::string kernels;  // the passes that ran, for messages
+  bool host_path = false;  // the calling thread reduced it (CPU devices, small host input)
 };
 
 // Reduces the case's input (a device allocation of q's device) into host results starting from `initial`.
