@@ -1,6 +1,6 @@
 #pragma once
-// The host path's typed folds (host_path.hpp, host_path_segments.hpp): one element type and accumulator each,
-// with the kernels' semantics (spirv_kernels/src/zr_types.h). Internal to runtime/core.
+// The host path's typed folds (host_path.hpp, host_path_segments.hpp, host_path_columns.hpp): one element type and
+// accumulator each, with the kernels' semantics (spirv_kernels/src/zr_types.h). Internal to runtime/core.
 #include <cmath>
 #include <cstdint>
 #include <cstring>

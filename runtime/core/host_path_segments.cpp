@@ -49,7 +49,7 @@ template <typename Element, typename Acc, Op kOp>
 void fold_segments(const ReductionRequest& request, const std::byte* data, const HostSegments& segments,
                    std::byte* results) {
   constexpr Op op = kOp;
-  constexpr host_fold::Combine<Acc> combine{op};  // constexpr: the lambda below sees the op, not a reference to it
+  constexpr host_fold::Combine<Acc> combine{op};
   const DataType type = request.type;
   const Acc identity = host_fold::load<Element, Acc>(request.identity.data(), 0);
   // Inlined into each loop of for_each_segment: most segments are a few elements, where a call would dominate.
