@@ -374,36 +374,55 @@ std::unique_ptr<Submission> submit_segments(const py::object& values, const std:
   return job;
 }
 
-// zereduce.sum(x) and its siblings without keyword arguments, on a NumPy array that is C-contiguous, aligned, of
-// a dtype in the host's byte order, not empty, and small enough for the default device's host path (a CPU device
-// reduces it on this thread: core/host_path.hpp): reduced at once with the GIL held, the result returned as a 0-d
-// array. That is a few microseconds, of which releasing and taking the GIL back would be a good part. None for
-// anything else: the general path converts or refuses, and waits for devices without the GIL and with Ctrl-C
-// able to interrupt the wait while it keeps the work's memory alive.
-py::object reduce_now(const py::handle& values, int op_index) {
+// zereduce.sum(x) and its siblings without keyword arguments (or with an int `axis` alone), on a NumPy array that
+// is C-contiguous, aligned, of a dtype in the host's byte order, not empty, and small enough for the default
+// device's host path (a CPU device reduces it on this thread: core/host_path*.hpp): reduced at once with the GIL
+// held, the result returned as a 0-d array, or with `axis` an array: the last axis as rows (queue::reduce_rows,
+// shaped as the array without that axis) or axis 0 of a 2-D array (an array reduction, a result per column).
+// That is a few microseconds, of which releasing and taking the GIL back would be a good part. None for anything
+// else: the general path converts or refuses, and waits for devices without the GIL and with Ctrl-C able to
+// interrupt the wait while it keeps the work's memory alive.
+py::object reduce_now(const py::handle& values, int op_index, std::optional<long> axis) {
   constexpr std::uint64_t kHoldGilBytes = 64 << 10;
   static const std::uint64_t host_path_bytes =
       std::min<std::uint64_t>(kHoldGilBytes, queue_for(-1).get_device().host_path_max_bytes());
+  static const std::uint64_t segment_host_path_bytes =
+      std::min<std::uint64_t>(kHoldGilBytes, queue_for(-1).get_device().host_path_max_segment_bytes());
   if (!py::isinstance<py::array>(values)) return py::none();
   const auto array = py::reinterpret_borrow<py::array>(values);
   if (!(array.flags() & py::array::c_style) || !(array.flags() & py::detail::npy_api::NPY_ARRAY_ALIGNED_) ||
-      array.size() == 0 || static_cast<std::uint64_t>(array.nbytes()) > host_path_bytes)
+      array.size() == 0)
     return py::none();
+  const py::ssize_t ndim = array.ndim();
+  const long last = static_cast<long>(ndim) - 1;
+  const bool rows = axis && (*axis == -1 || *axis == last);
+  const bool columns = axis && ndim == 2 && (*axis == 0 || *axis == -2);
+  if (axis && !rows && !columns) return py::none();
+  const auto bytes = static_cast<std::uint64_t>(array.nbytes());
+  if (bytes > (rows ? segment_host_path_bytes : host_path_bytes)) return py::none();
   const py::dtype dtype = array.dtype();
   const auto type = native_element_type(dtype);
   if (!type || op_index < 0 || op_index > static_cast<int>(zr::op_kind::logical_or)) return py::none();
   const auto op = static_cast<zr::op_kind>(op_index);
   const auto n = static_cast<std::uint64_t>(array.size());
+  const auto width = static_cast<std::uint64_t>(axis ? array.shape(rows ? ndim - 1 : 1) : 1);
+  std::vector<py::ssize_t> shape;  // the result's: the array's without the reduced axis
+  if (rows) shape.assign(array.shape(), array.shape() + ndim - 1);
+  if (columns) shape = {array.shape(1)};
   zr::queue& q = queue_for(-1);
-  py::array out(dtype, std::vector<py::ssize_t>{});
+  py::array out(dtype, shape);
   void* result = out.mutable_data();
   const void* input = array.data();
   zr::tools::visit_pair(*type, op, [&](auto type_tag, auto op_tag) {
     using T = typename decltype(type_tag)::type;
     using Op = typename decltype(op_tag)::type;
     const zr::property_list props{zr::property::reduction::initialize_to_identity{}};
+    const std::span<const T> host(static_cast<const T*>(input), n);
+    auto* results = static_cast<T*>(result);
     const zr::event done =
-        q.reduce(std::span<const T>(static_cast<const T*>(input), n), zr::reduction(static_cast<T*>(result), Op{}, props));
+        rows      ? q.reduce_rows(host, width, std::span<T>(results, n / width), Op{}, props)
+        : columns ? q.reduce(host, zr::reduction(std::span<T>(results, width), Op{}, props))
+                  : q.reduce(host, zr::reduction(results, Op{}, props));
     if (done.is_complete()) {
       done.wait();  // rethrows its error
     } else {  // queued behind another thread's work: wait for it without the GIL
@@ -669,6 +688,11 @@ py::tuple moments(const py::object& values, const std::string& accumulator, cons
 py::list devices() {
   py::list list;
   const auto& all = zr::get_devices();
+  std::optional<zr::device> chosen;
+  try {
+    chosen = zr::default_device();
+  } catch (const zr::Error&) {  // no device executes kernels, or ZE_REDUCE_DEVICE names none: no default
+  }
   for (std::size_t i = 0; i < all.size(); ++i) {
     const auto& d = all[i];
     py::dict entry;
@@ -678,6 +702,9 @@ py::list devices() {
     entry["kind"] = std::string(zr::to_string(d.kind()));
     entry["description"] = d.description();
     entry["executes_kernels"] = d.executes_kernels();
+    entry["default"] = chosen && *chosen == d;
+    entry["host_path_max_bytes"] = d.host_path_max_bytes();
+    entry["host_path_max_segment_bytes"] = d.host_path_max_segment_bytes();
     list.append(entry);
   }
   return list;
@@ -712,7 +739,7 @@ PYBIND11_MODULE(_zereduce, m) {
   m.def("moments", &moments, py::arg("values"), py::arg("accumulator"), py::arg("strategy"), py::arg("device"));
   m.def("transform_reduce", &transform_reduce, py::arg("values"), py::arg("op"), py::arg("value"), py::arg("strategy"),
         py::arg("device"));
-  m.def("reduce_now", &reduce_now, py::arg("values"), py::arg("op"));
+  m.def("reduce_now", &reduce_now, py::arg("values"), py::arg("op"), py::arg("axis") = py::none());
   m.def("segment_transform", &segment_transform, py::arg("values"), py::arg("offsets"), py::arg("columns"), py::arg("op"),
         py::arg("value"), py::arg("device"), py::arg("ends") = py::none());
   m.def("segment_arg", &segment_arg, py::arg("values"), py::arg("offsets"), py::arg("columns"), py::arg("op"),

@@ -45,8 +45,10 @@ _DLPACK_CPU = 1  # DLDeviceType kDLCPU
 
 
 def devices():
-    """Every device, as ``ze_reduce --list`` lists them: dicts with index, name, backend, kind, description and
-    executes_kernels."""
+    """Every device, as ``ze_reduce --list`` lists them: dicts with index, name, backend, kind, description,
+    executes_kernels, default (the device of calls that name none), and host_path_max_bytes and
+    host_path_max_segment_bytes: the most bytes of host input that the calling thread reduces itself (CPU devices'
+    host path, docs/api.md "Small inputs"; 0: none)."""
     return _zereduce.devices()
 
 
@@ -504,70 +506,62 @@ def _transform_axes(x, op, value, axis, keepdims, device):
     return _shaped(found, out_shape, axes, shape, keepdims)
 
 
-def _reduce_now(x, op_index):
-    """The fast path of sum, prod, min, max, all and any without keyword arguments: a plain NumPy array the library
-    reads as it is and the default device reduces on the calling thread (a CPU device's host path), reduced at
-    once by the extension with its checks in C++; None when the array needs the general path (conversion, an
-    empty input, a dtype it refuses, a device to wait for)."""
+def _reduce_now(x, op_index, kwargs):
+    """The fast path of sum, prod, min, max, all and any, without keyword arguments or with an int ``axis`` alone (the
+    last axis, or axis 0 of a 2-D array): a plain NumPy array the library reads as it is and the default device
+    reduces on the calling thread (a CPU device's host path), reduced at once by the extension with its checks in
+    C++; None when the call needs the general path (other arguments, conversion, an empty input, a dtype it refuses,
+    a device to wait for)."""
+    if type(x) is not _np.ndarray:
+        return None
+    axis = None
+    if kwargs:
+        axis = kwargs.get("axis")
+        if len(kwargs) != 1 or type(axis) is not int:
+            return None
     try:
-        result = _zereduce.reduce_now(x, op_index)
+        result = _zereduce.reduce_now(x, op_index, axis)
     except _zereduce.InvalidArgumentError as error:
         raise InvalidArgumentError(str(error)) from None
-    return None if result is None else result[()]
+    if result is None:
+        return None
+    return result[()] if result.ndim == 0 else result
 
 
 def sum(x, **kwargs):  # noqa: A001 (NumPy's name)
     """``reduce(x, "plus", ...)``."""
-    if not kwargs and type(x) is _np.ndarray:
-        result = _reduce_now(x, 0)
-        if result is not None:
-            return result
-    return reduce(x, "plus", **kwargs)
+    result = _reduce_now(x, 0, kwargs)
+    return reduce(x, "plus", **kwargs) if result is None else result
 
 
 def prod(x, **kwargs):
     """``reduce(x, "multiplies", ...)``."""
-    if not kwargs and type(x) is _np.ndarray:
-        result = _reduce_now(x, 1)
-        if result is not None:
-            return result
-    return reduce(x, "multiplies", **kwargs)
+    result = _reduce_now(x, 1, kwargs)
+    return reduce(x, "multiplies", **kwargs) if result is None else result
 
 
 def min(x, **kwargs):  # noqa: A001
     """``reduce(x, "minimum", ...)``; NaN handling is the library's (docs/api.md)."""
-    if not kwargs and type(x) is _np.ndarray:
-        result = _reduce_now(x, 2)
-        if result is not None:
-            return result
-    return reduce(x, "minimum", **kwargs)
+    result = _reduce_now(x, 2, kwargs)
+    return reduce(x, "minimum", **kwargs) if result is None else result
 
 
 def max(x, **kwargs):  # noqa: A001
     """``reduce(x, "maximum", ...)``."""
-    if not kwargs and type(x) is _np.ndarray:
-        result = _reduce_now(x, 3)
-        if result is not None:
-            return result
-    return reduce(x, "maximum", **kwargs)
+    result = _reduce_now(x, 3, kwargs)
+    return reduce(x, "maximum", **kwargs) if result is None else result
 
 
 def all(x, **kwargs):  # noqa: A001
     """Whether every element is true (bool arrays)."""
-    if not kwargs and type(x) is _np.ndarray:
-        result = _reduce_now(x, 7)
-        if result is not None:
-            return result
-    return reduce(x, "logical_and", **kwargs)
+    result = _reduce_now(x, 7, kwargs)
+    return reduce(x, "logical_and", **kwargs) if result is None else result
 
 
 def any(x, **kwargs):  # noqa: A001
     """Whether some element is true (bool arrays)."""
-    if not kwargs and type(x) is _np.ndarray:
-        result = _reduce_now(x, 8)
-        if result is not None:
-            return result
-    return reduce(x, "logical_or", **kwargs)
+    result = _reduce_now(x, 8, kwargs)
+    return reduce(x, "logical_or", **kwargs) if result is None else result
 
 
 def _arg(x, op, strategy, device):

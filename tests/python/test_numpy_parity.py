@@ -514,6 +514,51 @@ def test_the_fast_path_gives_what_the_general_path_gives_value_and_type(code):
     assert zereduce.max(x.astype(x.dtype.newbyteorder(">"))) == zereduce.max(x)
 
 
+UFUNCS = {"sum": np.add, "prod": np.multiply, "min": np.minimum, "max": np.maximum, "all": np.logical_and,
+          "any": np.logical_or}
+
+
+# With an int axis alone: the last axis (rows, any number of dimensions) and axis 0 of a 2-D array take the fast
+# path; the result must be NumPy's, of NumPy's shape and dtype, and what the general path gives.
+@pytest.mark.parametrize("code", INTEGERS + FLOATS + ["?"])
+def test_the_fast_path_over_an_axis_gives_numpys_shape_dtype_and_values(code):
+    base = (np.arange(1, 3 * 4 * 5 + 1) % 7 + 1).astype(code)
+    ops = (("all", "logical_and"), ("any", "logical_or")) if code == "?" else (
+        ("sum", "plus"), ("prod", "multiplies"), ("min", "minimum"), ("max", "maximum"))
+    for shape, axes in (((60,), (0, -1)), ((12, 5), (1, -1, 0, -2)), ((3, 4, 5), (2, -1))):
+        x = base.reshape(shape)
+        for axis in axes:
+            for name, op in ops:
+                fast = getattr(zereduce, name)(x, axis=axis)
+                general = zereduce.reduce(x, op, axis=axis, deterministic=True)  # another keyword: the general path
+                # In the array's dtype, as the library reduces (NumPy's own sum of int8 would widen to int64).
+                with np.errstate(over="ignore"):  # float16 products of up to 60 values reach infinity
+                    expected = UFUNCS[name].reduce(x, axis=axis, dtype=x.dtype)
+                assert np.shape(fast) == np.shape(expected) == np.shape(general), (name, shape, axis)
+                assert np.asarray(fast).dtype == x.dtype == np.asarray(general).dtype, (name, shape, axis)
+                assert np.array_equal(fast, expected) and np.array_equal(fast, general), (name, shape, axis, fast)
+    with pytest.raises(Exception, match="out of bounds|AxisError"):
+        zereduce.sum(base.reshape(12, 5), axis=2)  # the general path's error, as NumPy's
+
+
+def test_the_fast_path_over_an_axis_never_reaches_the_general_path_where_the_default_device_has_a_host_path(
+        monkeypatch):
+    default = next((d for d in zereduce.devices() if d["default"]), None)
+    if default is None or default["host_path_max_segment_bytes"] < 4096:
+        pytest.skip(f"the default device has no host path for this array: {default}")
+    x = np.arange(1, 257, dtype=np.float32).reshape(16, 16)
+
+    def general_path(*args, **kwargs):
+        raise AssertionError("the general path ran")
+
+    monkeypatch.setattr(zereduce, "reduce", general_path)
+    assert np.array_equal(zereduce.sum(x, axis=1), x.sum(axis=1))
+    assert np.array_equal(zereduce.max(x, axis=0), x.max(axis=0))
+    assert zereduce.min(x) == 1
+    with pytest.raises(AssertionError, match="general path"):
+        zereduce.sum(x, axis=1, keepdims=True)  # a keyword beside axis: the general path
+
+
 def test_the_fast_path_leaves_empty_and_refused_inputs_to_the_general_path():
     with pytest.raises(ValueError, match="zero-size"):
         zereduce.min(np.array([], dtype=np.float32))
