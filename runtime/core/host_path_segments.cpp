@@ -58,9 +58,14 @@ void fold_segments(const ReductionRequest& request, const std::byte* data, const
     const std::byte* initial = request.include_initial ? out : nullptr;
     const std::byte* first = data + begin * sizeof(Element);
     const std::uint64_t n = end - begin;
-    if (n >= kHostLanes) return host_fold::fold_into<Element, Acc>(op, type, identity, first, n, initial, out);
     Acc result = identity;
-    for (std::uint64_t i = 0; i < n; ++i) result = combine(result, host_fold::load<Element, Acc>(first, i));
+    if (n < kHostLanes) {
+      for (std::uint64_t i = 0; i < n; ++i) result = combine(result, host_fold::load<Element, Acc>(first, i));
+    } else if constexpr (std::is_floating_point_v<Element> && (op == Op::minimum || op == Op::maximum)) {
+      result = host_fold::reduce_as<Element, Acc>(op, first, n, identity);  // the vectorised extremes
+    } else {
+      result = host_fold::reduce_lanes<Element, Acc, op>(first, n, identity);  // what reduce_as calls, called here
+    }
     if (initial) result = combine(host_fold::load<Element, Acc>(initial, 0), result);
     host_fold::store<Element, Acc>(type, result, out);
   });
