@@ -154,16 +154,22 @@ T settle_extreme(const std::byte* data, std::uint64_t n, T result, T poisoned) {
   return result;
 }
 
-// The same for a few elements (a short segment): one scalar accumulator.
+// Elements [i, n) into one scalar accumulator and its probe, as settle_extreme expects them.
 template <typename T, bool kMinimum>
-T extreme_scalar(const std::byte* data, std::uint64_t n, T identity) {
-  T result = identity, poisoned = 0;
-  for (std::uint64_t i = 0; i < n; ++i) {
+void fold_extremes(const std::byte* data, std::uint64_t i, std::uint64_t n, T& result, T& poisoned) {
+  for (; i < n; ++i) {
     T x;
     std::memcpy(&x, data + i * sizeof(T), sizeof(T));
     result = kMinimum ? (x < result ? x : result) : (result < x ? x : result);
     poisoned += x * 0;
   }
+}
+
+// The same for a few elements (a short segment): one scalar accumulator.
+template <typename T, bool kMinimum>
+T extreme_scalar(const std::byte* data, std::uint64_t n, T identity) {
+  T result = identity, poisoned = 0;
+  fold_extremes<T, kMinimum>(data, 0, n, result, poisoned);
   return settle_extreme<T, kMinimum>(data, n, result, poisoned);
 }
 
@@ -198,12 +204,7 @@ T extreme_vectorised(const std::byte* data, std::uint64_t n, T identity) {
     result = kMinimum ? (lane[0][j] < result ? lane[0][j] : result) : (result < lane[0][j] ? lane[0][j] : result);
     poisoned += probe[0][j];
   }
-  for (; i < n; ++i) {
-    T x;
-    std::memcpy(&x, data + i * sizeof(T), sizeof(T));
-    result = kMinimum ? (x < result ? x : result) : (result < x ? x : result);
-    poisoned += x * 0;
-  }
+  fold_extremes<T, kMinimum>(data, i, n, result, poisoned);
   return settle_extreme<T, kMinimum>(data, n, result, poisoned);
 }
 
