@@ -6,13 +6,32 @@
 
 namespace zr {
 
+namespace detail {
+// Integer sums and products wrap, as the kernels' do: they are taken in an unsigned type at least as wide as
+// unsigned int, where overflow is defined (a signed int overflowing is undefined behaviour on the host).
+template <typename T>
+inline constexpr bool wraps_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+template <typename T>
+using wrapping_t = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+}  // namespace detail
+
 template <typename T = void>
 struct plus {
-  T operator()(const T& a, const T& b) const { return a + b; }
+  constexpr T operator()(const T& a, const T& b) const {
+    if constexpr (detail::wraps_v<T>)
+      return static_cast<T>(static_cast<detail::wrapping_t<T>>(a) + static_cast<detail::wrapping_t<T>>(b));
+    else
+      return a + b;
+  }
 };
 template <typename T = void>
 struct multiplies {
-  T operator()(const T& a, const T& b) const { return a * b; }
+  constexpr T operator()(const T& a, const T& b) const {
+    if constexpr (detail::wraps_v<T>)
+      return static_cast<T>(static_cast<detail::wrapping_t<T>>(a) * static_cast<detail::wrapping_t<T>>(b));
+    else
+      return a * b;
+  }
 };
 template <typename T = void>
 struct minimum {
@@ -50,8 +69,26 @@ struct logical_or {
     template <typename T, typename U>                                     \
     auto operator()(T&& a, U&& b) const -> decltype(EXPR) { return EXPR; } \
   };
-ZR_TRANSPARENT_OP(plus, a + b)
-ZR_TRANSPARENT_OP(multiplies, a * b)
+// The transparent sum and product: the operands' usual arithmetic conversions, then plus<R> or multiplies<R> of
+// the result type R (wrapping integers).
+template <>
+struct plus<void> {
+  using is_transparent = void;
+  template <typename T, typename U>
+  constexpr auto operator()(T&& a, U&& b) const -> decltype(a + b) {
+    using R = decltype(a + b);
+    return plus<R>()(static_cast<R>(a), static_cast<R>(b));
+  }
+};
+template <>
+struct multiplies<void> {
+  using is_transparent = void;
+  template <typename T, typename U>
+  constexpr auto operator()(T&& a, U&& b) const -> decltype(a * b) {
+    using R = decltype(a * b);
+    return multiplies<R>()(static_cast<R>(a), static_cast<R>(b));
+  }
+};
 ZR_TRANSPARENT_OP(minimum, b < a ? b : a)
 ZR_TRANSPARENT_OP(maximum, a < b ? b : a)
 ZR_TRANSPARENT_OP(bit_and, a & b)

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <limits>
@@ -228,6 +230,26 @@ void check_columns(queue& q, std::size_t rows) {
     EXPECT_EQ(sums[j], expected_sums[j]) << "N " << N << ", rows " << rows << ", column " << j;
     EXPECT_EQ(mins[j], expected_mins[j]) << "N " << N << ", rows " << rows << ", column " << j;
   }
+}
+
+// The host function objects wrap integer sums and products as the kernels do. Evaluated as constants, a signed
+// overflow would not compile: these lines fail to build where the operators overflow a signed type.
+static_assert(plus<std::int32_t>()(INT32_MAX, 1) == INT32_MIN);
+static_assert(multiplies<std::int32_t>()(INT32_MIN, 2) == 0);
+static_assert(multiplies<std::int64_t>()(INT64_MAX, INT64_MAX) == 1);
+static_assert(plus<std::int8_t>()(127, 1) == -128);
+static_assert(multiplies<std::uint16_t>()(65535, 65535) == 1);  // promoted to int, this would overflow it
+static_assert(plus<>()(INT32_MAX, 1) == INT32_MIN);
+static_assert(multiplies<>()(std::int64_t{INT64_MIN}, std::int64_t{-1}) == INT64_MIN);
+static_assert(plus<>()(1.5, 2) == 3.5);
+
+TEST(Functional, GivenIntegerOverflow_WhenTheHostFunctionObjectsCombine_ThenTheyWrapAsTheKernelsDo) {
+  // At run time too, with values the compiler cannot see (UBSan reports a signed overflow here otherwise).
+  volatile std::int32_t big_value = INT32_MAX, low_value = INT32_MIN;
+  const std::int32_t big = big_value, low = low_value;
+  EXPECT_EQ(plus<std::int32_t>()(big, 1), INT32_MIN);
+  EXPECT_EQ(multiplies<std::int32_t>()(low, -1), INT32_MIN);
+  EXPECT_EQ(plus<>()(big, 1), INT32_MIN);
 }
 
 TEST(ArrayReductions, GivenRowsOfNValuesWhenReducedThenEachColumnMatchesItsScalarReduction) {
