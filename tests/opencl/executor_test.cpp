@@ -176,6 +176,55 @@ TEST(OpenclExecutor, GivenCallerBuffers_WhenRunThroughTheClMemApi_ThenTheResultB
   EXPECT_EQ(got, expected);
 }
 
+// A kernel keeps its arguments between launches: a plan run again on the same buffers sets none of them, other
+// buffers set only the arguments that name them; every result is still the reduction of what the buffers hold then.
+TEST(OpenclExecutor, GivenTheSamePlanOnTheSameBuffers_WhenRunAgain_ThenOnlyChangedArgumentsAreSetAndResultsStayRight) {
+  ZR_REQUIRE_TEST_DEVICE();
+  Context& context = *test::shared_context();
+  Executor executor(context);
+  const std::size_t n = 100003;
+  core::ReductionRequest request = sum_request(DataType::i32, n);
+  request.strategy = core::Strategy::tree;  // several passes, scratch between them
+  const auto plan =
+      core::make_plan(context.capabilities(), request, core::choose_strategy(context.capabilities(), request));
+  std::uint64_t plan_arguments = 0;
+  for (const auto& pass : plan.passes) plan_arguments += pass.args.size();
+  Buffer inputs[] = {context.create_buffer(n * 4), context.create_buffer(n * 4)};
+  Buffer results[] = {context.create_buffer(4), context.create_buffer(4)};
+  auto run = [&](int input, int result, std::int32_t salt) {
+    std::vector<std::int32_t> values(n);
+    std::int64_t expected = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      values[i] = static_cast<std::int32_t>((i * 7919 + static_cast<std::size_t>(salt)) % 201) - 100;
+      expected += values[i];
+    }
+    context.write(inputs[input].get(), std::as_bytes(std::span(values)));
+    const std::int32_t initial = salt;  // folded in
+    expected += initial;
+    context.write(results[result].get(), std::as_bytes(std::span(&initial, 1)));
+    executor.wait(executor.enqueue(plan, inputs[input].get(), results[result].get()));
+    std::int32_t got = 0;
+    context.read(results[result].get(), std::as_writable_bytes(std::span(&got, 1)));
+    EXPECT_EQ(got, static_cast<std::int32_t>(expected)) << "input " << input << ", result " << result << ", salt " << salt;
+  };
+  run(0, 0, 1);
+  const auto first = executor.argument_counts();
+  EXPECT_LE(first.set, plan_arguments);  // another executor of the shared context may have set some already
+  EXPECT_EQ(first.set + first.kept, plan_arguments);
+  run(0, 0, 2);
+  run(0, 0, 3);
+  EXPECT_EQ(executor.argument_counts().set, first.set) << "the same buffers: no argument set again";
+  EXPECT_EQ(executor.argument_counts().kept, first.kept + 2 * plan_arguments);
+  // Another input: only the first pass's input argument changes.
+  run(1, 0, 4);
+  EXPECT_EQ(executor.argument_counts().set, first.set + 1);
+  // Another result: only the final pass's result argument.
+  run(1, 1, 5);
+  EXPECT_EQ(executor.argument_counts().set, first.set + 2);
+  run(0, 0, 6);
+  EXPECT_EQ(executor.argument_counts().set, first.set + 4);
+}
+
 TEST(OpenclExecutor, GivenAnUntimedMultiPassRun_WhenWaitedFor_ThenTheResultIsRightAndThePassesHaveNoTimes) {
   ZR_REQUIRE_TEST_DEVICE();
   Executor& executor = *test::shared_executor();
