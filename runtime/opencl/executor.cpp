@@ -201,10 +201,12 @@ Submission Executor::enqueue_on(const core::Plan& plan, GlobalMemory input, std:
                         where);
                 });
               } else {
+                // A cl_mem is set every time: a released buffer's handle can come back as another buffer's, and a
+                // driver may have taken the old buffer's device address when the argument was set.
                 cl_mem mem = memory.buffer;
-                set_argument(kernel, arg_index, Kind::buffer, &mem, sizeof(cl_mem), [&] {
-                  check(clSetKernelArg(kernel, arg_index, sizeof(cl_mem), &mem), "clSetKernelArg", device, where);
-                });
+                held.forget(kernel, arg_index);
+                check(clSetKernelArg(kernel, arg_index, sizeof(cl_mem), &mem), "clSetKernelArg", device, where);
+                ++argument_counts_.set;
               }
             } else if constexpr (std::is_same_v<Arg, core::LocalMemoryArg>) {
               set_argument(kernel, arg_index, Kind::local_bytes, nullptr, arg.bytes, [&] {
