@@ -21,6 +21,7 @@
 #include "opencl/event_wait.hpp"
 #include "opencl/handles.hpp"
 #include "opencl/intel_usm.hpp"
+#include "opencl/kernel_arguments.hpp"
 #include "opencl/program_cache.hpp"
 
 namespace zr::opencl {
@@ -69,6 +70,8 @@ class Context {
   // Serialises clSetKernelArg + clEnqueueNDRangeKernel on the cached kernels (a cl_kernel's arguments are
   // shared state); hold it from the first argument to the enqueue.
   std::mutex& launch_mutex() { return launch_mutex_; }
+  // What the cached kernels' arguments hold now; read and changed with launch_mutex held.
+  KernelArguments& kernel_arguments() { return kernel_arguments_; }
 
   // Whether kernels really execute on this device, when known (see probe_execution in selection.hpp).
   std::optional<bool> executes_kernels() const;
@@ -132,6 +135,7 @@ class Context {
   std::unique_ptr<ProgramCache> programs_;
   std::optional<IntelUsm> intel_usm_;
   std::mutex launch_mutex_;
+  KernelArguments kernel_arguments_;
   mutable std::mutex state_mutex_;
   core::DeviceFate fate_;  // the error that made the context unusable, if any
   mutable std::string in_flight_;

@@ -137,6 +137,20 @@ Submission Executor::enqueue_on(const core::Plan& plan, GlobalMemory input, std:
   submission.strategy = plan.strategy;
   submission.passes.reserve(plan.passes.size());
   context_.set_in_flight(plan);
+  // An argument that already holds the value is not set again (kernel_arguments.hpp).
+  using Kind = KernelArguments::Kind;
+  KernelArguments& held = context_.kernel_arguments();
+  auto set_argument = [&](cl_kernel kernel, cl_uint index, Kind kind, const void* bytes, std::size_t size,
+                          const auto& set) {
+    if (held.holds(kernel, index, kind, bytes, size)) {
+      ++argument_counts_.kept;
+      return;
+    }
+    held.forget(kernel, index);
+    set();
+    held.remember(kernel, index, kind, bytes, size);
+    ++argument_counts_.set;
+  };
   for (const core::KernelPass& pass : plan.passes) {
     if (!pass.module) {
       throw InvalidArgumentError("opencl: plan pass '" + pass.label + "' (" + pass.entry_point + ") has no module");
@@ -179,19 +193,31 @@ Submission Executor::enqueue_on(const core::Plan& plan, GlobalMemory input, std:
               if (memory.pointer && memory.kind == GlobalMemory::Pointer::usm) {
                 const IntelUsm* usm = context_.intel_usm();
                 if (!usm) throw UnsupportedError("opencl: device '" + device + "' has no cl_intel_unified_shared_memory");
-                usm->set_kernel_arg(kernel, arg_index, memory.pointer, device);
+                set_argument(kernel, arg_index, Kind::usm_pointer, &memory.pointer, sizeof(void*),
+                             [&] { usm->set_kernel_arg(kernel, arg_index, memory.pointer, device); });
               } else if (memory.pointer) {
-                check(clSetKernelArgSVMPointer(kernel, arg_index, memory.pointer), "clSetKernelArgSVMPointer", device, where);
+                set_argument(kernel, arg_index, Kind::svm_pointer, &memory.pointer, sizeof(void*), [&] {
+                  check(clSetKernelArgSVMPointer(kernel, arg_index, memory.pointer), "clSetKernelArgSVMPointer", device,
+                        where);
+                });
               } else {
+                // A cl_mem is set every time: a released buffer's handle can come back as another buffer's, and a
+                // driver may have taken the old buffer's device address when the argument was set.
                 cl_mem mem = memory.buffer;
+                held.forget(kernel, arg_index);
                 check(clSetKernelArg(kernel, arg_index, sizeof(cl_mem), &mem), "clSetKernelArg", device, where);
+                ++argument_counts_.set;
               }
             } else if constexpr (std::is_same_v<Arg, core::LocalMemoryArg>) {
-              check(clSetKernelArg(kernel, arg_index, arg.bytes, nullptr), "clSetKernelArg", device,
-                    [&] { return where() + " (" + std::to_string(arg.bytes) + " bytes of local memory)"; });
+              set_argument(kernel, arg_index, Kind::local_bytes, nullptr, arg.bytes, [&] {
+                check(clSetKernelArg(kernel, arg_index, arg.bytes, nullptr), "clSetKernelArg", device,
+                      [&] { return where() + " (" + std::to_string(arg.bytes) + " bytes of local memory)"; });
+              });
             } else {
               static_assert(std::is_same_v<Arg, core::Scalar>);
-              check(clSetKernelArg(kernel, arg_index, arg.size(), arg.data()), "clSetKernelArg", device, where);
+              set_argument(kernel, arg_index, Kind::value, arg.data(), arg.size(), [&] {
+                check(clSetKernelArg(kernel, arg_index, arg.size(), arg.data()), "clSetKernelArg", device, where);
+              });
             }
           },
           pass.args[index]);

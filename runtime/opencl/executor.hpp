@@ -107,6 +107,16 @@ class Executor {
   // How many scratch buffer sets are cached (one per distinct list of initial fills).
   std::size_t cached_scratch_sets() const;
 
+  // Kernel arguments this executor set, and those it found holding their value already (kernel_arguments.hpp).
+  struct ArgumentCounts {
+    std::uint64_t set = 0;
+    std::uint64_t kept = 0;
+  };
+  ArgumentCounts argument_counts() const {
+    std::lock_guard lock(context_.launch_mutex());
+    return argument_counts_;
+  }
+
   // A device buffer of at least `bytes` for result `index` of a run whose result lives in host memory (see
   // core::ResultTarget): kept and grown, so small reductions into host variables allocate nothing. Runs that
   // use them must not overlap (the caller serialises them).
@@ -131,6 +141,7 @@ class Executor {
   std::map<ScratchKey, std::vector<Buffer>> scratch_;
   std::vector<Buffer> result_staging_;
   std::vector<PinnedHostBuffer> result_landing_;
+  ArgumentCounts argument_counts_;  // guarded by the context's launch_mutex
 };
 
 // The device-clock start and end of a completed command of a profiling queue; false where the driver has

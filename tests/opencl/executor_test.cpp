@@ -176,6 +176,58 @@ TEST(OpenclExecutor, GivenCallerBuffers_WhenRunThroughTheClMemApi_ThenTheResultB
   EXPECT_EQ(got, expected);
 }
 
+// A kernel keeps its arguments between launches: a plan run again sets only its cl_mem arguments (a released
+// buffer's handle may come back as a new buffer's), and every result is the reduction of what the buffers hold then,
+// a buffer made where a released one was included.
+TEST(OpenclExecutor, GivenTheSamePlanRunAgain_WhenItsValuesAreUnchanged_ThenOnlyBuffersAreSetAndResultsStayRight) {
+  ZR_REQUIRE_TEST_DEVICE();
+  Context& context = *test::shared_context();
+  Executor executor(context);
+  const std::size_t n = 100003;
+  core::ReductionRequest request = sum_request(DataType::i32, n);
+  request.strategy = core::Strategy::tree;  // several passes, scratch between them
+  const auto plan =
+      core::make_plan(context.capabilities(), request, core::choose_strategy(context.capabilities(), request));
+  std::uint64_t plan_arguments = 0;
+  std::uint64_t buffer_arguments = 0;
+  for (const auto& pass : plan.passes) {
+    plan_arguments += pass.args.size();
+    for (const auto& arg : pass.args) buffer_arguments += std::holds_alternative<core::BufferArg>(arg) ? 1 : 0;
+  }
+  ASSERT_LT(buffer_arguments, plan_arguments) << "the tree plan passes sizes and local memory too";
+  std::vector<Buffer> inputs;
+  inputs.push_back(context.create_buffer(n * 4));
+  inputs.push_back(context.create_buffer(n * 4));
+  Buffer result = context.create_buffer(4);
+  auto run = [&](std::size_t input, std::int32_t salt) {
+    std::vector<std::int32_t> values(n);
+    std::int64_t expected = salt;  // the result's initial value is folded in
+    for (std::size_t i = 0; i < n; ++i) {
+      values[i] = static_cast<std::int32_t>((i * 7919 + static_cast<std::size_t>(salt)) % 201) - 100;
+      expected += values[i];
+    }
+    context.write(inputs[input].get(), std::as_bytes(std::span(values)));
+    context.write(result.get(), std::as_bytes(std::span(&salt, 1)));
+    executor.wait(executor.enqueue(plan, inputs[input].get(), result.get()));
+    std::int32_t got = 0;
+    context.read(result.get(), std::as_writable_bytes(std::span(&got, 1)));
+    EXPECT_EQ(got, static_cast<std::int32_t>(expected)) << "input " << input << ", salt " << salt;
+  };
+  run(0, 1);
+  const auto first = executor.argument_counts();
+  EXPECT_EQ(first.set + first.kept, plan_arguments);
+  EXPECT_GE(first.set, buffer_arguments);  // another executor of the shared context may have set the others
+  run(0, 2);
+  run(1, 3);
+  EXPECT_EQ(executor.argument_counts().set, first.set + 2 * buffer_arguments);
+  EXPECT_EQ(executor.argument_counts().kept, first.kept + 2 * (plan_arguments - buffer_arguments));
+  for (int round = 0; round < 4; ++round) {
+    inputs[1] = Buffer();  // released first: the new buffer may take its handle
+    inputs[1] = context.create_buffer(n * 4);
+    run(1, 4 + round);
+  }
+}
+
 TEST(OpenclExecutor, GivenAnUntimedMultiPassRun_WhenWaitedFor_ThenTheResultIsRightAndThePassesHaveNoTimes) {
   ZR_REQUIRE_TEST_DEVICE();
   Executor& executor = *test::shared_executor();
