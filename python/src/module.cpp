@@ -134,9 +134,11 @@ class DeviceArray {
 // between them, so that Ctrl-C interrupts a long wait (the work itself runs on; zereduce keeps it alive).
 class Submission {
  public:
+  // The results land in a NumPy array of their own, which result() hands out as it is: no copy of 16.7M row sums
+  // (uninitialised, as numpy.empty: the work writes every element).
   Submission(py::object input_owner, py::dtype dtype, std::size_t results, bool scalar)
-      : input_owner_(std::move(input_owner)), dtype_(std::move(dtype)), results_(results), scalar_(scalar),
-        storage_(std::make_unique<std::byte[]>(results * static_cast<std::size_t>(dtype_.itemsize()))) {}
+      : input_owner_(std::move(input_owner)), dtype_(std::move(dtype)), scalar_(scalar),
+        storage_(dtype_, std::vector<py::ssize_t>{static_cast<py::ssize_t>(results)}) {}
   Submission(const Submission&) = delete;
   Submission& operator=(const Submission&) = delete;
   ~Submission() {
@@ -150,7 +152,7 @@ class Submission {
     }
   }
 
-  std::byte* storage() { return storage_.get(); }
+  std::byte* storage() { return static_cast<std::byte*>(storage_.mutable_data()); }
   void start(zr::event event) { event_ = std::move(event); }
   bool done() const { return event_.is_complete(); }
 
@@ -174,20 +176,19 @@ class Submission {
     }
   }
 
-  // The result (waiting for it): a 0-d array for a scalar reduction, one value per column otherwise.
-  py::array result() const {
+  // The result (waiting for it): a 0-d array for a scalar reduction, one value per column otherwise; the same
+  // array on every call, as concurrent.futures gives the same object.
+  py::array result() {
     (void)wait(std::nullopt);
-    py::array out(dtype_, scalar_ ? std::vector<py::ssize_t>{} : std::vector<py::ssize_t>{static_cast<py::ssize_t>(results_)});
-    std::memcpy(out.mutable_data(), storage_.get(), results_ * static_cast<std::size_t>(dtype_.itemsize()));
-    return out;
+    if (scalar_) return storage_.reshape(std::vector<py::ssize_t>{});
+    return storage_;
   }
 
  private:
   py::object input_owner_;
   py::dtype dtype_;
-  std::size_t results_;
   bool scalar_;
-  std::unique_ptr<std::byte[]> storage_;
+  py::array storage_;
   zr::event event_;
 };
 

@@ -52,6 +52,17 @@ void fold_segments(const ReductionRequest& request, const std::byte* data, const
   constexpr host_fold::Combine<Acc> combine{op};
   const DataType type = request.type;
   const Acc identity = host_fold::load<Element, Acc>(request.identity.data(), 0);
+  if (!segments.begins && segments.length == 1) {
+    // Rows of one element (numpy's x.sum(axis=1) of an (n, 1) array) are a map: one loop the compiler vectorises,
+    // not a segment visit per element.
+    for (std::uint64_t s = 0; s < segments.count; ++s) {
+      std::byte* out = results + s * sizeof(Element);
+      Acc result = combine(identity, host_fold::load<Element, Acc>(data, s));
+      if (request.include_initial) result = combine(host_fold::load<Element, Acc>(out, 0), result);
+      host_fold::store<Element, Acc>(type, result, out);
+    }
+    return;
+  }
   // Inlined into each loop of for_each_segment: most segments are a few elements, where a call would dominate.
   for_each_segment(segments, [&](std::uint64_t s, std::uint64_t begin, std::uint64_t end) __attribute__((always_inline)) {
     std::byte* out = results + s * sizeof(Element);

@@ -118,7 +118,8 @@ bool reads_initial_value(const Plan& plan, std::size_t index);
 // ordinary host memory (host_memory) is staged by the executor through a device buffer of its own, in the
 // same submission as the kernels: its initial value copied in first when the plan reads it, the result
 // copied out last. A small reduction into a host variable then costs one synchronisation, as a kernel and a
-// read would, instead of three.
+// read would, instead of three. (The OpenCL executor writes large results in place on CPU devices, whose
+// kernels can address host memory: pointer_run.cpp.)
 struct ResultTarget {
   void* pointer = nullptr;
   bool host_memory = false;

@@ -84,22 +84,7 @@ class Binder {
       bound.owned = MemHandle(clCreateBuffer(context_.handle(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, size, host, &code));
       check(code, "clCreateBuffer(CL_MEM_USE_HOST_PTR)", device, std::to_string(size) + " bytes of host memory");
       bound.mem = bound.owned.get();
-      if (written) {
-        // Mapping makes the host memory hold what the kernels wrote (a no-op where it is the same memory).
-        bound.after = [this, mem = bound.mem, size, device] {
-          cl_int map_code = CL_SUCCESS;
-          cl_event mapped_event = nullptr;
-          void* mapped = clEnqueueMapBuffer(context_.queue(), mem, CL_FALSE, CL_MAP_READ, 0, size, 0, nullptr,
-                                            &mapped_event, &map_code);
-          check(map_code, "clEnqueueMapBuffer", device, "reading a result back into host memory");
-          const EventHandle map_done(mapped_event);
-          check(clFlush(context_.queue()), "clFlush", device);
-          context_.wait(map_done.get(), "a map of a result in host memory");
-          check(clEnqueueUnmapMemObject(context_.queue(), mem, mapped, 0, nullptr, nullptr), "clEnqueueUnmapMemObject",
-                device);
-          context_.finish();
-        };
-      }
+      if (written) bound.after = map_after_run(bound.mem, size);
       return bound;
     }
     if (resolved->offset == 0) {
@@ -136,7 +121,39 @@ class Binder {
     return bound;
   }
 
+  // A result in the caller's host memory on a CPU device: the kernels write it through a buffer over it (no
+  // staging buffer, no two copies of every result through pinned memory), mapped once the run is done.
+  Bound bind_host_result(void* pointer, std::uint64_t bytes) {
+    const std::uint64_t size = bytes ? bytes : 1;
+    cl_int code = CL_SUCCESS;
+    Bound bound;
+    bound.owned = MemHandle(clCreateBuffer(context_.handle(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, size, pointer, &code));
+    check(code, "clCreateBuffer(CL_MEM_USE_HOST_PTR)", context_.device().name,
+          std::to_string(size) + " bytes of results in host memory");
+    bound.mem = bound.owned.get();
+    bound.after = map_after_run(bound.mem, size);
+    return bound;
+  }
+
  private:
+  // Mapping makes the host memory hold what the kernels wrote (a no-op where it is the same memory).
+  std::function<void()> map_after_run(cl_mem mem, std::uint64_t size) {
+    return [this, mem, size] {
+      const std::string& device = context_.device().name;
+      cl_int map_code = CL_SUCCESS;
+      cl_event mapped_event = nullptr;
+      void* mapped = clEnqueueMapBuffer(context_.queue(), mem, CL_FALSE, CL_MAP_READ, 0, size, 0, nullptr,
+                                        &mapped_event, &map_code);
+      check(map_code, "clEnqueueMapBuffer", device, "reading a result back into host memory");
+      const EventHandle map_done(mapped_event);
+      check(clFlush(context_.queue()), "clFlush", device);
+      context_.wait(map_done.get(), "a map of a result in host memory");
+      check(clEnqueueUnmapMemObject(context_.queue(), mem, mapped, 0, nullptr, nullptr), "clEnqueueUnmapMemObject",
+            device);
+      context_.finish();
+    };
+  }
+
   Context& context_;
   const Allocations& allocations_;
   core::RunProfile& profile_;
@@ -211,6 +228,13 @@ core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocati
   std::vector<cl_mem> result_mems;
   for (std::size_t i = 0; i < results.size(); ++i) {
     const std::uint64_t bytes = core::result_bytes(plan, i);
+    // Large results in host memory on a CPU device are written in place; small ones keep the staging, whose
+    // one read is cheaper than a buffer made, mapped and unmapped per call.
+    if (results[i].host_memory && reads_host_memory_in_place(context.device()) && bytes >= Context::kPinnedCopyBytes) {
+      bound_results.push_back(binder.bind_host_result(results[i].pointer, bytes));
+      result_mems.push_back(bound_results.back().mem);
+      continue;
+    }
     if (results[i].host_memory) {
       staged.push_back({i, executor.result_staging(i, bytes), executor.result_landing(i, bytes), results[i].pointer,
                         bytes});

@@ -75,14 +75,17 @@ std::vector<Layout> layouts_over(std::uint64_t n) {
   bounds.second_array = offset_bytes(bounds.ends, 8);
   bounds.segments = {bounds.begins.size(), 0, bounds.first_array.data(), bounds.second_array.data(), 8};
   out.push_back(std::move(bounds));
-  // Rows: the input cut into equal rows of 29 (the last few elements left out of the rows' n).
-  Layout rows{"rows of 29", {}, {}, {}, {}, {}};
-  for (std::uint64_t r = 0; (r + 1) * 29 <= n; ++r) {
-    rows.begins.push_back(r * 29);
-    rows.ends.push_back((r + 1) * 29);
+  // Rows: the input cut into equal rows of 29 (the last few elements left out of the rows' n), and rows of one
+  // element (a map on the host path).
+  for (const std::uint64_t length : {std::uint64_t{29}, std::uint64_t{1}}) {
+    Layout rows{"rows of " + std::to_string(length), {}, {}, {}, {}, {}};
+    for (std::uint64_t r = 0; (r + 1) * length <= n; ++r) {
+      rows.begins.push_back(r * length);
+      rows.ends.push_back((r + 1) * length);
+    }
+    rows.segments = {rows.begins.size(), length, nullptr, nullptr, 8};
+    out.push_back(std::move(rows));
   }
-  rows.segments = {rows.begins.size(), 29, nullptr, nullptr, 8};
-  out.push_back(std::move(rows));
   return out;
 }
 

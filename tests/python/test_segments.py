@@ -309,3 +309,19 @@ def test_transforms_per_segment_refuse_what_they_cannot_do():
         zereduce.norm(np.ones((2, 3), np.int32), axis=1)
     with pytest.raises(zereduce.UnsupportedError, match="segments"):
         zereduce.norm(np.ones((2, 3), np.float32), axis=1, strategy="tree")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.uint8])
+def test_rows_past_the_host_path_write_every_result(dtype):
+    # Past the default device's crossover the results are written by the device (in place on CPU devices) into an
+    # array handed out uncopied and never cleared first: every row's result must be there.
+    default = next(d for d in zereduce.devices() if d.get("default"))
+    crossover = max(default.get("host_path_max_segment_bytes", 0), default.get("host_path_max_bytes", 0))
+    rows = max(1 << 18, 2 * crossover // np.dtype(dtype).itemsize)
+    x = values(dtype, rows * 2, 11).reshape(rows, 2)
+    assert np.array_equal(zereduce.max(x, axis=1), x.max(axis=1))
+    ones = x[:, :1].copy()
+    assert np.array_equal(zereduce.max(ones, axis=1), ones.max(axis=1))
+    future = zereduce.reduce_async(np.ascontiguousarray(x.T), "minimum", axis=0)  # a column per row of x
+    assert future.result() is future.result()
+    assert np.array_equal(future.result(), x.min(axis=1))
