@@ -4,6 +4,10 @@
 // to partials[g], so the partials are `lanes` rows of the same columns, reduced again by further passes.
 // "columnsfinal" folds the remaining rows of each column in row order, folds in the result's initial value
 // when asked to, and stores T. No local memory; work-items beyond lanes * columns do nothing.
+// "columnscpu" (CPU devices) takes the same arguments, but lane l folds one contiguous block of rows,
+// [l * per, (l + 1) * per) with per = ceil(rows / lanes): a CPU runs a group's work-items one after another on one
+// core, so the columns of a block are read from cache, where a lane striding down the whole array (the GPU shape)
+// read a cache line for every element.
 // columns:      (in T, rows, columns, partials ACC, lanes, identity)
 // columnsfinal: (partials ACC, rows, columns, result T, identity, include_initial)
 #include "zr_types.h"
@@ -20,8 +24,22 @@
     ZR_STORE_##TN(result, c, acc);                                                                             \
   }
 #else
+#if defined(ZR_COLUMNS_CONTIGUOUS)
+#define ZR_COLUMNS_NAME(OP, TN) zr_columnscpu_##OP##_##TN
+#define ZR_COLUMN_ROWS(lane, rows, lanes) \
+  const ulong per = ((rows) + (lanes) - 1) / (lanes);  \
+  const ulong first = (lane) * per;                    \
+  const ulong last = min((rows), first + per);         \
+  const ulong step = 1
+#else
+#define ZR_COLUMNS_NAME(OP, TN) zr_columns_##OP##_##TN
+#define ZR_COLUMN_ROWS(lane, rows, lanes) \
+  const ulong first = (lane);                          \
+  const ulong last = (rows);                           \
+  const ulong step = (lanes)
+#endif
 #define ZR_COLUMNS_KERNEL(OP, TN, T, ACC, ATN)                                                                 \
-  kernel void zr_columns_##OP##_##TN(global const T* restrict in, ulong rows, ulong columns,                   \
+  kernel void ZR_COLUMNS_NAME(OP, TN)(global const T* restrict in, ulong rows, ulong columns,                   \
                                      global ACC* restrict partials, ulong lanes, ACC identity) {               \
     const ulong g = get_global_id(0);                                                                          \
     if (g >= lanes * columns) return;                                                                          \
@@ -29,8 +47,9 @@
     /* llvm-spirv-15 cannot translate. */                                                                      \
     const ulong lane = g / columns;                                                                            \
     const ulong c = g - lane * columns;                                                                        \
+    ZR_COLUMN_ROWS(lane, rows, lanes);                                                                        \
     ACC acc = identity;                                                                                        \
-    for (ulong row = lane; row < rows; row += lanes)                                                           \
+    for (ulong row = first; row < last; row += step)                                                           \
       acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, row * columns + c));                                     \
     partials[g] = acc;                                                                                         \
   }

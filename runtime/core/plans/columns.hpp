@@ -1,7 +1,7 @@
 #pragma once
-// The column passes: rows of `columns` values where column c reduces on its own ("columns" kernels fold rows
-// per lane, level after level, then "columnsfinal" folds the last rows of each column in row order and stores
-// result 0). Array reductions are made of them alone (make_column_plan in plan.hpp); the segmented family
+// The column passes: rows of `columns` values where column c reduces on its own ("columns" kernels, "columnscpu"
+// on CPU devices, fold rows per lane, level after level, then "columnsfinal" folds the last rows of each column in
+// row order and stores result 0). Array reductions are made of them alone (make_column_plan in plan.hpp); the segmented family
 // folds its slices' partials with them.
 #include <cstdint>
 
