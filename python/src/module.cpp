@@ -434,6 +434,67 @@ py::object reduce_now(const py::handle& values, int op_index, std::optional<long
   return out;
 }
 
+// NumPy's reduceat at once, for its usual call: a small 1-D C-contiguous array the default device reduces on the
+// calling thread (a CPU device's host path), int64 indices strictly increasing inside it, one of the nine ops (by
+// the library's name). The segments are indices[s] .. indices[s + 1] (the last to the end), reduced from the
+// identity as zereduce.segment_reduce reduces them. None for anything else: the Python path then checks, converts,
+// handles repeated and decreasing indices, and raises NumPy's errors.
+py::object reduceat_now(const py::handle& values, const py::handle& indices, const std::string& op_name) {
+  constexpr std::uint64_t kHoldGilBytes = 64 << 10;
+  static const std::uint64_t host_path_bytes =
+      std::min<std::uint64_t>(kHoldGilBytes, queue_for(-1).get_device().host_path_max_segment_bytes());
+  if (!py::isinstance<py::array>(values) || !py::isinstance<py::array>(indices)) return py::none();
+  const auto array = py::reinterpret_borrow<py::array>(values);
+  const auto starts = py::reinterpret_borrow<py::array>(indices);
+  auto contiguous_aligned = [](const py::array& a) {
+    return (a.flags() & py::array::c_style) && (a.flags() & py::detail::npy_api::NPY_ARRAY_ALIGNED_);
+  };
+  if (array.ndim() != 1 || !contiguous_aligned(array) || array.size() == 0 ||
+      static_cast<std::uint64_t>(array.nbytes()) > host_path_bytes)
+    return py::none();
+  if (starts.ndim() != 1 || starts.size() == 0 || !starts.dtype().is(py::dtype::of<std::int64_t>()) ||
+      !contiguous_aligned(starts))
+    return py::none();
+  const auto type = native_element_type(array.dtype());
+  zr::op_kind op;
+  try {
+    op = op_of(op_name);
+  } catch (const zr::InvalidArgumentError&) {
+    return py::none();
+  }
+  if (!type) return py::none();
+  const auto n = static_cast<std::int64_t>(array.size());
+  const auto segments = static_cast<std::size_t>(starts.size());
+  const auto* first = static_cast<const std::int64_t*>(starts.data());
+  std::vector<std::int64_t> offsets(segments + 1);
+  std::int64_t previous = -1;
+  for (std::size_t s = 0; s < segments; ++s) {
+    if (first[s] <= previous || first[s] >= n) return py::none();
+    offsets[s] = previous = first[s];
+  }
+  offsets[segments] = n;
+  py::array out(array.dtype(), std::vector<py::ssize_t>{static_cast<py::ssize_t>(segments)});
+  zr::queue& q = queue_for(-1);
+  const bool defined = zr::tools::visit_element_type(
+      *type, [&](auto type_tag) { return zr::detail::supports<typename decltype(type_tag)::type>(op); });
+  if (!defined) return py::none();  // the general path names the refusal
+  zr::tools::visit_pair(*type, op, [&](auto type_tag, auto op_tag) {
+    using T = typename decltype(type_tag)::type;
+    using Op = typename decltype(op_tag)::type;
+    const zr::property_list props{zr::property::reduction::initialize_to_identity{}};
+    const zr::event done = q.reduce_segments(std::span<const T>(static_cast<const T*>(array.data()), array.size()),
+                                             std::span<const std::int64_t>(offsets),
+                                             std::span<T>(static_cast<T*>(out.mutable_data()), segments), Op{}, props);
+    if (done.is_complete()) {
+      done.wait();  // rethrows its error
+    } else {  // queued behind another thread's work: wait for it without the GIL
+      py::gil_scoped_release released;
+      done.wait();
+    }
+  });
+  return out;
+}
+
 // The properties of a blocking call that may name a strategy.
 zr::property_list strategy_props(const std::optional<std::string>& strategy_name) {
   zr::property_list props;
@@ -741,6 +802,7 @@ PYBIND11_MODULE(_zereduce, m) {
   m.def("transform_reduce", &transform_reduce, py::arg("values"), py::arg("op"), py::arg("value"), py::arg("strategy"),
         py::arg("device"));
   m.def("reduce_now", &reduce_now, py::arg("values"), py::arg("op"), py::arg("axis") = py::none());
+  m.def("reduceat_now", &reduceat_now, py::arg("values"), py::arg("indices"), py::arg("op"));
   m.def("segment_transform", &segment_transform, py::arg("values"), py::arg("offsets"), py::arg("columns"), py::arg("op"),
         py::arg("value"), py::arg("device"), py::arg("ends") = py::none());
   m.def("segment_arg", &segment_arg, py::arg("values"), py::arg("offsets"), py::arg("columns"), py::arg("op"),

@@ -379,6 +379,11 @@ def reduceat(x, indices, op="sum", *, device=None):
     """NumPy's ``ufunc.reduceat`` over a 1-D ``x``: result ``i`` reduces ``x[indices[i]:indices[i + 1]]`` (to the
     end for the last), or is ``x[indices[i]]`` where ``indices[i] >= indices[i + 1]``. Indices must lie in
     ``[0, len(x))`` (IndexError otherwise, as NumPy says)."""
+    if device is None and type(x) is _np.ndarray and type(indices) is _np.ndarray:
+        # The usual small call (increasing int64 indices, the default device's host path), at once in C++.
+        found = _zereduce.reduceat_now(x, indices, _OPS.get(op, op))
+        if found is not None:
+            return found
     values = _host_array(x) if not isinstance(x, DeviceArray) else x
     if len(values.shape) != 1:
         raise InvalidArgumentError(f"reduceat takes a 1-D array, not a {len(values.shape)}-D one")

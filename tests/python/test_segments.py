@@ -1,6 +1,8 @@
 """zereduce.segment_reduce, zereduce.reduceat and reductions over axes, against NumPy on the default device:
 every dtype, exact where NumPy's own result is (integers, bool, min/max), within the sum's bound for floating
 sums; empty segments, skewed and equal sizes, N-D axes in place and moved, keepdims, and the errors."""
+import re
+
 import numpy as np
 import pytest
 
@@ -325,3 +327,51 @@ def test_rows_past_the_host_path_write_every_result(dtype):
     future = zereduce.reduce_async(np.ascontiguousarray(x.T), "minimum", axis=0)  # a column per row of x
     assert future.result() is future.result()
     assert np.array_equal(future.result(), x.min(axis=1))
+
+
+@pytest.mark.parametrize("dtype", INTEGERS + FLOATS + [np.bool_])
+@pytest.mark.parametrize("op", sorted(UFUNC))
+def test_reduceat_fast_path_gives_what_the_general_path_gives(dtype, op):
+    x = values(dtype, 1000, 21)
+    indices = np.array([0, 1, 17, 400, 401, 999], dtype=np.int64)
+    try:
+        general = zereduce.reduceat(x, list(indices), op)  # a list: the general path
+    except zereduce.InvalidArgumentError as error:
+        with pytest.raises(zereduce.InvalidArgumentError, match=re.escape(str(error))):
+            zereduce.reduceat(x, indices, op)
+        return
+    fast = zereduce.reduceat(x, indices, op)
+    assert fast.dtype == general.dtype and fast.shape == general.shape
+    assert np.array_equal(fast, general)
+    for s, (b, e) in enumerate(zip(indices, list(indices[1:]) + [x.size])):
+        if op != "prod" or not np.issubdtype(dtype, np.floating):  # agree() checks products exactly
+            agree(x, [b, e], op, fast[s:s + 1])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.uint8])
+def test_reduceat_of_increasing_int64_indices_never_reaches_the_general_path_where_the_default_device_has_a_host_path(
+        dtype, monkeypatch):
+    default = next((d for d in zereduce.devices() if d["default"]), None)
+    if default is None or default["host_path_max_segment_bytes"] < 4096:
+        pytest.skip(f"the default device has no host path for this array: {default}")
+
+    def general_path(*args, **kwargs):
+        raise AssertionError("the fast path fell back to segment_reduce")
+
+    x = values(dtype, 1000, 22)
+    indices = np.array([0, 3, 500, 998], dtype=np.int64)
+    want = np.maximum.reduceat(x, indices)
+    monkeypatch.setattr(zereduce, "segment_reduce", general_path)
+    assert np.array_equal(zereduce.reduceat(x, indices, "max"), want)
+
+
+def test_reduceat_calls_the_fast_path_cannot_take_still_give_numpys_answer_or_error():
+    x = np.arange(1, 41, dtype=np.float64)
+    for indices in (np.array([0, 5, 5, 9]), np.array([7, 2, 30]), np.array([0, 5, 9], dtype=np.int32),
+                    np.array([0, 4, 8, 12])[::2], np.array([3])):
+        assert np.array_equal(zereduce.reduceat(x, indices), np.add.reduceat(x, indices)), indices
+    assert np.array_equal(zereduce.reduceat(x[::2], np.array([0, 3])), np.add.reduceat(x[::2], np.array([0, 3])))
+    with pytest.raises(IndexError, match="out-of-bounds"):
+        zereduce.reduceat(x, np.array([0, 40]))
+    with pytest.raises(IndexError):
+        zereduce.reduceat(x, np.array([-1, 3]))
