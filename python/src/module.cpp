@@ -375,6 +375,17 @@ std::unique_ptr<Submission> submit_segments(const py::object& values, const std:
   return job;
 }
 
+// The wait of work a fast path submitted with the GIL held: done already when the calling thread ran it (its error
+// rethrown here); else queued behind another thread's work, waited for without the GIL.
+void wait_for_work_run_at_once(const zr::event& done) {
+  if (done.is_complete()) {
+    done.wait();
+  } else {
+    py::gil_scoped_release released;
+    done.wait();
+  }
+}
+
 // zereduce.sum(x) and its siblings without keyword arguments (or with an int `axis` alone), on a NumPy array that
 // is C-contiguous, aligned, of a dtype in the host's byte order, not empty, and small enough for the default
 // device's host path (a CPU device reduces it on this thread: core/host_path*.hpp): reduced at once with the GIL
@@ -424,12 +435,7 @@ py::object reduce_now(const py::handle& values, int op_index, std::optional<long
         rows      ? q.reduce_rows(host, width, std::span<T>(results, n / width), Op{}, props)
         : columns ? q.reduce(host, zr::reduction(std::span<T>(results, width), Op{}, props))
                   : q.reduce(host, zr::reduction(results, Op{}, props));
-    if (done.is_complete()) {
-      done.wait();  // rethrows its error
-    } else {  // queued behind another thread's work: wait for it without the GIL
-      py::gil_scoped_release released;
-      done.wait();
-    }
+    wait_for_work_run_at_once(done);
   });
   return out;
 }
@@ -485,12 +491,7 @@ py::object reduceat_now(const py::handle& values, const py::handle& indices, con
     const zr::event done = q.reduce_segments(std::span<const T>(static_cast<const T*>(array.data()), array.size()),
                                              std::span<const std::int64_t>(offsets),
                                              std::span<T>(static_cast<T*>(out.mutable_data()), segments), Op{}, props);
-    if (done.is_complete()) {
-      done.wait();  // rethrows its error
-    } else {  // queued behind another thread's work: wait for it without the GIL
-      py::gil_scoped_release released;
-      done.wait();
-    }
+    wait_for_work_run_at_once(done);
   });
   return out;
 }
