@@ -61,11 +61,36 @@
     }                                                                                                          \
   }
 #elif defined(ZR_SEGMENT_ITEM)
+#if defined(ZR_SEGMENT_ITEM_BLOCKS)
+// segitemcpu (CPU devices): work-item g takes the g-th of get_global_size(0) contiguous blocks of segments, so
+// that each core walks its share of the input and results in order, with no per-segment grid step.
+#define ZR_SEGMENT_ITEM_NAME segitemcpu
+#define ZR_SEGMENT_ITEM_RANGE(first, last, step)                                   \
+  const ulong per_item = (segments + get_global_size(0) - 1) / get_global_size(0); \
+  const ulong first = get_global_id(0) * per_item;                                 \
+  const ulong last = min(segments, first + per_item);                              \
+  const ulong step = 1;
+#else
+#define ZR_SEGMENT_ITEM_NAME segitem
+#define ZR_SEGMENT_ITEM_RANGE(first, last, step) \
+  const ulong first = get_global_id(0);          \
+  const ulong last = segments;                   \
+  const ulong step = get_global_size(0);
+#endif
+#define ZR_SEGMENT_ITEM_KERNEL(NAME, OP, TN) ZR_SEGMENT_ITEM_KERNEL_(NAME, OP, TN)
+#define ZR_SEGMENT_ITEM_KERNEL_(NAME, OP, TN) zr_##NAME##_##OP##_##TN
 #define ZR_SEGMENT_KERNEL(OP, TN, T, ACC, ATN)                                                                 \
-  kernel void zr_segitem_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,         \
-                                     uint offset_bytes, ulong length, ulong segments, global T* result,        \
-                                     ACC identity, uint include_initial, ulong end_step) {                     \
-    for (ulong s = get_global_id(0); s < segments; s += get_global_size(0)) {                                  \
+  kernel void ZR_SEGMENT_ITEM_KERNEL(ZR_SEGMENT_ITEM_NAME, OP, TN)(                                           \
+      global const T* restrict in, ulong n, global const uchar* offsets, uint offset_bytes, ulong length,      \
+      ulong segments, global T* result, ACC identity, uint include_initial, ulong end_step) {                  \
+    ZR_SEGMENT_ITEM_RANGE(first_s, last_s, step_s)                                                             \
+    if (offset_bytes == 0 && length == 1 && !include_initial && last_s <= n) {                                 \
+      /* Rows of one element: a map, one loop with nothing per segment but its element. */                    \
+      for (ulong s = first_s; s < last_s; s += step_s)                                                         \
+        ZR_STORE_##TN(result, s, ZR_COMBINE(OP, ATN)(identity, ZR_LOAD_##TN(in, s)));                          \
+      return;                                                                                                  \
+    }                                                                                                          \
+    for (ulong s = first_s; s < last_s; s += step_s) {                                                         \
       const ulong begin = zr_segment_bound(offsets, offset_bytes, length, s, n);                               \
       const ulong end = zr_segment_end(offsets, offset_bytes, length, s, end_step, begin, n);                 \
       ACC acc = identity;                                                                                      \

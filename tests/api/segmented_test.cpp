@@ -258,14 +258,16 @@ TEST(Segments, GivenSegmentsOfEverySizeWhenReducingThenEveryPlanFamilyRuns) {
     for (std::size_t s = 0; s < sizes.size(); ++s) EXPECT_EQ(sums[s], static_cast<float>(sizes[s])) << "segment " << s;
     return kernels;
   };
-  // CPU devices read long segments a piece per work-item (segcpu), GPUs a group per piece (seggroup).
+  // CPU devices read short segments a block per work-item (segitemcpu) and long ones a piece per work-item
+  // (segcpu); GPUs a segment per work-item (segitem) and a group per piece (seggroup).
   const bool cpu = q.get_device().kind() == device_kind::cpu;
+  const std::string items = cpu ? "zr_segitemcpu_plus_f32 " : "zr_segitem_plus_f32 ";
   const std::string pieces = cpu ? "zr_segcpu_plus_f32 " : "zr_seggroup_plus_f32 ";
   bool per_item = false, per_group = false, sliced = false, lanes = false;
   for (const auto& sizes : {sizes_of("tiny", 1), sizes_of("medium", 1), std::vector<std::uint64_t>(64, 20000),
                             std::vector<std::uint64_t>{3, std::uint64_t{1} << 22}}) {
     const std::string kernels = kernels_of(sizes);
-    per_item = per_item || kernels == "zr_segitem_plus_f32 ";
+    per_item = per_item || kernels == items;
     per_group = per_group || kernels == pieces;
     lanes = lanes || kernels == "zr_segsub_plus_f32 ";
     sliced = sliced || (kernels.starts_with(pieces) && kernels.ends_with("zr_columnsfinal_plus_f32 "));

@@ -49,7 +49,8 @@ TEST(SegmentedPlan, GivenSegmentsOfAtMostEightWhenPlanningThenOneWorkItemPerSegm
       const Plan plan = plan_for(caps, (1u << 20) * length, equal(1u << 20, length));
       ASSERT_EQ(plan.passes.size(), 1u) << describe(plan);
       const KernelPass& pass = plan.passes.front();
-      EXPECT_EQ(pass.entry_point, "zr_segitem_plus_f32");
+      const bool cpu = caps.type == DeviceType::cpu;
+      EXPECT_EQ(pass.entry_point, cpu ? "zr_segitemcpu_plus_f32" : "zr_segitem_plus_f32");
       EXPECT_EQ(buffer_arg(pass, 2).which, BufferArg::Which::none);  // equal segments read no offsets
       EXPECT_EQ(u64_arg(pass, 4), length);
       EXPECT_EQ(u64_arg(pass, 5), 1u << 20);
@@ -64,7 +65,8 @@ TEST(SegmentedPlan, GivenSegmentsOfAtMostEightWhenPlanningThenOneWorkItemPerSegm
     }
     // Offsets: the same family when the longest segment is short, whatever the mean.
     const Plan skewed = plan_for(caps, 1000, by_offsets(900, 8, 4));
-    EXPECT_EQ(skewed.passes.front().entry_point, "zr_segitem_plus_f32");
+    EXPECT_EQ(skewed.passes.front().entry_point,
+              caps.type == DeviceType::cpu ? "zr_segitemcpu_plus_f32" : "zr_segitem_plus_f32");
     EXPECT_EQ(buffer_arg(skewed.passes.front(), 2).which, BufferArg::Which::segment_offsets);
     EXPECT_EQ(std::get<Scalar>(skewed.passes.front().args[3]).as<std::uint32_t>(), 4u);
   }
@@ -237,10 +239,18 @@ TEST(SegmentedPlan, GivenACpuDeviceWhenPlanningThenAWorkItemTakesContiguousPiece
   for (const auto& caps : {test::pocl_like_cpu(), test::intel_opencl_like_cpu()}) {
     SCOPED_TRACE(caps.device_name);
     const std::uint64_t per_item = tuning_for(caps).min_elements_per_item;
-    // Segments of up to 8 take segitem's scalar loop; longer ones a work-item per contiguous run of pieces
-    // (segcpu.cl, local size 1), one piece per segment when the segments are enough to share out, else slices
-    // of at least min_elements_per_item folded by the column passes.
-    EXPECT_EQ(plan_for(caps, 1u << 24, equal((1u << 24) / 8, 8)).passes.front().entry_point, "zr_segitem_plus_f32");
+    // Segments of up to 8 take segitemcpu's scalar loop, each work-item a contiguous block of segments of a few
+    // tens of KiB (so a few hundred blocks for 64 MiB, not a work-item per segment); longer ones a work-item per
+    // contiguous run of pieces (segcpu.cl, local size 1), one piece per segment when the segments are enough to
+    // share out, else slices of at least min_elements_per_item folded by the column passes.
+    for (std::uint64_t length : {1u, 8u}) {
+      const KernelPass items = plan_for(caps, 1u << 24, equal((1u << 24) / length, length)).passes.front();
+      EXPECT_EQ(items.entry_point, "zr_segitemcpu_plus_f32");
+      EXPECT_EQ(items.local_size, 1u);
+      EXPECT_GE(items.global_size, 2 * caps.compute_units);
+      EXPECT_LE(items.global_size, (1u << 24) / 1024) << "a block of at least 4 KiB of input per work-item";
+    }
+    EXPECT_EQ(plan_for(caps, 3, equal(3, 1)).passes.front().global_size, 1u);
     for (const Plan& pieces : {plan_for(caps, 1u << 24, equal((1u << 24) / 64, 64)),
                                plan_for(caps, 1000 * per_item, by_offsets(1000, per_item + 1))}) {
       EXPECT_EQ(pieces.passes.front().entry_point, "zr_segcpu_plus_f32") << describe(pieces);

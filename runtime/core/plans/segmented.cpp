@@ -94,8 +94,8 @@ void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning,
                 std::to_string(lanes) + " x " + std::to_string(items) + ", then the segments crossing spans from their pieces";
 }
 
-// segitem's groups on CPU devices (a segment per work-item).
-constexpr std::uint64_t kCpuSegmentItemGroup = 1024;
+// segitemcpu: the input bytes of a work-item's block of segments.
+constexpr std::uint64_t kCpuSegmentItemBlockBytes = 64 * 1024;
 
 // segsub takes at most this many lanes per segment (more: a group per segment, seggroup); sizes are skewed when
 // the longest segment is more than this many times the mean (or the lanes' share).
@@ -194,17 +194,21 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
   // Segments of a few elements: a work-item each, one scalar loop (CPU devices read longer ones with segcpu's
   // vector states, below).
   if (layout.longest <= kSegmentPerItemMaxLength) {
-    KernelPass pass = kernel_pass("segitem", op, type, "segments");
-    // CPU devices run a group's work-items one after another: there each takes one segment, in groups of up to
-    // kCpuSegmentItemGroup consecutive ones, rather than striding over the grid (2-core machine, 2^24 segments of
-    // one f32: PoCL 3.1 21-26 ms against 130-140 with offsets, 23-40 against 61-70 for rows; Intel's CPU runtime
-    // 115-138 against 164-180).
+    // CPU devices run a group's work-items one after another: there each work-item takes a contiguous block of
+    // segments of about kCpuSegmentItemBlockBytes of input (segitemcpu), walking its share in order (2-core
+    // machine, 2^24 segments of one f32, kernel time: Intel's CPU runtime 140 ms with a segment per work-item).
     const bool cpu = caps.type == DeviceType::cpu;
-    pass.local_size = std::max<std::uint64_t>(
-        1, std::min(cpu ? kCpuSegmentItemGroup : tuning.work_group_size, caps.max_work_group_size));
-    const std::uint64_t groups = std::clamp<std::uint64_t>(ceil_div(layout.segments, pass.local_size), 1,
-                                                           cpu ? std::uint64_t{UINT32_MAX} : wave_groups * 64);
-    pass.global_size = groups * pass.local_size;
+    KernelPass pass = kernel_pass(cpu ? "segitemcpu" : "segitem", op, type, "segments");
+    if (cpu) {
+      const std::uint64_t block =
+          std::max<std::uint64_t>(1, kCpuSegmentItemBlockBytes / (std::max<std::uint64_t>(mean, 1) * size_of(type)));
+      pass.local_size = 1;
+      pass.global_size = std::clamp<std::uint64_t>(ceil_div(layout.segments, block), 1, UINT32_MAX);
+    } else {
+      pass.local_size = std::max<std::uint64_t>(1, std::min(tuning.work_group_size, caps.max_work_group_size));
+      pass.global_size = std::clamp<std::uint64_t>(ceil_div(layout.segments, pass.local_size), 1, wave_groups * 64) *
+                         pass.local_size;
+    }
     pass.args = {input, u64(request.n), offsets, offset_bytes_arg(layout), u64(layout.length), u64(layout.segments),
                  result, identity, u32(include_initial), u64(layout.end_step)};
     plan.reason = "segments of at most " + std::to_string(layout.longest) + " elements: a work-item per segment";
@@ -297,7 +301,8 @@ std::uint64_t segmented_combine_depth(const Plan& plan) {
   if (first.entry_point.starts_with("zr_useg")) return segmented_user_depth(plan);
   if (first.entry_point.starts_with("zr_segarg")) return 0;  // arg-reductions compare, never round
   if (first.entry_point.starts_with("zr_segt") || first.entry_point.starts_with("zr_segm")) return segmented_transform_depth(plan);
-  if (first.entry_point.starts_with("zr_segitem_")) return layout.longest + initial;
+  if (first.entry_point.starts_with("zr_segitem_") || first.entry_point.starts_with("zr_segitemcpu_"))
+    return layout.longest + initial;
   if (first.entry_point.starts_with("zr_segbinned_")) return layout.longest + initial;  // exact until rounded once
   if (first.entry_point.starts_with("zr_segsub_")) {
     const std::uint64_t lanes_log2 = std::get<Scalar>(first.args[6]).as<std::uint32_t>();

@@ -1,7 +1,8 @@
 #pragma once
 // Segmented reductions: result s reduces the elements of segment s on its own (row sums, per-key totals,
 // np.add.reduceat). The plan is chosen from the distribution of segment sizes (SegmentLayout):
-//   - "segitem":  one work-item per segment, for segments so short that a group would idle;
+//   - "segitem":  one work-item per segment, for segments so short that a group would idle ("segitemcpu" on CPU
+//                 devices: a work-item per contiguous block of such segments; rows of one element are a map);
 //   - "segcpu":   on CPU devices (whose groups run their work-items one after another), every longer segment: a
 //                 work-item per contiguous run of pieces folded with cpu.cl's vector states, and slices of few
 //                 long segments folded by the column passes;
@@ -35,7 +36,7 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
 // The most combines any one element goes through on its way to its segment's result (see combine_depth).
 std::uint64_t segmented_combine_depth(const Plan& plan);
 
-// Segments up to this long (the longest of them) run one work-item per segment (segitem).
+// Segments up to this long (the longest of them) run one work-item per segment (segitem, segitemcpu).
 inline constexpr std::uint64_t kSegmentPerItemMaxLength = 8;
 
 }  // namespace zr::core
