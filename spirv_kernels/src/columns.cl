@@ -8,7 +8,7 @@
 // [l * per, (l + 1) * per) with per = ceil(rows / lanes): a CPU runs a group's work-items one after another on one
 // core, so the columns of a block are read from cache, where a lane striding down the whole array (the GPU shape)
 // read a cache line for every element.
-// columns:      (in T, rows, columns, partials ACC, lanes, identity)
+// columns:      (in T, rows, columns, partials ACC, lanes, identity); columnscpu and columnscpu4 the same
 // columnsfinal: (partials ACC, rows, columns, result T, identity, include_initial)
 #include "zr_types.h"
 
@@ -22,6 +22,48 @@
     for (ulong row = 0; row < rows; ++row) acc = ZR_COMBINE(OP, ATN)(acc, partials[row * columns + c]);        \
     if (include_initial) acc = ZR_COMBINE(OP, ATN)(ZR_LOAD_##TN(result, c), acc);                              \
     ZR_STORE_##TN(result, c, acc);                                                                             \
+  }
+#elif defined(ZR_COLUMNS_QUADS)
+// columnscpu4: columnscpu's contiguous blocks of rows, four adjacent columns per work-item (a ragged last quad
+// folds its 1-3 columns one after another): a quarter of the work-items, each row's four values read together.
+// For CPU compilers that do not pack work-items into SIMD lanes themselves (PoCL); Intel's CPU runtime, which
+// does, runs one column per work-item faster.
+#define ZR_COLUMN_QUAD_FOLD(OP, TN, ATN, acc, offset) acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, i + (offset)))
+#define ZR_COLUMNS_KERNEL(OP, TN, T, ACC, ATN)                                                                 \
+  kernel void zr_columnscpu4_##OP##_##TN(global const T* restrict in, ulong rows, ulong columns,               \
+                                         global ACC* restrict partials, ulong lanes, ACC identity) {           \
+    const ulong quads = (columns + 3) / 4;                                                                     \
+    const ulong g = get_global_id(0);                                                                          \
+    if (g >= lanes * quads) return;                                                                            \
+    const ulong lane = g / quads; /* no % beside it: see columns below */                                     \
+    const ulong c = (g - lane * quads) * 4;                                                                    \
+    const ulong per = (rows + lanes - 1) / lanes;                                                              \
+    const ulong first = lane * per;                                                                            \
+    const ulong last = min(rows, first + per);                                                                 \
+    global ACC* out = partials + lane * columns + c;                                                           \
+    if (c + 4 <= columns) {                                                                                    \
+      ACC a0 = identity, a1 = identity, a2 = identity, a3 = identity;                                          \
+      for (ulong row = first; row < last; ++row) {                                                             \
+        const ulong i = row * columns + c;                                                                     \
+        ZR_COLUMN_QUAD_FOLD(OP, TN, ATN, a0, 0);                                                               \
+        ZR_COLUMN_QUAD_FOLD(OP, TN, ATN, a1, 1);                                                               \
+        ZR_COLUMN_QUAD_FOLD(OP, TN, ATN, a2, 2);                                                               \
+        ZR_COLUMN_QUAD_FOLD(OP, TN, ATN, a3, 3);                                                               \
+      }                                                                                                        \
+      out[0] = a0;                                                                                             \
+      out[1] = a1;                                                                                             \
+      out[2] = a2;                                                                                             \
+      out[3] = a3;                                                                                             \
+      return;                                                                                                  \
+    }                                                                                                          \
+    for (ulong j = 0; c + j < columns; ++j) {                                                                  \
+      ACC acc = identity;                                                                                      \
+      for (ulong row = first; row < last; ++row) {                                                             \
+        const ulong i = row * columns + c;                                                                     \
+        ZR_COLUMN_QUAD_FOLD(OP, TN, ATN, acc, j);                                                              \
+      }                                                                                                        \
+      out[j] = acc;                                                                                            \
+    }                                                                                                          \
   }
 #else
 #if defined(ZR_COLUMNS_CONTIGUOUS)

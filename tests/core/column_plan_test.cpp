@@ -1,6 +1,7 @@
 // Array (column) plans as plain data: GPUs stride each lane down the whole array ("columns"), CPU devices give each
-// lane a contiguous block of rows that its group reads from cache ("columnscpu"); both end in "columnsfinal", and
-// every pass's rows per lane is what combine_depth counts.
+// lane a contiguous block of rows that its group reads from cache ("columnscpu", or "columnscpu4", four columns a
+// work-item, where the compiler does not pack work-items into SIMD lanes); all end in "columnsfinal", and every
+// pass's rows per lane is what combine_depth counts.
 #include <gtest/gtest.h>
 
 #include <variant>
@@ -31,16 +32,19 @@ TEST(ColumnPlan, GivenACpuDevice_WhenPlanningColumns_ThenEachLaneFoldsABlockOfRo
       const Plan plan = column_plan(caps, DataType::f32, rows, columns);
       ASSERT_GE(plan.passes.size(), 2u);
       const KernelPass& first = plan.passes.front();
-      EXPECT_EQ(first.entry_point, "zr_columnscpu_plus_f32") << columns << " columns";
+      const bool quads = !caps.vectorizes_across_work_items;
+      const std::string variant = quads ? "zr_columnscpu4_plus_f32" : "zr_columnscpu_plus_f32";
+      EXPECT_EQ(first.entry_point, variant) << columns << " columns";
       const std::uint64_t lanes = u64_arg(first, 4);
       const std::uint64_t rows_per_lane = (rows + lanes - 1) / lanes;
       // A block is at most 256 KiB, unless one lane's least (8 rows) is more.
       EXPECT_LE(rows_per_lane * columns * 4, std::max<std::uint64_t>(256 * 1024, 8 * columns * 4)) << columns;
       EXPECT_GE(rows_per_lane, 8u) << columns;
       EXPECT_EQ(first.global_size % first.local_size, 0u);
-      EXPECT_GE(first.global_size, lanes * columns);
+      EXPECT_GE(first.global_size, lanes * (quads ? (columns + 3) / 4 : columns));
+      EXPECT_LT(first.global_size, lanes * (quads ? (columns + 3) / 4 : columns) + first.local_size);
       for (std::size_t p = 1; p + 1 < plan.passes.size(); ++p)
-        EXPECT_EQ(plan.passes[p].entry_point, "zr_columnscpu_plus_f32") << "intermediate pass " << p;
+        EXPECT_EQ(plan.passes[p].entry_point, variant) << "intermediate pass " << p;
       EXPECT_EQ(plan.passes.back().entry_point, "zr_columnsfinal_plus_f32");
       EXPECT_LE(u64_arg(plan.passes.back(), 1), 64u) << "the final pass folds at most 64 rows";
       EXPECT_GE(combine_depth(plan), rows_per_lane);

@@ -43,10 +43,12 @@ void append_column_passes(Plan& plan, const Capabilities& caps, const Tuning& tu
                                          : std::max<std::uint64_t>(1, max_items / columns);
     const std::uint64_t lanes =
         std::clamp<std::uint64_t>(ceil_div(std::max<std::uint64_t>(rows, 1), per_lane), 1, most_lanes);
-    KernelPass pass = kernel_pass(cpu ? "columnscpu" : "columns", op, reads_input ? type : acc_type,
-                                  reads_input ? "partials" : "intermediate");
+    // Four columns per work-item where the CPU compiler does not pack work-items into SIMD lanes (PoCL).
+    const bool quads = cpu && !caps.vectorizes_across_work_items;
+    KernelPass pass = kernel_pass(quads ? "columnscpu4" : cpu ? "columnscpu" : "columns", op,
+                                  reads_input ? type : acc_type, reads_input ? "partials" : "intermediate");
     pass.local_size = local;
-    pass.global_size = round_up(lanes * columns, local);
+    pass.global_size = round_up(lanes * (quads ? ceil_div(columns, 4) : columns), local);
     const BufferArg out = add_scratch(plan, lanes * columns * acc_size, std::nullopt,
                                       "column partials of pass " + std::to_string(plan.passes.size() + 1));
     pass.args = {source, u64(rows), u64(columns), out, u64(lanes), identity};
@@ -65,6 +67,7 @@ void append_column_passes(Plan& plan, const Capabilities& caps, const Tuning& tu
 
 bool is_column_pass(const KernelPass& pass) {
   return pass.entry_point.starts_with("zr_columns_") || pass.entry_point.starts_with("zr_columnscpu_") ||
+         pass.entry_point.starts_with("zr_columnscpu4_") ||
          pass.entry_point.starts_with("zr_columnsfinal_");
 }
 
