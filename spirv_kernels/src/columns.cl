@@ -23,6 +23,31 @@
     if (include_initial) acc = ZR_COMBINE(OP, ATN)(ZR_LOAD_##TN(result, c), acc);                              \
     ZR_STORE_##TN(result, c, acc);                                                                             \
   }
+#elif defined(ZR_COLUMNS_ROWS)
+// columnsrows (CPU devices, 16 columns or more): work-item g takes chunk g % chunks of `chunk` adjacent columns
+// for lane g / chunks, and folds the lane's block of rows (as columnscpu's) into its partial row, a row at a time:
+// a contiguous inner loop that the CPU compiler vectorises, over a partial row that stays in cache. Each column
+// still folds its rows in order. (in T, rows, columns, partials ACC, lanes, identity, chunk)
+#define ZR_COLUMNS_KERNEL(OP, TN, T, ACC, ATN)                                                                 \
+  kernel void zr_columnsrows_##OP##_##TN(global const T* restrict in, ulong rows, ulong columns,               \
+                                         global ACC* restrict partials, ulong lanes, ACC identity,             \
+                                         ulong chunk) {                                                        \
+    const ulong chunks = (columns + chunk - 1) / chunk;                                                        \
+    const ulong g = get_global_id(0);                                                                          \
+    if (g >= lanes * chunks) return;                                                                           \
+    const ulong lane = g / chunks;                                                                             \
+    const ulong c0 = (g - lane * chunks) * chunk;                                                              \
+    const ulong width = min(columns - c0, chunk);                                                              \
+    const ulong per = (rows + lanes - 1) / lanes;                                                              \
+    const ulong first = lane * per;                                                                            \
+    const ulong last = min(rows, first + per);                                                                 \
+    global ACC* restrict out = partials + lane * columns + c0;                                                 \
+    for (ulong c = 0; c < width; ++c) out[c] = identity;                                                       \
+    for (ulong row = first; row < last; ++row) {                                                               \
+      global const T* restrict from = in + row * columns + c0;                                                 \
+      for (ulong c = 0; c < width; ++c) out[c] = ZR_COMBINE(OP, ATN)(out[c], ZR_LOAD_##TN(from, c));           \
+    }                                                                                                          \
+  }
 #elif defined(ZR_COLUMNS_QUADS)
 // columnscpu4: columnscpu's contiguous blocks of rows, four adjacent columns per work-item (a ragged last quad
 // folds its 1-3 columns one after another): a quarter of the work-items, each row's four values read together.

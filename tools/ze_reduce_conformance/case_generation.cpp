@@ -376,6 +376,35 @@ void add_segment_checks(std::vector<ConformanceCase>& out, const DeviceUnderTest
   }
 }
 
+// Array reductions (queue::reduce_axes over axis 0; segmented_cases.hpp checks each column as a segment): the plain
+// ops on the segmented cases' sizes, every column width, random input (and infinities for floating types), from
+// device memory, from the identity and from initial values, deterministic (so each runs twice).
+void add_column_checks(std::vector<ConformanceCase>& out, const DeviceUnderTest& dut, std::size_t slot,
+                       element_type type, SuiteMode mode, std::uint64_t base_seed) {
+  constexpr SegmentShape kWidths[] = {SegmentShape::columns_3, SegmentShape::columns_16, SegmentShape::columns_300,
+                                      SegmentShape::columns_4099};
+  for (op_kind op : kOps) {
+    if (is_arg_op(op) || is_transform_op(op) || is_moments_op(op) || !pair_defined(type, op) ||
+        dut.get().why_unsupported(type, op))
+      continue;
+    std::vector<InputKind> inputs = {InputKind::random};
+    if (is_floating(type)) inputs.push_back(InputKind::infinities);
+    for (std::uint64_t n : segment_case_sizes(mode))
+      for (InputKind input : inputs)
+        for (std::size_t k = 0; k < std::size(kWidths); ++k) {
+          ConformanceCase c = case_of(slot, type, op, strategy::tree);
+          c.library_choice = true;
+          c.segments = kWidths[k];
+          c.n = n;
+          c.input = input;
+          c.seed = seed_for(base_seed, type, n, input) + k;
+          c.properties.initialize_to_identity = (k + static_cast<std::size_t>(op)) % 2 == 0;
+          c.properties.deterministic = true;
+          out.push_back(c);
+        }
+  }
+}
+
 // The host path of segmented reductions (CPU devices: host input and results, at most
 // host_path_max_segment_bytes() of input): the plain ops and argmin/argmax from host spans in every layout the span forms take (rows, offsets,
 // begin and end arrays), tiny, skewed and empty segments, from the identity and from initial values, floating
@@ -452,6 +481,7 @@ std::vector<ConformanceCase> generate_cases(const DeviceUnderTest& dut, std::siz
     add_host_span_checks(cases, dut, slot, type, mode, base_seed);
     add_host_path_checks(cases, dut, slot, type, base_seed);
     add_segment_checks(cases, dut, slot, type, mode, base_seed);
+    add_column_checks(cases, dut, slot, type, mode, base_seed);
     add_segment_host_path_checks(cases, dut, slot, type, base_seed);
     add_kernel_cases(cases, dut, slot, type, base_seed);
     if (mode == SuiteMode::full && type == element_type::u8) {

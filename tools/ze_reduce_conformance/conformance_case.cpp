@@ -52,6 +52,10 @@ std::string_view name(SegmentShape shape) {
     case SegmentShape::with_empty: return "with_empty";
     case SegmentShape::begin_end: return "begin_end";
     case SegmentShape::beyond_2_31: return "beyond_2_31";
+    case SegmentShape::columns_3: return "columns_3";
+    case SegmentShape::columns_16: return "columns_16";
+    case SegmentShape::columns_300: return "columns_300";
+    case SegmentShape::columns_4099: return "columns_4099";
   }
   return "unknown";
 }
@@ -68,6 +72,10 @@ std::string_view camel_name(SegmentShape shape) {
     case SegmentShape::with_empty: return "WithEmpty";
     case SegmentShape::begin_end: return "BeginEnd";
     case SegmentShape::beyond_2_31: return "Beyond2To31";
+    case SegmentShape::columns_3: return "Columns3";
+    case SegmentShape::columns_16: return "Columns16";
+    case SegmentShape::columns_300: return "Columns300";
+    case SegmentShape::columns_4099: return "Columns4099";
   }
   return "Unknown";
 }

@@ -50,7 +50,24 @@ enum class SegmentShape : std::uint8_t {
   with_empty,           // every other segment empty
   begin_end,            // begin and end arrays: segments anywhere, overlapping, leaving elements out, some empty
   beyond_2_31,          // three segments of kLargeOneByteSize elements, the middle one of 2^31 + 4 (full mode)
+  // Array reductions (queue::reduce_axes over axis 0): the first n / width * width elements as rows of `width`
+  // columns, one result per column; widths for each CPU shape (plans/columns.cpp): a ragged quad, the first
+  // row-wise width, one chunk, several chunks (and a single row at n = 5003).
+  columns_3,
+  columns_16,
+  columns_300,
+  columns_4099,
 };
+// The column count of an array-reduction shape; 0 for the others.
+inline std::uint64_t column_width(SegmentShape shape) {
+  switch (shape) {
+    case SegmentShape::columns_3: return 3;
+    case SegmentShape::columns_16: return 16;
+    case SegmentShape::columns_300: return 300;
+    case SegmentShape::columns_4099: return 4099;
+    default: return 0;
+  }
+}
 std::string_view name(SegmentShape shape);        // "one_huge_among_tiny"
 std::string_view camel_name(SegmentShape shape);  // "OneHugeAmongTiny"
 

@@ -96,10 +96,29 @@ std::vector<std::uint64_t> segment_offsets(const ConformanceCase& c) {
   return offsets;
 }
 
+// rows x width elements of `size` bytes (row-major) stored column after column.
+std::vector<std::byte> columns_one_after_another(std::span<const std::byte> input, std::uint64_t rows,
+                                                 std::uint64_t width, std::size_t size) {
+  std::vector<std::byte> out(rows * width * size);
+  for (std::uint64_t r = 0; r < rows; ++r)
+    for (std::uint64_t k = 0; k < width; ++k)
+      std::memcpy(out.data() + (k * rows + r) * size, input.data() + (r * width + k) * size, size);
+  return out;
+}
+
 }  // namespace
 
 CaseSegments case_segments(const ConformanceCase& c) {
   CaseSegments segments;
+  if (const std::uint64_t width = column_width(c.segments)) {
+    // Column k as segment k of the input transposed (columns_one_after_another).
+    const std::uint64_t rows = c.n / width;
+    for (std::uint64_t k = 0; k < width; ++k) {
+      segments.begins.push_back(k * rows);
+      segments.ends.push_back((k + 1) * rows);
+    }
+    return segments;
+  }
   if (c.segments == SegmentShape::begin_end) {
     segments = begin_end_segments(c);
   } else {
@@ -150,6 +169,16 @@ SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void
   auto reduce = [&](auto type_tag, auto op, auto* results) {
     using T = typename decltype(type_tag)::type;
     const T* elements = static_cast<const T*>(input);
+    if (const std::uint64_t width = column_width(c.segments)) {
+      const std::uint64_t shape[] = {c.n / width, width};
+      const std::int64_t axes[] = {0};
+      if (!c.from_host_span) return q.reduce_axes(elements, std::span<const std::uint64_t>(shape), axes, results, op, props);
+      auto e = q.reduce_axes(std::span<const T>(elements, shape[0] * width), std::span<const std::uint64_t>(shape),
+                             std::span<const std::int64_t>(axes),
+                             std::span<std::remove_pointer_t<decltype(results)>>(results, width), op, props);
+      e.wait();
+      return e;
+    }
     if (c.segments == SegmentShape::rows) {
       if (!c.from_host_span) return q.reduce_rows(elements, segments, kRowLength, results, op, props);
       auto e = q.reduce_rows(std::span<const T>(elements, segments * kRowLength), kRowLength,
@@ -244,6 +273,11 @@ SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void
 std::optional<std::string> segments_disagreement(const ConformanceCase& c, std::span<const std::byte> input,
                                                  const CaseSegments& bounds, std::span<const std::byte> initial,
                                                  const core::Scalar& operand, const SegmentedRun& run) {
+  std::vector<std::byte> transposed;
+  if (const std::uint64_t width = column_width(c.segments)) {
+    transposed = columns_one_after_another(input, c.n / width, width, element_size(c));
+    input = transposed;
+  }
   std::string message;
   std::uint64_t wrong = 0;
   const std::uint64_t segments = bounds.count();

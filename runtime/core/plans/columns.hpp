@@ -1,7 +1,8 @@
 #pragma once
-// The column passes: rows of `columns` values where column c reduces on its own ("columns" kernels, "columnscpu"
-// on CPU devices, fold rows per lane, level after level, then "columnsfinal" folds the last rows of each column in
-// row order and stores result 0). Array reductions are made of them alone (make_column_plan in plan.hpp); the segmented family
+// The column passes: rows of `columns` values where column c reduces on its own ("columns" kernels on GPUs;
+// "columnsrows", "columnscpu" or "columnscpu4" on CPU devices, by the column count and the compiler) fold rows
+// per lane, level after level, then "columnsfinal" folds the last rows of each column in row order and stores
+// result 0 (a CPU device's single partial row of the elements' type is the result itself, no final pass). Array reductions are made of them alone (make_column_plan in plan.hpp); the segmented family
 // folds its slices' partials with them.
 #include <cstdint>
 
