@@ -440,6 +440,37 @@ py::object reduce_now(const py::handle& values, int op_index, std::optional<long
   return out;
 }
 
+// zereduce.argmax(x) and argmin(x) without keyword arguments, on a NumPy array as reduce_now takes it (C-contiguous,
+// aligned, a numeric dtype in the host's byte order, not empty, small enough for the default device's host path):
+// found at once with the GIL held, as (index, 0-d array of the value); None for anything else (the general path).
+py::object arg_now(const py::handle& values, bool maximum) {
+  constexpr std::uint64_t kHoldGilBytes = 64 << 10;
+  static const std::uint64_t host_path_bytes =
+      std::min<std::uint64_t>(kHoldGilBytes, queue_for(-1).get_device().host_path_max_bytes());
+  if (!py::isinstance<py::array>(values)) return py::none();
+  const auto array = py::reinterpret_borrow<py::array>(values);
+  if (!(array.flags() & py::array::c_style) || !(array.flags() & py::detail::npy_api::NPY_ARRAY_ALIGNED_) ||
+      array.size() == 0 || static_cast<std::uint64_t>(array.nbytes()) > host_path_bytes)
+    return py::none();
+  const py::dtype dtype = array.dtype();
+  const auto type = native_element_type(dtype);
+  if (!type || *type == zr::element_type::boolean) return py::none();
+  zr::queue& q = queue_for(-1);
+  py::array value(dtype, std::vector<py::ssize_t>{});
+  std::uint64_t index = 0;
+  zr::tools::visit_element_type(*type, [&](auto type_tag) {
+    using T = typename decltype(type_tag)::type;
+    if constexpr (zr::detail::is_arithmetic_v<T>) {
+      zr::arg_result<T> result;
+      const std::span<const T> host(static_cast<const T*>(array.data()), static_cast<std::uint64_t>(array.size()));
+      wait_for_work_run_at_once(maximum ? q.argmax(host, &result) : q.argmin(host, &result));
+      std::memcpy(value.mutable_data(), &result.value, sizeof(T));
+      index = result.index;
+    }
+  });
+  return py::make_tuple(index, value);
+}
+
 // NumPy's reduceat at once, for its usual call: a small 1-D C-contiguous array the default device reduces on the
 // calling thread (a CPU device's host path), int64 indices strictly increasing inside it, one of the nine ops (by
 // the library's name). The segments are indices[s] .. indices[s + 1] (the last to the end), reduced from the
@@ -803,6 +834,7 @@ PYBIND11_MODULE(_zereduce, m) {
   m.def("transform_reduce", &transform_reduce, py::arg("values"), py::arg("op"), py::arg("value"), py::arg("strategy"),
         py::arg("device"));
   m.def("reduce_now", &reduce_now, py::arg("values"), py::arg("op"), py::arg("axis") = py::none());
+  m.def("arg_now", &arg_now, py::arg("values"), py::arg("maximum"));
   m.def("reduceat_now", &reduceat_now, py::arg("values"), py::arg("indices"), py::arg("op"));
   m.def("segment_transform", &segment_transform, py::arg("values"), py::arg("offsets"), py::arg("columns"), py::arg("op"),
         py::arg("value"), py::arg("device"), py::arg("ends") = py::none());

@@ -606,10 +606,24 @@ def _arg_axis(x, op, axis, keepdims, device, return_value):
     return (indices, found) if return_value else indices
 
 
+def _arg_now(x, maximum):
+    """The fast path of argmax and argmin without an axis, strategy or device: a plain NumPy array that the default
+    device reduces on the calling thread (see ``_reduce_now``), found at once by the extension as ``(index,
+    value)``; None when the call needs the general path."""
+    if type(x) is not _np.ndarray:
+        return None
+    found = _zereduce.arg_now(x, maximum)
+    return None if found is None else (found[0], found[1][()])
+
+
 def argmax(x, axis=None, *, strategy=None, device=None, return_value=False, keepdims=False):
     """The index (into the flattened ``x``) of the first largest element, as ``numpy.argmax``: ties give the
     first index and the first NaN wins. With ``return_value=True``: ``(index, value)`` from the same pass. With an
     ``axis`` (one int), the index along that axis for each of the others, as ``numpy.argmax(x, axis, keepdims=)``."""
+    if axis is None and strategy is None and device is None:
+        found = _arg_now(x, True)
+        if found is not None:
+            return found if return_value else found[0]
     if axis is not None:
         if strategy is not None:
             raise UnsupportedError("argmax along an axis runs as segments, which choose their own plan: no strategy")
@@ -620,6 +634,10 @@ def argmax(x, axis=None, *, strategy=None, device=None, return_value=False, keep
 
 def argmin(x, axis=None, *, strategy=None, device=None, return_value=False, keepdims=False):
     """The index of the first smallest element, as ``numpy.argmin`` (the first NaN wins); see ``argmax``."""
+    if axis is None and strategy is None and device is None:
+        found = _arg_now(x, False)
+        if found is not None:
+            return found if return_value else found[0]
     if axis is not None:
         if strategy is not None:
             raise UnsupportedError("argmin along an axis runs as segments, which choose their own plan: no strategy")

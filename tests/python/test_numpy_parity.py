@@ -514,6 +514,41 @@ def test_the_fast_path_gives_what_the_general_path_gives_value_and_type(code):
     assert zereduce.max(x.astype(x.dtype.newbyteorder(">"))) == zereduce.max(x)
 
 
+# argmax/argmin without keywords take the extension's arg_now: NumPy's index, the value of the array's dtype, and
+# what the general path (a strategy named) gives, ties, NaNs and signed zeros included; anything it cannot take
+# goes to the general path, errors as NumPy's.
+@pytest.mark.parametrize("code", INTEGERS + FLOATS)
+def test_the_arg_fast_path_gives_numpys_index_and_what_the_general_path_gives(code):
+    rng = np.random.default_rng(sum(map(ord, code)))
+    for n in (1, 7, 100, 4099):
+        x = rng.integers(0, 50, n).astype(code)
+        if code in FLOATS and n > 3:
+            x[n // 2] = -0.0
+            x[n // 3] = np.nan if n > 50 else x[n // 3]
+        for name in ("argmax", "argmin"):
+            fast = getattr(zereduce, name)(x)
+            fast_index, fast_value = getattr(zereduce, name)(x, return_value=True)
+            general_index, general_value = getattr(zereduce, name)(x, strategy="tree", return_value=True)
+            assert fast == getattr(np, name)(x) == fast_index == general_index, (name, n, fast)
+            assert type(fast) is type(general_index) and type(fast_value) is type(general_value), (name, n)
+            assert np.asarray(fast_value).tobytes() == np.asarray(general_value).tobytes(), (name, n)
+    with pytest.raises(ValueError, match="empty"):
+        zereduce.argmax(np.array([], dtype=code))
+    assert zereduce.argmin(x[::2]) == np.argmin(x[::2])  # strided: the general path (a copy)
+    swapped = x.astype(x.dtype.newbyteorder(">"))
+    assert zereduce.argmax(swapped) == np.argmax(x)
+
+
+def test_the_arg_fast_path_never_reaches_the_general_path_where_the_default_device_has_a_host_path(monkeypatch):
+    default = next((d for d in zereduce.devices() if d["default"]), None)
+    if default is None or default["host_path_max_bytes"] < 4096:
+        pytest.skip(f"the default device has no host path for this array: {default}")
+    x = np.arange(1, 257, dtype=np.float32)[::-1].copy()
+    monkeypatch.setattr(zereduce._zereduce, "arg_reduce", None)  # the general path would call it
+    assert zereduce.argmax(x) == 0 and zereduce.argmin(x) == 255
+    assert zereduce.argmax(x, return_value=True) == (0, np.float32(256))
+
+
 UFUNCS = {"sum": np.add, "prod": np.multiply, "min": np.minimum, "max": np.maximum, "all": np.logical_and,
           "any": np.logical_or}
 
