@@ -375,9 +375,22 @@ std::unique_ptr<Submission> submit_segments(const py::object& values, const std:
   return job;
 }
 
-// The wait of work a fast path submitted with the GIL held: done already when the calling thread ran it (its error
-// rethrown here); else queued behind another thread's work, waited for without the GIL.
-void wait_for_work_run_at_once(const zr::event& done) {
+// The fast paths (reduce_now, arg_now, reduceat_now) reduce arrays that the default device's host path takes, on
+// this thread. Up to this many bytes they hold the GIL (a few microseconds, of which releasing and taking it back
+// would be a good part); above it they release it for the run, as NumPy's own loops do.
+constexpr std::uint64_t kHoldGilBytes = 64 << 10;
+
+// Runs `submit` (work that the calling thread does itself, or, should the library choose the device after all,
+// queues) and waits for it: with the GIL held for at most kHoldGilBytes of input (an error of work run at once
+// rethrown; queued work waited for without the GIL), else with the GIL released for both.
+template <typename Submit>
+void run_at_once(std::uint64_t bytes, Submit&& submit) {
+  if (bytes > kHoldGilBytes) {
+    py::gil_scoped_release released;
+    submit().wait();
+    return;
+  }
+  const zr::event done = submit();
   if (done.is_complete()) {
     done.wait();
   } else {
@@ -388,18 +401,14 @@ void wait_for_work_run_at_once(const zr::event& done) {
 
 // zereduce.sum(x) and its siblings without keyword arguments (or with an int `axis` alone), on a NumPy array that
 // is C-contiguous, aligned, of a dtype in the host's byte order, not empty, and small enough for the default
-// device's host path (a CPU device reduces it on this thread: core/host_path*.hpp): reduced at once with the GIL
-// held, the result returned as a 0-d array, or with `axis` an array: the last axis as rows (queue::reduce_rows,
-// shaped as the array without that axis) or axis 0 of a 2-D array (an array reduction, a result per column).
-// That is a few microseconds, of which releasing and taking the GIL back would be a good part. None for anything
-// else: the general path converts or refuses, and waits for devices without the GIL and with Ctrl-C able to
+// device's host path (a CPU device reduces it on this thread: core/host_path*.hpp): reduced at once (run_at_once),
+// the result returned as a 0-d array, or with `axis` an array: the last axis as rows (queue::reduce_rows, shaped
+// as the array without that axis) or axis 0 of a 2-D array (an array reduction, a result per column). None for
+// anything else: the general path converts or refuses, and waits for devices without the GIL and with Ctrl-C able to
 // interrupt the wait while it keeps the work's memory alive.
 py::object reduce_now(const py::handle& values, int op_index, std::optional<long> axis) {
-  constexpr std::uint64_t kHoldGilBytes = 64 << 10;
-  static const std::uint64_t host_path_bytes =
-      std::min<std::uint64_t>(kHoldGilBytes, queue_for(-1).get_device().host_path_max_bytes());
-  static const std::uint64_t segment_host_path_bytes =
-      std::min<std::uint64_t>(kHoldGilBytes, queue_for(-1).get_device().host_path_max_segment_bytes());
+  static const std::uint64_t host_path_bytes = queue_for(-1).get_device().host_path_max_bytes();
+  static const std::uint64_t segment_host_path_bytes = queue_for(-1).get_device().host_path_max_segment_bytes();
   if (!py::isinstance<py::array>(values)) return py::none();
   const auto array = py::reinterpret_borrow<py::array>(values);
   if (!(array.flags() & py::array::c_style) || !(array.flags() & py::detail::npy_api::NPY_ARRAY_ALIGNED_) ||
@@ -431,11 +440,11 @@ py::object reduce_now(const py::handle& values, int op_index, std::optional<long
     const zr::property_list props{zr::property::reduction::initialize_to_identity{}};
     const std::span<const T> host(static_cast<const T*>(input), n);
     auto* results = static_cast<T*>(result);
-    const zr::event done =
-        rows      ? q.reduce_rows(host, width, std::span<T>(results, n / width), Op{}, props)
-        : columns ? q.reduce(host, zr::reduction(std::span<T>(results, width), Op{}, props))
-                  : q.reduce(host, zr::reduction(results, Op{}, props));
-    wait_for_work_run_at_once(done);
+    run_at_once(bytes, [&] {
+      return rows      ? q.reduce_rows(host, width, std::span<T>(results, n / width), Op{}, props)
+             : columns ? q.reduce(host, zr::reduction(std::span<T>(results, width), Op{}, props))
+                       : q.reduce(host, zr::reduction(results, Op{}, props));
+    });
   });
   return out;
 }
@@ -444,9 +453,7 @@ py::object reduce_now(const py::handle& values, int op_index, std::optional<long
 // aligned, a numeric dtype in the host's byte order, not empty, small enough for the default device's host path):
 // found at once with the GIL held, as (index, 0-d array of the value); None for anything else (the general path).
 py::object arg_now(const py::handle& values, bool maximum) {
-  constexpr std::uint64_t kHoldGilBytes = 64 << 10;
-  static const std::uint64_t host_path_bytes =
-      std::min<std::uint64_t>(kHoldGilBytes, queue_for(-1).get_device().host_path_max_bytes());
+  static const std::uint64_t host_path_bytes = queue_for(-1).get_device().host_path_max_bytes();
   if (!py::isinstance<py::array>(values)) return py::none();
   const auto array = py::reinterpret_borrow<py::array>(values);
   if (!(array.flags() & py::array::c_style) || !(array.flags() & py::detail::npy_api::NPY_ARRAY_ALIGNED_) ||
@@ -463,7 +470,7 @@ py::object arg_now(const py::handle& values, bool maximum) {
     if constexpr (zr::detail::is_arithmetic_v<T>) {
       zr::arg_result<T> result;
       const std::span<const T> host(static_cast<const T*>(array.data()), static_cast<std::uint64_t>(array.size()));
-      wait_for_work_run_at_once(maximum ? q.argmax(host, &result) : q.argmin(host, &result));
+      run_at_once(host.size_bytes(), [&] { return maximum ? q.argmax(host, &result) : q.argmin(host, &result); });
       std::memcpy(value.mutable_data(), &result.value, sizeof(T));
       index = result.index;
     }
@@ -477,9 +484,7 @@ py::object arg_now(const py::handle& values, bool maximum) {
 // identity as zereduce.segment_reduce reduces them. None for anything else: the Python path then checks, converts,
 // handles repeated and decreasing indices, and raises NumPy's errors.
 py::object reduceat_now(const py::handle& values, const py::handle& indices, const std::string& op_name) {
-  constexpr std::uint64_t kHoldGilBytes = 64 << 10;
-  static const std::uint64_t host_path_bytes =
-      std::min<std::uint64_t>(kHoldGilBytes, queue_for(-1).get_device().host_path_max_segment_bytes());
+  static const std::uint64_t host_path_bytes = queue_for(-1).get_device().host_path_max_segment_bytes();
   if (!py::isinstance<py::array>(values) || !py::isinstance<py::array>(indices)) return py::none();
   const auto array = py::reinterpret_borrow<py::array>(values);
   const auto starts = py::reinterpret_borrow<py::array>(indices);
@@ -519,10 +524,11 @@ py::object reduceat_now(const py::handle& values, const py::handle& indices, con
     using T = typename decltype(type_tag)::type;
     using Op = typename decltype(op_tag)::type;
     const zr::property_list props{zr::property::reduction::initialize_to_identity{}};
-    const zr::event done = q.reduce_segments(std::span<const T>(static_cast<const T*>(array.data()), array.size()),
-                                             std::span<const std::int64_t>(offsets),
-                                             std::span<T>(static_cast<T*>(out.mutable_data()), segments), Op{}, props);
-    wait_for_work_run_at_once(done);
+    const std::span<const T> host(static_cast<const T*>(array.data()), array.size());
+    auto* results = static_cast<T*>(out.mutable_data());
+    run_at_once(host.size_bytes(), [&] {
+      return q.reduce_segments(host, std::span<const std::int64_t>(offsets), std::span<T>(results, segments), Op{}, props);
+    });
   });
   return out;
 }

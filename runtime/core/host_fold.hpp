@@ -10,6 +10,7 @@
 
 #include "arg_reference.hpp"
 #include "half.hpp"
+#include "host_extremes.hpp"
 #include "host_path.hpp"
 #include "zereduce/errors.hpp"
 
@@ -173,39 +174,16 @@ T extreme_scalar(const std::byte* data, std::uint64_t n, T identity) {
   return settle_extreme<T, kMinimum>(data, n, result, poisoned);
 }
 
-// Floating minimum/maximum, vectorised by hand (GCC's and Clang's vector extensions: the compiler's SLP pass left
-// the select scalar, 4x slower): 8 vectors of `x < m ? x : m` (minps/maxps), which pass NaNs by and keep the first
-// of two equal zeros, beside 8 vectors of x * 0, which turn NaN where an input is NaN or infinite. Only then is the
-// input looked at again, for a NaN (the result is the canonical NaN, as ieee_minimum gives); and a zero result
-// is given the sign IEEE 754-2019 asks for (-0.0 below +0.0) by one more look, only then.
+// Floating minimum/maximum, vectorised by hand in the CPU's widest vectors (host_extremes.hpp): selects
+// `x < m ? x : m` (minps/maxps), which pass NaNs by and keep the first of two equal zeros, beside x * 0, which turns
+// NaN where an input is NaN or infinite. Only then is the input looked at again, for a NaN (the result is the
+// canonical NaN, as ieee_minimum gives); and a zero result is given the sign IEEE 754-2019 asks for (-0.0 below
+// +0.0) by one more look, only then. The bits are the same in every vector width.
 template <typename T, bool kMinimum>
 T extreme_vectorised(const std::byte* data, std::uint64_t n, T identity) {
-  typedef T Vector __attribute__((vector_size(16)));
-  constexpr std::uint64_t kWidth = 16 / sizeof(T), kVectors = 8, kStep = kWidth * kVectors;
-  Vector lane[kVectors], probe[kVectors];
-  for (auto& v : lane) v = Vector{} + identity;
-  for (auto& v : probe) v = Vector{};
-  std::uint64_t i = 0;
-  for (; i + kStep <= n; i += kStep)
-    for (std::uint64_t k = 0; k < kVectors; ++k) {
-      Vector x;
-      std::memcpy(&x, data + (i + k * kWidth) * sizeof(T), sizeof x);
-      lane[k] = kMinimum ? (x < lane[k] ? x : lane[k]) : (lane[k] < x ? x : lane[k]);
-      probe[k] += x * 0;
-    }
-  // The lanes hold no NaN (the select never takes one), so they combine by the same select, vector by vector;
-  // settle_extreme gives a zero its sign.
-  for (std::uint64_t k = 1; k < kVectors; ++k) {
-    lane[0] = kMinimum ? (lane[k] < lane[0] ? lane[k] : lane[0]) : (lane[0] < lane[k] ? lane[k] : lane[0]);
-    probe[0] += probe[k];
-  }
-  T result = identity, poisoned = 0;  // not identity * 0: the identities are infinities
-  for (std::uint64_t j = 0; j < kWidth; ++j) {
-    result = kMinimum ? (lane[0][j] < result ? lane[0][j] : result) : (result < lane[0][j] ? lane[0][j] : result);
-    poisoned += probe[0][j];
-  }
-  fold_extremes<T, kMinimum>(data, i, n, result, poisoned);
-  return settle_extreme<T, kMinimum>(data, n, result, poisoned);
+  ExtremeScan<T> scan = scan_extremes(data, n, identity, kMinimum);
+  fold_extremes<T, kMinimum>(data, scan.end, n, scan.result, scan.poisoned);
+  return settle_extreme<T, kMinimum>(data, n, scan.result, scan.poisoned);
 }
 
 template <typename Element, typename Acc>

@@ -7,11 +7,13 @@
 
 #include <cmath>
 #include <cstring>
+#include <iostream>
 #include <limits>
 #include <random>
 #include <vector>
 
 #include "arg_reference.hpp"
+#include "host_fold.hpp"
 #include "host_path_test_data.hpp"
 #include "host_reference.hpp"
 #include "identity.hpp"
@@ -185,4 +187,50 @@ TEST(HostPath, GivenDevicesOfEachKind_WhenAskingTheCrossover_ThenOnlyCpuDevicesH
   zc::Capabilities many_cores = cpu;
   many_cores.compute_units = 16;
   EXPECT_LT(zc::host_path_max_bytes(many_cores), zc::host_path_max_bytes(cpu));
+}
+
+// Every vector width this CPU runs (16, 32 and 64 bytes where it has AVX2 and AVX-512) scans to the same lanes'
+// result and the same verdict on NaNs, on random values with zeros, infinities and NaNs placed across the blocks.
+template <typename T>
+void check_every_vector_width_scans_alike() {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<T> value(-1000, 1000);
+  for (std::uint64_t n : {std::uint64_t{127}, std::uint64_t{128}, std::uint64_t{1000}, std::uint64_t{4099}}) {
+    for (int special = 0; special < 4; ++special) {
+      std::vector<T> data(n);
+      for (T& x : data) x = value(rng);
+      const std::uint64_t at = rng() % n;
+      if (special == 1) data[at] = std::numeric_limits<T>::quiet_NaN();
+      if (special == 2) data[at] = std::numeric_limits<T>::infinity();
+      if (special == 3) data[at] = T{-0.0};
+      const auto* bytes = reinterpret_cast<const std::byte*>(data.data());
+      for (const bool minimum : {true, false}) {
+        const T identity = minimum ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity();
+        const auto narrow = zc::host_fold::scan_extremes_in(16, bytes, n, identity, minimum);
+        for (unsigned width : {32u, 64u}) {
+          if (width > zc::host_fold::extreme_vector_bytes()) continue;
+          const auto wide = zc::host_fold::scan_extremes_in(width, bytes, n, identity, minimum);
+          // The blocks differ (8 vectors of the width): compare what each leaves once its tail is folded.
+          auto finish = [&](zc::host_fold::ExtremeScan<T> scan) {
+            if (minimum) zc::host_fold::fold_extremes<T, true>(bytes, scan.end, n, scan.result, scan.poisoned);
+            else zc::host_fold::fold_extremes<T, false>(bytes, scan.end, n, scan.result, scan.poisoned);
+            return scan;
+          };
+          const auto narrow_done = finish(narrow), wide_done = finish(wide);
+          const T narrow_result = narrow_done.result, narrow_poisoned = narrow_done.poisoned;
+          const T wide_result = wide_done.result, wide_poisoned = wide_done.poisoned;
+          EXPECT_EQ(wide_result, narrow_result) << width << " bytes, n " << n << ", special " << special;
+          EXPECT_EQ(wide_poisoned != wide_poisoned, narrow_poisoned != narrow_poisoned) << width << " bytes, n " << n;
+          EXPECT_EQ(wide_poisoned != wide_poisoned, special == 1 || special == 2) << width << " bytes, n " << n;
+        }
+      }
+    }
+  }
+  EXPECT_THROW(zc::host_fold::scan_extremes_in(24, nullptr, 0, T{0}, true), zr::InvalidArgumentError);
+}
+
+TEST(HostPath, GivenEveryVectorWidthOfThisCpu_WhenScanningForExtremes_ThenEachGivesTheSameResult) {
+  check_every_vector_width_scans_alike<float>();
+  check_every_vector_width_scans_alike<double>();
+  std::cout << "[ info ] host extremes run in " << zc::host_fold::extreme_vector_bytes() << "-byte vectors here\n";
 }

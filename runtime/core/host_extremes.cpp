@@ -1,0 +1,103 @@
+#include "host_extremes.hpp"
+
+#include <cstring>
+#include <string>
+
+#include "zereduce/errors.hpp"
+
+namespace zr::core::host_fold {
+
+namespace {
+
+// One scan in vectors of kBytes: 8 vectors of selects and 8 of x * 0 per step (GCC's and Clang's vector
+// extensions: the compiler's SLP pass left the select scalar, 4x slower). Always inlined into the wrappers
+// below, so that it is compiled for each one's target; internal, so that no other translation unit can end up
+// calling a copy built for instructions the CPU lacks.
+template <typename T, bool kMinimum, unsigned kBytes>
+[[gnu::always_inline]] inline ExtremeScan<T> scan_in(const std::byte* data, std::uint64_t n, T identity) {
+  typedef T Vector __attribute__((vector_size(kBytes)));
+  constexpr std::uint64_t kWidth = kBytes / sizeof(T), kVectors = 8, kStep = kWidth * kVectors;
+  Vector lane[kVectors], probe[kVectors];
+  for (auto& v : lane) v = Vector{} + identity;
+  for (auto& v : probe) v = Vector{};
+  std::uint64_t i = 0;
+  for (; i + kStep <= n; i += kStep)
+    for (std::uint64_t k = 0; k < kVectors; ++k) {
+      Vector x;
+      std::memcpy(&x, data + (i + k * kWidth) * sizeof(T), sizeof x);
+      lane[k] = kMinimum ? (x < lane[k] ? x : lane[k]) : (lane[k] < x ? x : lane[k]);
+      probe[k] += x * 0;
+    }
+  // The lanes hold no NaN (the select never takes one), so they combine by the same select.
+  for (std::uint64_t k = 1; k < kVectors; ++k) {
+    lane[0] = kMinimum ? (lane[k] < lane[0] ? lane[k] : lane[0]) : (lane[0] < lane[k] ? lane[k] : lane[0]);
+    probe[0] += probe[k];
+  }
+  ExtremeScan<T> scan{i, identity, 0};  // poisoned from 0, not identity * 0: the identities are infinities
+  for (std::uint64_t j = 0; j < kWidth; ++j) {
+    const T v = lane[0][j];
+    scan.result = kMinimum ? (v < scan.result ? v : scan.result) : (scan.result < v ? v : scan.result);
+    scan.poisoned += probe[0][j];
+  }
+  return scan;
+}
+
+template <typename T, unsigned kBytes>
+[[gnu::always_inline]] inline ExtremeScan<T> scan_either(const std::byte* data, std::uint64_t n, T identity, bool minimum) {
+  return minimum ? scan_in<T, true, kBytes>(data, n, identity) : scan_in<T, false, kBytes>(data, n, identity);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#define ZR_HOST_EXTREMES_WIDE 1
+template <typename T>
+[[gnu::target("avx512f")]] ExtremeScan<T> scan_avx512(const std::byte* data, std::uint64_t n, T identity, bool minimum) {
+  return scan_either<T, 64>(data, n, identity, minimum);
+}
+template <typename T>
+[[gnu::target("avx2")]] ExtremeScan<T> scan_avx2(const std::byte* data, std::uint64_t n, T identity, bool minimum) {
+  return scan_either<T, 32>(data, n, identity, minimum);
+}
+#endif
+
+unsigned widest_vector_bytes() {
+#ifdef ZR_HOST_EXTREMES_WIDE
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return 64;
+  if (__builtin_cpu_supports("avx2")) return 32;
+#endif
+  return 16;
+}
+
+template <typename T>
+ExtremeScan<T> scan(unsigned bytes, const std::byte* data, std::uint64_t n, T identity, bool minimum) {
+  if (bytes > extreme_vector_bytes() || (bytes != 16 && bytes != 32 && bytes != 64))
+    throw InvalidArgumentError("host extremes: no " + std::to_string(bytes) + "-byte vectors on this CPU");
+#ifdef ZR_HOST_EXTREMES_WIDE
+  if (bytes == 64) return scan_avx512<T>(data, n, identity, minimum);
+  if (bytes == 32) return scan_avx2<T>(data, n, identity, minimum);
+#endif
+  return scan_either<T, 16>(data, n, identity, minimum);
+}
+
+}  // namespace
+
+unsigned extreme_vector_bytes() {
+  static const unsigned bytes = widest_vector_bytes();
+  return bytes;
+}
+ExtremeScan<float> scan_extremes(const std::byte* data, std::uint64_t n, float identity, bool minimum) {
+  return scan<float>(extreme_vector_bytes(), data, n, identity, minimum);
+}
+ExtremeScan<double> scan_extremes(const std::byte* data, std::uint64_t n, double identity, bool minimum) {
+  return scan<double>(extreme_vector_bytes(), data, n, identity, minimum);
+}
+ExtremeScan<float> scan_extremes_in(unsigned vector_bytes, const std::byte* data, std::uint64_t n, float identity,
+                                    bool minimum) {
+  return scan<float>(vector_bytes, data, n, identity, minimum);
+}
+ExtremeScan<double> scan_extremes_in(unsigned vector_bytes, const std::byte* data, std::uint64_t n, double identity,
+                                     bool minimum) {
+  return scan<double>(vector_bytes, data, n, identity, minimum);
+}
+
+}  // namespace zr::core::host_fold
