@@ -339,6 +339,20 @@ void add_kernel_cases(std::vector<ConformanceCase>& out, const DeviceUnderTest& 
   }
 }
 
+// A segmented (or array) reduction case of `shape` that the library plans itself, deterministic (so run twice),
+// seeded by its size, input and the shape's index k in its list.
+ConformanceCase planned_segments_case(std::size_t slot, element_type type, op_kind op, SegmentShape shape,
+                                      std::uint64_t n, InputKind input, std::size_t k, std::uint64_t base_seed) {
+  ConformanceCase c = case_of(slot, type, op, strategy::tree);
+  c.library_choice = true;
+  c.segments = shape;
+  c.n = n;
+  c.input = input;
+  c.seed = seed_for(base_seed, type, n, input) + k;
+  c.properties.deterministic = true;
+  return c;
+}
+
 // Segmented reductions (segmented_cases.hpp): every op the device runs (plain, argmin/argmax, transforms, means and
 // variances), every shape of segments, random input (and infinities for floating types' plain ops), from the
 // identity and from initial values, deterministic (so each runs twice); floating sums also reproducible.
@@ -357,14 +371,8 @@ void add_segment_checks(std::vector<ConformanceCase>& out, const DeviceUnderTest
     for (std::uint64_t n : sizes)
       for (InputKind input : inputs)
         for (std::size_t k = 0; k < std::size(kShapes); ++k) {
-          ConformanceCase c = case_of(slot, type, op, strategy::tree);
-          c.library_choice = true;
-          c.segments = kShapes[k];
-          c.n = n;
-          c.input = input;
-          c.seed = seed_for(base_seed, type, n, input) + k;
+          ConformanceCase c = planned_segments_case(slot, type, op, kShapes[k], n, input, k, base_seed);
           c.properties.initialize_to_identity = is_arg_op(op) || transform || (k + static_cast<std::size_t>(op)) % 2 == 0;
-          c.properties.deterministic = true;
           out.push_back(c);
           // Floating sums again, reproducible: each segment bitwise its own 1-D binned sum (the host model).
           if (op == op_kind::plus && is_floating(type) && !dut.get().strategies(type, op, true, true).empty()) {
@@ -392,14 +400,8 @@ void add_column_checks(std::vector<ConformanceCase>& out, const DeviceUnderTest&
     for (std::uint64_t n : segment_case_sizes(mode))
       for (InputKind input : inputs)
         for (std::size_t k = 0; k < std::size(kWidths); ++k) {
-          ConformanceCase c = case_of(slot, type, op, strategy::tree);
-          c.library_choice = true;
-          c.segments = kWidths[k];
-          c.n = n;
-          c.input = input;
-          c.seed = seed_for(base_seed, type, n, input) + k;
+          ConformanceCase c = planned_segments_case(slot, type, op, kWidths[k], n, input, k, base_seed);
           c.properties.initialize_to_identity = (k + static_cast<std::size_t>(op)) % 2 == 0;
-          c.properties.deterministic = true;
           out.push_back(c);
         }
   }
