@@ -27,7 +27,8 @@
 // columnsrows (CPU devices, 16 columns or more): work-item g takes chunk g % chunks of `chunk` adjacent columns
 // for lane g / chunks, and folds the lane's block of rows (as columnscpu's) into its partial row, a row at a time:
 // a contiguous inner loop that the CPU compiler vectorises, over a partial row that stays in cache. Each column
-// still folds its rows in order. (in T, rows, columns, partials ACC, lanes, identity, chunk)
+// still folds its rows in order, and the row is stored as results are (the plan makes one lane's row of the
+// elements' own type the result). (in T, rows, columns, partials ACC, lanes, identity, chunk)
 #define ZR_COLUMNS_KERNEL(OP, TN, T, ACC, ATN)                                                                 \
   kernel void zr_columnsrows_##OP##_##TN(global const T* restrict in, ulong rows, ulong columns,               \
                                          global ACC* restrict partials, ulong lanes, ACC identity,             \
@@ -47,6 +48,8 @@
       global const T* restrict from = in + row * columns + c0;                                                 \
       for (ulong c = 0; c < width; ++c) out[c] = ZR_COMBINE(OP, ATN)(out[c], ZR_LOAD_##TN(from, c));           \
     }                                                                                                          \
+    /* Stored as results are (a NaN as the canonical one): the plan may make this row the result itself. */   \
+    for (ulong c = 0; c < width; ++c) ZR_STORE_##ATN(out, c, out[c]);                                          \
   }
 #elif defined(ZR_COLUMNS_QUADS)
 // columnscpu4: columnscpu's contiguous blocks of rows, four adjacent columns per work-item (a ragged last quad

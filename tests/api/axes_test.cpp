@@ -4,6 +4,7 @@
 // and device memory; initial values and initialize_to_identity; argmin/argmax and transforms over the last axes,
 // and the refusals.
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <numeric>
 
@@ -111,6 +112,53 @@ TEST(Axes, GivenDeviceMemoryWhenTakingMaximaOfFloatsThenEachResultIsTheHostMaxim
                                 [](float a, float b) { return std::max(a, b); });
     EXPECT_EQ(got, want) << text(c);
   }
+}
+
+// Array reductions of device data past the host path's sizes (every column plan: a single row, few rows, many;
+// few columns, many, several chunks of them): a column holding a NaN, of any payload or sign, gives the canonical
+// quiet NaN (0x7fc00000), as every other path stores it; the other columns their host sum or maximum.
+TEST(Axes, GivenNaNsOfAnyPayloadInSomeColumnsWhenReducingTheFirstAxisThenThoseResultsAreTheCanonicalNaN) {
+  ZR_REQUIRE_QUEUE(q);
+  const std::uint32_t payloads[] = {0x7fa00001u, 0xffc12345u, 0x7fc00000u, 0xff800001u};
+  const std::pair<std::uint64_t, std::uint64_t> shapes[] = {{1, 1'100'000}, {9, 130'000}, {4'000, 300}, {70'000, 16},
+                                                            {400'000, 3}};
+  for (const auto& [rows, columns] : shapes) {
+      const std::uint64_t n = rows * columns;
+      std::vector<float> x(n);
+      // Small integers: every sum exact in float, whatever the order of its partials.
+      for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<float>((i * 2654435761u) % 5) - 2.0f;
+      for (std::uint64_t c = 1; c < columns; c += 7) {  // every seventh column gets one NaN, in some row
+        float nan;
+        std::memcpy(&nan, &payloads[c % 4], sizeof nan);
+        x[((c * 31) % rows) * columns + c] = nan;
+      }
+      auto input = make_device_array<float>(q, n);
+      auto out = make_device_array<float>(q, columns);
+      q.copy(x.data(), input.get(), n).wait();
+      const std::vector<std::uint64_t> shape{rows, columns};
+      const std::vector<std::int64_t> axes{0};
+      for (const bool maxima : {false, true}) {
+        const property_list props{property::reduction::initialize_to_identity{}};
+        (maxima ? q.reduce_axes(input.get(), std::span<const std::uint64_t>(shape), std::span<const std::int64_t>(axes),
+                                out.get(), maximum<>(), props)
+                : q.reduce_axes(input.get(), std::span<const std::uint64_t>(shape), std::span<const std::int64_t>(axes),
+                                out.get(), plus<>(), props))
+            .wait();
+        std::vector<float> got(columns);
+        q.copy(out.get(), got.data(), columns).wait();
+        for (std::uint64_t c = 0; c < columns; ++c) {
+          std::uint32_t bits;
+          std::memcpy(&bits, &got[c], sizeof bits);
+          if (c % 7 == 1) {
+            EXPECT_EQ(bits, 0x7fc00000u) << rows << " x " << columns << ", column " << c << (maxima ? ", max" : ", sum");
+            continue;
+          }
+          float want = maxima ? -INFINITY : 0.0f;
+          for (std::uint64_t r = 0; r < rows; ++r) want = maxima ? std::max(want, x[r * columns + c]) : want + x[r * columns + c];
+          EXPECT_EQ(got[c], want) << rows << " x " << columns << ", column " << c << (maxima ? ", max" : ", sum");
+        }
+      }
+    }
 }
 
 TEST(Axes, GivenTheLastAxesWhenTakingArgmaxAndNormsThenEachRowIsTheHosts) {
