@@ -251,7 +251,8 @@ void add_large_input(std::vector<ConformanceCase>& out, const DeviceUnderTest& d
 constexpr SegmentShape kSegmentShapes[] = {SegmentShape::rows,      SegmentShape::tiny,
                                            SegmentShape::medium,    SegmentShape::few_long,
                                            SegmentShape::power_law, SegmentShape::one_huge_among_tiny,
-                                           SegmentShape::with_empty, SegmentShape::begin_end};
+                                           SegmentShape::with_empty, SegmentShape::begin_end,
+                                           SegmentShape::rows_of_one};
 std::vector<std::uint64_t> segment_case_sizes(SuiteMode mode) {
   if (mode == SuiteMode::full) return {5003, (1u << 18) + 5};
   return {5003};

@@ -44,6 +44,7 @@ std::string_view name(SegmentShape shape) {
   switch (shape) {
     case SegmentShape::none: return "none";
     case SegmentShape::rows: return "rows";
+    case SegmentShape::rows_of_one: return "rows_of_one";
     case SegmentShape::tiny: return "tiny";
     case SegmentShape::medium: return "medium";
     case SegmentShape::few_long: return "few_long";
@@ -64,6 +65,7 @@ std::string_view camel_name(SegmentShape shape) {
   switch (shape) {
     case SegmentShape::none: return "";
     case SegmentShape::rows: return "Rows";
+    case SegmentShape::rows_of_one: return "RowsOfOne";
     case SegmentShape::tiny: return "Tiny";
     case SegmentShape::medium: return "Medium";
     case SegmentShape::few_long: return "FewLong";

@@ -15,7 +15,10 @@
 namespace zr::conformance {
 
 namespace {
-constexpr std::uint64_t kRowLength = 7;
+// The row length of the equal-rows shapes (reduce_rows); 0 for the others.
+std::uint64_t row_length(SegmentShape shape) {
+  return shape == SegmentShape::rows ? 7 : shape == SegmentShape::rows_of_one ? 1 : 0;
+}
 
 std::size_t element_size(const ConformanceCase& c) { return core::size_of(static_cast<core::DataType>(c.type)); }
 
@@ -66,9 +69,9 @@ std::vector<std::uint64_t> segment_offsets(const ConformanceCase& c) {
   std::mt19937_64 rng(c.seed);
   const std::uint64_t n = c.n;
   std::vector<std::uint64_t> offsets;
-  if (c.segments == SegmentShape::rows) {
-    for (std::uint64_t at = 0; at + kRowLength <= n; at += kRowLength) offsets.push_back(at);
-    offsets.push_back(offsets.empty() ? 0 : offsets.back() + kRowLength);
+  if (const std::uint64_t length = row_length(c.segments)) {
+    for (std::uint64_t at = 0; at + length <= n; at += length) offsets.push_back(at);
+    offsets.push_back(offsets.empty() ? 0 : offsets.back() + length);
     return offsets;
   }
   if (c.segments == SegmentShape::beyond_2_31) return {0, 3, 3 + (1ull << 31) + 4, n};
@@ -179,9 +182,9 @@ SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void
       e.wait();
       return e;
     }
-    if (c.segments == SegmentShape::rows) {
-      if (!c.from_host_span) return q.reduce_rows(elements, segments, kRowLength, results, op, props);
-      auto e = q.reduce_rows(std::span<const T>(elements, segments * kRowLength), kRowLength,
+    if (const std::uint64_t length = row_length(c.segments)) {
+      if (!c.from_host_span) return q.reduce_rows(elements, segments, length, results, op, props);
+      auto e = q.reduce_rows(std::span<const T>(elements, segments * length), length,
                              std::span<std::remove_pointer_t<decltype(results)>>(results, segments), op, props);
       e.wait();
       return e;
