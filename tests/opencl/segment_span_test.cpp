@@ -40,7 +40,7 @@ std::vector<std::uint64_t> skewed_offsets(std::uint64_t n, std::uint64_t longest
 template <typename T>
 std::vector<T> run_spans_in_one_group(Op op, const std::vector<T>& input, const std::vector<std::uint64_t>& offsets,
                                       const std::vector<T>& initial, core::Plan* planned,
-                                      std::uint64_t local_memory_bytes = 0) {
+                                      std::uint64_t local_memory_bytes = 0, std::uint64_t lanes = 32) {
   Executor& executor = *test::shared_executor();
   Context& context = executor.context();
   core::Capabilities caps = context.capabilities();
@@ -57,11 +57,11 @@ std::vector<T> run_spans_in_one_group(Op op, const std::vector<T>& input, const 
   request.identity = core::known_identity(op, request.type);
   request.include_initial = true;
   core::Tuning tuning = core::tuning_for(caps);
-  tuning.segment_span_elements = 7;  // spans that do not divide the segments' bounds evenly
+  tuning.segment_span_lanes = lanes;  // 32: tiles of 512, spans of several tiles at these sizes
   core::Plan plan = core::make_segmented_plan(caps, request, layout, tuning);
   *planned = plan;
   if (plan.passes.size() != 2 || !plan.passes[0].entry_point.starts_with("zr_segspan_")) return {};
-  const std::uint64_t tile = plan.passes[0].local_size * std::get<core::Scalar>(plan.passes[0].args[6]).as<std::uint32_t>();
+  const std::uint64_t tile = plan.passes[0].local_size * core::kSegmentSpanItems;
   if (std::get<core::Scalar>(plan.passes[0].args[5]).as<std::uint64_t>() < 2 * tile) {
     ADD_FAILURE() << "spans of fewer than two tiles:\n" << core::describe(plan);
     return {};
@@ -145,8 +145,8 @@ TEST(OpenclSegmentSpans, GivenLittleLocalMemoryWhenSummingSkewedSegmentsThenNarr
   const auto offsets = skewed_offsets(n, 5);
   std::vector<std::int32_t> initial(offsets.size() - 1, 0);
   core::Plan plan;
-  // 4 KiB: one position per lane, and fewer lanes than the 256 a tile has otherwise.
-  const auto got = run_spans_in_one_group(Op::plus, input, offsets, initial, &plan, 4096);
+  // 4 KiB: fewer lanes than the 256 asked for.
+  const auto got = run_spans_in_one_group(Op::plus, input, offsets, initial, &plan, 4096, 256);
   ASSERT_FALSE(plan.passes.empty()) << core::describe(plan);
   EXPECT_LT(plan.passes[0].local_size, 256u) << core::describe(plan);
   expect_each_segment(got, input, offsets, initial, std::plus<>(), plan);
