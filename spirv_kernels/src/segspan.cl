@@ -188,26 +188,39 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
 
 // Bound s for s up to `segments` (the end bound), 0 past it; uses the kernel's offsets, offset_bytes, segments, n.
 #define ZR_BOUND_UP_TO_END(s) ((s) <= segments ? zr_segment_bound(offsets, offset_bytes, 0, (s), n) : 0)
+// The same in 32 bits, for 32-bit offsets into fewer than 2^32 elements (segments, n as uint: segments32, n32).
+#define ZR_BOUND32_UP_TO_END(s) ((s) <= segments32 ? min(((global const uint*)offsets)[s], n32) : 0u)
 
-// Whether segment s, beginning at bound b, is taken into the tile [t0, t1): the end bound (s = segments) when it lies
-// inside, a segment when it begins inside (empty segments at n belong to the last tile). Bounds never decrease, so
-// the segments taken are a prefix of those from `next` on. Uses the kernel's segments, n and t1.
-#define ZR_SPAN_TAKES(s, b) \
-  ((s) == segments ? (b) < t1 : ((s) < segments) & (((b) < t1) | (((b) == n) & (t1 == n))))
+// Whether segment s, beginning at bound b, is taken into the tile [t0, T1): the end bound (s = SEGMENTS) when it lies
+// inside, a segment when it begins inside (empty segments at N belong to the last tile). Bounds never decrease, so
+// the segments taken are a prefix of those from `next` on.
+#define ZR_SPAN_TAKES(s, b, SEGMENTS, N, T1) \
+  ((s) == (SEGMENTS) ? (b) < (T1) : ((s) < (SEGMENTS)) & (((b) < (T1)) | (((b) == (N)) & ((T1) == (N)))))
 
 // Segment s (bounds [b, e)) of rank `rank` among those from `next` on, taken into the tile: a head for a non-empty
 // one (and for the end bound), the identity (after the initial value) stored now for an empty one. The last one
 // taken (the next, bounded by e, is not, or the round ends with it) writes the count: one writer and no atomics.
-#define ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s, b, e, rank, rank_is_last)                   \
-  if (ZR_SPAN_TAKES(s, b)) {                                                              \
-    if (((s) == segments) | ((e) > (b))) {                                                \
-      heads[ZR_TILE_SLOT((uint)((b) - t0))] = (uint)((s) - base);                         \
-    } else {                                                                              \
-      ACC zr_empty_ = identity;                                                           \
-      ZR_FINISH_SEGMENT(OP, TN, ATN, zr_empty_, (s));                                     \
-    }                                                                                     \
-    if ((rank_is_last) || !ZR_SPAN_TAKES((s) + 1, e)) *taken_count = (rank) + 1;          \
+#define ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s, b, e, rank, rank_is_last, SEGMENTS, N, T1)     \
+  if (ZR_SPAN_TAKES(s, b, SEGMENTS, N, T1)) {                                               \
+    if (((s) == (SEGMENTS)) | ((e) > (b))) {                                                \
+      heads[ZR_TILE_SLOT((uint)((b) - t0))] = (uint)((s) - base);                           \
+    } else {                                                                                \
+      ACC zr_empty_ = identity;                                                             \
+      ZR_FINISH_SEGMENT(OP, TN, ATN, zr_empty_, (s));                                       \
+    }                                                                                       \
+    if ((rank_is_last) || !ZR_SPAN_TAKES((s) + 1, e, SEGMENTS, N, T1)) *taken_count = (rank) + 1; \
   }
+
+// A marking round: segments next + lid and next + lid + lsize, their bounds (and those of the segments after them)
+// loaded together, in index type IT through BOUND.
+#define ZR_MARK_ROUND(OP, TN, ATN, ACC, IT, BOUND, SEGMENTS, N, T1)                                     \
+  do {                                                                                                  \
+    const IT zr_s0_ = (IT)next + lid, zr_s1_ = zr_s0_ + lsize;                                          \
+    const IT zr_b0_ = BOUND(zr_s0_), zr_b1_ = BOUND(zr_s1_);                                            \
+    const IT zr_e0_ = BOUND(zr_s0_ + 1), zr_e1_ = BOUND(zr_s1_ + 1);                                    \
+    ZR_MARK_SEGMENT(OP, TN, ATN, ACC, zr_s0_, zr_b0_, zr_e0_, lid, 0, SEGMENTS, N, T1);                 \
+    ZR_MARK_SEGMENT(OP, TN, ATN, ACC, zr_s1_, zr_b1_, zr_e1_, lid + lsize, lid + 1 == lsize, SEGMENTS, N, T1); \
+  } while (0)
 
 // The run open after the lanes up to scan slot `slot`: (segment, value) = the carry from the tiles before with
 // the slot's fold after it, when no head lies at or before the slot's lane; else the last head's segment and the
@@ -235,6 +248,10 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
     const ulong tile = (ulong)lsize * ZR_SPAN_ITEMS;                                                            \
     const uint lane_first = lid * ZR_SPAN_ITEMS;                                                                \
     const bool aligned = ((ulong)in & 15) == 0;                                                                 \
+    /* 32-bit offsets into fewer than 2^32 elements: the marking's bounds and compares in 32 bits (and segment  \
+       numbers, so few enough that a round's last rank + 1 does not wrap) */                                    \
+    const bool narrow = (offset_bytes == 4) & (n <= 0xffffffffu) & (segments < 0xffffffffu - 2 * (ulong)lsize - 2); \
+    const uint segments32 = (uint)segments, n32 = (uint)n;                                                      \
     const ulong spans = (n + span - 1) / span;                                                                  \
     local uint* const taken_count = scan_ids + 2 * lsize;                                                       \
     local ACC* const lead_slot = scan_values + 2 * lsize;                                                       \
@@ -262,11 +279,10 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
         uint taken;                                                                                             \
         do { /* two segments a lane per round, their bounds loaded together (four spilled on PVC) */            \
           barrier(CLK_LOCAL_MEM_FENCE); /* the staging, and the count's reset */                                \
-          const ulong s0 = next + lid, s1 = s0 + lsize;                                                         \
-          const ulong b0 = ZR_BOUND_UP_TO_END(s0), b1 = ZR_BOUND_UP_TO_END(s1);                                 \
-          const ulong e0 = ZR_BOUND_UP_TO_END(s0 + 1), e1 = ZR_BOUND_UP_TO_END(s1 + 1);                         \
-          ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s0, b0, e0, lid, 0);                                                \
-          ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s1, b1, e1, lid + lsize, lid + 1 == lsize);                         \
+          if (narrow)                                                                                           \
+            ZR_MARK_ROUND(OP, TN, ATN, ACC, uint, ZR_BOUND32_UP_TO_END, segments32, n32, (uint)t1);             \
+          else                                                                                                  \
+            ZR_MARK_ROUND(OP, TN, ATN, ACC, ulong, ZR_BOUND_UP_TO_END, segments, n, t1);                        \
           barrier(CLK_LOCAL_MEM_FENCE);                                                                         \
           taken = *taken_count;                                                                                 \
           next += taken;                                                                                        \

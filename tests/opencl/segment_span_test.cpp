@@ -40,7 +40,8 @@ std::vector<std::uint64_t> skewed_offsets(std::uint64_t n, std::uint64_t longest
 template <typename T>
 std::vector<T> run_spans_in_one_group(Op op, const std::vector<T>& input, const std::vector<std::uint64_t>& offsets,
                                       const std::vector<T>& initial, core::Plan* planned,
-                                      std::uint64_t local_memory_bytes = 0, std::uint64_t lanes = 32) {
+                                      std::uint64_t local_memory_bytes = 0, std::uint64_t lanes = 32,
+                                      std::uint32_t offset_bytes = 8) {
   Executor& executor = *test::shared_executor();
   Context& context = executor.context();
   core::Capabilities caps = context.capabilities();
@@ -48,7 +49,7 @@ std::vector<T> run_spans_in_one_group(Op op, const std::vector<T>& input, const 
   caps.compute_units = 1;
   if (local_memory_bytes > 0) caps.local_memory_bytes = local_memory_bytes;
   const std::uint64_t segments = offsets.size() - 1;
-  core::SegmentLayout layout{segments, 8, 0, 0};
+  core::SegmentLayout layout{segments, offset_bytes, 0, 0};
   for (std::uint64_t s = 0; s < segments; ++s) layout.longest = std::max(layout.longest, offsets[s + 1] - offsets[s]);
   core::ReductionRequest request;
   request.op = op;
@@ -72,10 +73,15 @@ std::vector<T> run_spans_in_one_group(Op op, const std::vector<T>& input, const 
     return std::as_bytes(std::span(values.data(), values.size()));
   };
   Buffer input_buffer = context.create_buffer(input.size() * sizeof(T));
-  Buffer offsets_buffer = context.create_buffer(offsets.size() * sizeof(std::uint64_t));
+  Buffer offsets_buffer = context.create_buffer(offsets.size() * offset_bytes);
   Buffer result_buffer = context.create_buffer(segments * sizeof(T));
   context.write(input_buffer.get(), bytes_of(input));
-  context.write(offsets_buffer.get(), bytes_of(offsets));
+  if (offset_bytes == 4) {
+    const std::vector<std::uint32_t> narrow(offsets.begin(), offsets.end());
+    context.write(offsets_buffer.get(), bytes_of(narrow));
+  } else {
+    context.write(offsets_buffer.get(), bytes_of(offsets));
+  }
   context.write(result_buffer.get(), bytes_of(initial));
   const cl_mem results[] = {result_buffer.get()};
   (void)executor.wait(executor.enqueue(plan, input_buffer.get(), results, Timestamps::on, offsets_buffer.get()));
@@ -134,6 +140,20 @@ TEST(OpenclSegmentSpans, GivenMoreSegmentsPerTileThanLanesWhenTakingMinimaThenEv
   for (std::size_t s = 0; s < initial.size(); ++s) initial[s] = static_cast<std::int32_t>(s % 1000) * 1000 - 400000;
   core::Plan plan;
   const auto got = run_spans_in_one_group(Op::minimum, input, offsets, initial, &plan);
+  expect_each_segment(got, input, offsets, initial, [](std::int32_t a, std::int32_t b) { return std::min(a, b); }, plan);
+}
+
+// 32-bit offsets into fewer than 2^32 elements: the kernel marks a tile's segments in 32-bit arithmetic.
+TEST(OpenclSegmentSpans, GivenThirtyTwoBitOffsetsWhenTakingMinimaOfManySmallSegmentsThenEverySegmentMatches) {
+  ZR_REQUIRE_TEST_DEVICE();
+  const std::uint64_t n = 40009;
+  std::vector<std::int32_t> input(n);
+  for (std::uint64_t i = 0; i < n; ++i) input[i] = static_cast<std::int32_t>((i * 2654435761u) % 1000003) - 500000;
+  const auto offsets = skewed_offsets(n, 3);
+  std::vector<std::int32_t> initial(offsets.size() - 1);
+  for (std::size_t s = 0; s < initial.size(); ++s) initial[s] = static_cast<std::int32_t>(s % 1000) * 1000 - 400000;
+  core::Plan plan;
+  const auto got = run_spans_in_one_group(Op::minimum, input, offsets, initial, &plan, 0, 32, 4);
   expect_each_segment(got, input, offsets, initial, [](std::int32_t a, std::int32_t b) { return std::min(a, b); }, plan);
 }
 
