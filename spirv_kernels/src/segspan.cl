@@ -21,7 +21,8 @@
 //            lanes, then the local tree), so that a huge segment is not left to one work-item.
 // segspan: (in T, n, offsets, offset_bytes, segments, span, pieces ACC, opened ulong, result T, identity,
 //           include_initial, heads local uint[slots], scan_values local ACC[2 lanes + 1],
-//           scan_ids local uint[2 lanes + 1]) with slots = ZR_TILE_SLOT(lanes x ZR_SPAN_ITEMS); needs segments < 2^32 - 1
+//           scan_ids local uint[2 lanes + 1]) with slots = ZR_TILE_SLOT(lanes x ZR_SPAN_ITEMS);
+//           needs segments < 2^32 - 1
 //           (heads hold segment numbers relative to the tile's first).
 // segjoin: (pieces ACC, opened ulong, n, offsets, offset_bytes, segments, span, serial_pieces, result T, identity,
 //           include_initial, scratch local ACC, listed local ulong, listed_count local uint)
@@ -119,8 +120,8 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
     }                                                                                                           \
   }
 #else
-// Where position p of a tile lies in local memory: a pad slot every 32, so that the lanes' runs of `items`
-// consecutive positions start in different banks.
+// Where position p of a tile's heads lies in local memory: a pad slot every 32, so that the lanes' runs of
+// ZR_SPAN_ITEMS consecutive positions start in different banks.
 #define ZR_TILE_SLOT(p) ((p) + ((p) >> 5))
 #define ZR_NO_HEAD 0xffffffffu
 // The segment of a run that began before the group's span (its lead piece): no segment number.
@@ -278,7 +279,7 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
         const ulong base = next;                                                                                \
         uint taken;                                                                                             \
         do { /* two segments a lane per round, their bounds loaded together (four spilled on PVC) */            \
-          barrier(CLK_LOCAL_MEM_FENCE); /* the staging, and the count's reset */                                \
+          barrier(CLK_LOCAL_MEM_FENCE); /* the count's reset */                                                 \
           if (narrow)                                                                                           \
             ZR_MARK_ROUND(OP, TN, ATN, ACC, uint, ZR_BOUND32_UP_TO_END, segments32, n32, (uint)t1);             \
           else                                                                                                  \
@@ -289,7 +290,7 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
           barrier(CLK_LOCAL_MEM_FENCE); /* every lane has read the count before it is reset */                  \
           if (lid == 0) *taken_count = 0;                                                                       \
         } while (taken == 2 * lsize);                                                                           \
-        /* Each lane's run of `items` positions: runs that begin and end inside it are whole segments; the     \
+        /* Each lane's run of ZR_SPAN_ITEMS positions: runs that begin and end inside it are whole segments; the \
            part before its first head and the part from its last head on go through the scan. */              \
         ACC first = identity, run = identity;                                                                   \
         uint run_head = ZR_NO_HEAD;                                                                             \
@@ -333,7 +334,7 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
           else if (closed_segment < segments) ZR_FINISH_SEGMENT(OP, TN, ATN, closed, closed_segment);           \
         }                                                                                                       \
         ZR_RUN_THROUGH(OP, ATN, from + lsize - 1, carry_segment, carry);                                        \
-        /* The next tile's scan and staging overwrite what every lane has just read. */                         \
+        /* The next tile's marks and scan overwrite what every lane has just read. */                           \
         barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
         t0 += tile;                                                                                             \
       } while (t0 < z);                                                                                         \
