@@ -129,6 +129,7 @@ TEST(OpenclSegmentSpans, GivenOneGroupPerPassWhenTakingMaximaOfSkewedSegmentsThe
   expect_each_segment(got, input, offsets, initial, [](float a, float b) { return std::max(a, b); }, plan);
 }
 
+// With 64-bit offsets, and with 32-bit ones into fewer than 2^32 elements, which the kernel marks in 32-bit arithmetic.
 TEST(OpenclSegmentSpans, GivenMoreSegmentsPerTileThanLanesWhenTakingMinimaThenEverySegmentMatches) {
   ZR_REQUIRE_TEST_DEVICE();
   const std::uint64_t n = 40009;
@@ -138,23 +139,12 @@ TEST(OpenclSegmentSpans, GivenMoreSegmentsPerTileThanLanesWhenTakingMinimaThenEv
   const auto offsets = skewed_offsets(n, 3);
   std::vector<std::int32_t> initial(offsets.size() - 1);
   for (std::size_t s = 0; s < initial.size(); ++s) initial[s] = static_cast<std::int32_t>(s % 1000) * 1000 - 400000;
-  core::Plan plan;
-  const auto got = run_spans_in_one_group(Op::minimum, input, offsets, initial, &plan);
-  expect_each_segment(got, input, offsets, initial, [](std::int32_t a, std::int32_t b) { return std::min(a, b); }, plan);
-}
-
-// 32-bit offsets into fewer than 2^32 elements: the kernel marks a tile's segments in 32-bit arithmetic.
-TEST(OpenclSegmentSpans, GivenThirtyTwoBitOffsetsWhenTakingMinimaOfManySmallSegmentsThenEverySegmentMatches) {
-  ZR_REQUIRE_TEST_DEVICE();
-  const std::uint64_t n = 40009;
-  std::vector<std::int32_t> input(n);
-  for (std::uint64_t i = 0; i < n; ++i) input[i] = static_cast<std::int32_t>((i * 2654435761u) % 1000003) - 500000;
-  const auto offsets = skewed_offsets(n, 3);
-  std::vector<std::int32_t> initial(offsets.size() - 1);
-  for (std::size_t s = 0; s < initial.size(); ++s) initial[s] = static_cast<std::int32_t>(s % 1000) * 1000 - 400000;
-  core::Plan plan;
-  const auto got = run_spans_in_one_group(Op::minimum, input, offsets, initial, &plan, 0, 32, 4);
-  expect_each_segment(got, input, offsets, initial, [](std::int32_t a, std::int32_t b) { return std::min(a, b); }, plan);
+  for (const std::uint32_t offset_bytes : {8u, 4u}) {
+    SCOPED_TRACE(std::to_string(offset_bytes) + "-byte offsets");
+    core::Plan plan;
+    const auto got = run_spans_in_one_group(Op::minimum, input, offsets, initial, &plan, 0, 32, offset_bytes);
+    expect_each_segment(got, input, offsets, initial, [](std::int32_t a, std::int32_t b) { return std::min(a, b); }, plan);
+  }
 }
 
 TEST(OpenclSegmentSpans, GivenLittleLocalMemoryWhenSummingSkewedSegmentsThenNarrowTilesGiveEverySegment) {
