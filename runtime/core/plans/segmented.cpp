@@ -24,8 +24,8 @@ Scalar offset_bytes_arg(const SegmentLayout& layout) { return u32(layout.offset_
 // the whole group.
 constexpr std::uint32_t kSpanSerialPieces = 16;
 
-// segspan's local memory for `lanes` x kSegmentSpanItems tile positions (one pad slot per 32, ZR_TILE_SLOT): each position's
-// head (uint), and the lanes' scan slots (two buffers) plus one each.
+// segspan's local memory for `lanes` x kSegmentSpanItems tile positions (one pad slot per 32, ZR_TILE_SLOT): each
+// position's head (uint), and the lanes' scan slots (two buffers) plus one each.
 std::uint64_t span_tile_slots(std::uint64_t lanes) {
   const std::uint64_t positions = lanes * kSegmentSpanItems;
   return positions + positions / 32 + 1;
@@ -44,7 +44,8 @@ void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning,
   std::uint64_t lanes =
       std::bit_floor(std::clamp<std::uint64_t>(caps.max_work_group_size, 1, std::max<std::uint64_t>(tuning.segment_span_lanes, 1)));
   // Fewer lanes until the tile fits the device's local memory.
-  while (lanes > 1 && caps.local_memory_bytes > 0 && span_local_bytes(lanes, acc_size) > caps.local_memory_bytes) lanes /= 2;
+  while (lanes > 1 && caps.local_memory_bytes > 0 && span_local_bytes(lanes, acc_size) > caps.local_memory_bytes)
+    lanes /= 2;
   const std::uint64_t tile = lanes * kSegmentSpanItems;
   const std::uint64_t tiles = ceil_div(request.n, tile);
   const std::uint64_t groups =
@@ -79,7 +80,8 @@ void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning,
   plan.passes.push_back(std::move(join));
   plan.reason = "segments of " + std::to_string(request.n / layout.segments) + " elements on average, skewed (longest " +
                 std::to_string(layout.longest) + "): a group per span of " + std::to_string(span) + " elements in tiles of " +
-                std::to_string(lanes) + " x " + std::to_string(kSegmentSpanItems) + ", then the segments crossing spans from their pieces";
+                std::to_string(lanes) + " x " + std::to_string(kSegmentSpanItems) +
+                ", then the segments crossing spans from their pieces";
 }
 
 // segitemcpu: the input bytes of a work-item's block of segments.
@@ -308,8 +310,8 @@ std::uint64_t segmented_combine_depth(const Plan& plan) {
     return depth;
   }
   if (first.entry_point.starts_with("zr_segspan_")) {
-    // A lane's chain (at most kSegmentSpanItems elements after the identity), the lanes' scan (log2 of the group's width
-    // halvings, then the run before the lane's first head and the carry from the tiles before), one more per
+    // A lane's chain (at most kSegmentSpanItems elements after the identity), the lanes' scan (log2 of the group's
+    // width halvings, then the run before the lane's first head and the carry from the tiles before), one more per
     // tile of the span for that carry; a segment crossing spans then goes through segjoin: one work-item's chain
     // through its pieces (at most two per span and one more), or a lane's share of them and the group's tree;
     // then the initial value.

@@ -39,7 +39,9 @@ std::uint64_t segmented_combine_depth(const Plan& plan);
 // Segments up to this long (the longest of them) run one work-item per segment (segitem, segitemcpu).
 inline constexpr std::uint64_t kSegmentPerItemMaxLength = 8;
 
-// segspan's tile positions per lane, held in the lane's registers: segspan.cl's ZR_SPAN_ITEMS.
+// segspan's tile positions per lane, held in the lane's registers: segspan.cl's ZR_SPAN_ITEMS. 16 read 1.35-1.49 ms
+// against 1.62-1.81 for 8 when they were staged in local memory (H100, f32 power-law sums); in registers the kernel
+// takes 50 on NVIDIA (bench/results/segspan_registers_h200_2026-11-28/).
 inline constexpr std::uint64_t kSegmentSpanItems = 16;
 
 }  // namespace zr::core
