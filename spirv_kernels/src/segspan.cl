@@ -21,7 +21,7 @@
 //            lanes, then the local tree), so that a huge segment is not left to one work-item.
 // segspan: (in T, n, offsets, offset_bytes, segments, span, pieces ACC, opened ulong, result T, identity,
 //           include_initial, heads local uint[slots], scan_values local ACC[2 lanes + 1],
-//           scan_ids local uint[2 lanes + 1]) with slots = ZR_TILE_SLOT(lanes x ZR_SPAN_ITEMS);
+//           scan_ids local uint[2 lanes]) with slots = ZR_TILE_SLOT(lanes x ZR_SPAN_ITEMS) + 3;
 //           needs segments < 2^32 - 1
 //           (heads hold segment numbers relative to the tile's first).
 // segjoin: (pieces ACC, opened ulong, n, offsets, offset_bytes, segments, span, serial_pieces, result T, identity,
@@ -120,9 +120,10 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
     }                                                                                                           \
   }
 #else
-// Where position p of a tile's heads lies in local memory: a pad slot every 32, so that the lanes' runs of
-// ZR_SPAN_ITEMS consecutive positions start in different banks.
-#define ZR_TILE_SLOT(p) ((p) + ((p) >> 5))
+// Where position p of a tile's heads lies in local memory: four pad slots every 32, so that a lane's run of
+// ZR_SPAN_ITEMS consecutive positions starts on a 16-byte boundary (read as uint4) and the uint4 reads of
+// neighbouring lanes fall in different banks. The three round counts of the marking follow the last position.
+#define ZR_TILE_SLOT(p) ((p) + 4 * ((p) >> 5))
 #define ZR_NO_HEAD 0xffffffffu
 // The segment of a run that began before the group's span (its lead piece): no segment number.
 #define ZR_BEFORE_SPAN (~(ulong)0)
@@ -201,7 +202,8 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
 
 // Segment s (bounds [b, e)) of rank `rank` among those from `next` on, taken into the tile: a head for a non-empty
 // one (and for the end bound), the identity (after the initial value) stored now for an empty one. The last one
-// taken (the next, bounded by e, is not, or the round ends with it) writes the count: one writer and no atomics.
+// taken (the next, bounded by e, is not, or the round ends with it) writes the round's count: one writer and no
+// atomics.
 #define ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s, b, e, rank, rank_is_last, SEGMENTS, N, T1)     \
   if (ZR_SPAN_TAKES(s, b, SEGMENTS, N, T1)) {                                               \
     if (((s) == (SEGMENTS)) | ((e) > (b))) {                                                \
@@ -213,15 +215,24 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
     if ((rank_is_last) || !ZR_SPAN_TAKES((s) + 1, e, SEGMENTS, N, T1)) *taken_count = (rank) + 1; \
   }
 
-// A marking round: segments next + lid and next + lid + lsize, their bounds (and those of the segments after them)
-// loaded together, in index type IT through BOUND.
+// Segments a lane marks in a round: one per four tile positions, so that a tile whose segments average four
+// positions or more is marked in one round.
+#define ZR_MARKS_PER_LANE(ACC) (ZR_SPAN_ITEMS(ACC) / 4)
+
+// A marking round: the lane's ZR_MARKS_PER_LANE consecutive segments from next + lid x ZR_MARKS_PER_LANE, their
+// bounds and the one after them loaded together (each segment's end is the next one's beginning), in index type
+// IT through BOUND.
 #define ZR_MARK_ROUND(OP, TN, ATN, ACC, IT, BOUND, SEGMENTS, N, T1)                                     \
   do {                                                                                                  \
-    const IT zr_s0_ = (IT)next + lid, zr_s1_ = zr_s0_ + lsize;                                          \
-    const IT zr_b0_ = BOUND(zr_s0_), zr_b1_ = BOUND(zr_s1_);                                            \
-    const IT zr_e0_ = BOUND(zr_s0_ + 1), zr_e1_ = BOUND(zr_s1_ + 1);                                    \
-    ZR_MARK_SEGMENT(OP, TN, ATN, ACC, zr_s0_, zr_b0_, zr_e0_, lid, 0, SEGMENTS, N, T1);                 \
-    ZR_MARK_SEGMENT(OP, TN, ATN, ACC, zr_s1_, zr_b1_, zr_e1_, lid + lsize, lid + 1 == lsize, SEGMENTS, N, T1); \
+    const IT zr_s_ = (IT)next + lid * ZR_MARKS_PER_LANE(ACC);                                           \
+    IT zr_b_[ZR_MARKS_PER_LANE(ACC) + 1];                                                               \
+    _Pragma("unroll") for (uint zr_j_ = 0; zr_j_ <= ZR_MARKS_PER_LANE(ACC); ++zr_j_)                    \
+      zr_b_[zr_j_] = BOUND(zr_s_ + zr_j_);                                                              \
+    _Pragma("unroll") for (uint zr_j_ = 0; zr_j_ < ZR_MARKS_PER_LANE(ACC); ++zr_j_) {                   \
+      ZR_MARK_SEGMENT(OP, TN, ATN, ACC, zr_s_ + zr_j_, zr_b_[zr_j_], zr_b_[zr_j_ + 1],                  \
+                      lid * ZR_MARKS_PER_LANE(ACC) + zr_j_,                                             \
+                      (lid + 1 == lsize) & (zr_j_ + 1 == ZR_MARKS_PER_LANE(ACC)), SEGMENTS, N, T1);     \
+    }                                                                                                   \
   } while (0)
 
 // The run open after the lanes up to scan slot `slot`: (segment, value) = the carry from the tiles before with
@@ -252,16 +263,21 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
     const bool aligned = ((ulong)in & 15) == 0;                                                                 \
     /* 32-bit offsets into fewer than 2^32 elements: the marking's bounds and compares in 32 bits (and segment  \
        numbers, so few enough that a round's last rank + 1 does not wrap) */                                    \
-    const bool narrow = (offset_bytes == 4) & (n <= 0xffffffffu) & (segments < 0xffffffffu - 2 * (ulong)lsize - 2); \
+    const bool narrow = (offset_bytes == 4) & (n <= 0xffffffffu) &                                              \
+                        (segments < 0xffffffffu - ZR_MARKS_PER_LANE(ACC) * (ulong)lsize - 2);                   \
     const uint segments32 = (uint)segments, n32 = (uint)n;                                                      \
     const ulong spans = (n + span - 1) / span;                                                                  \
-    local uint* const taken_count = scan_ids + 2 * lsize;                                                       \
+    /* A marking round's count: three slots in turn, so that one barrier a round suffices. Round r's slot was   \
+       cleared in round r - 1 (before its barrier); lane 0 clears round r + 1's, last read in round r - 2, which \
+       every lane left at round r - 1's barrier. */                                                             \
+    local uint* const round_counts = heads + ZR_TILE_SLOT(tile);                                                \
+    uint round_slot = 0;                                                                                        \
     local ACC* const lead_slot = scan_values + 2 * lsize;                                                       \
+    local uint4* const lane_heads = (local uint4*)(heads + ZR_TILE_SLOT(lane_first));                           \
     for (ulong p = lid; p < tile; p += lsize) heads[ZR_TILE_SLOT(p)] = ZR_NO_HEAD;                              \
-    if (lid == 0) {                                                                                             \
-      *taken_count = 0;                                                                                         \
-      *lead_slot = identity;                                                                                    \
-    }                                                                                                           \
+    if (lid < 3) round_counts[lid] = 0;                                                                         \
+    if (lid == 0) *lead_slot = identity;                                                                        \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                               \
     for (ulong c = get_group_id(0); c < spans; c += get_num_groups(0)) {                                        \
       const ulong a = c * span;                                                                                 \
       const ulong z = min(n, a + span);                                                                         \
@@ -277,8 +293,10 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
            position is written at most once: non-empty segments begin at distinct positions. */                 \
         const ulong base = next;                                                                                \
         uint taken;                                                                                             \
-        do { /* two segments a lane per round, their bounds loaded together (four spilled on PVC) */            \
-          barrier(CLK_LOCAL_MEM_FENCE); /* the count's reset */                                                 \
+        do {                                                                                                    \
+          local uint* const taken_count = round_counts + round_slot;                                            \
+          round_slot = round_slot == 2 ? 0 : round_slot + 1;                                                    \
+          if (lid == 0) round_counts[round_slot] = 0;                                                           \
           if (narrow)                                                                                           \
             ZR_MARK_ROUND(OP, TN, ATN, ACC, uint, ZR_BOUND32_UP_TO_END, segments32, n32, (uint)t1);             \
           else                                                                                                  \
@@ -286,9 +304,7 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
           barrier(CLK_LOCAL_MEM_FENCE);                                                                         \
           taken = *taken_count;                                                                                 \
           next += taken;                                                                                        \
-          barrier(CLK_LOCAL_MEM_FENCE); /* every lane has read the count before it is reset */                  \
-          if (lid == 0) *taken_count = 0;                                                                       \
-        } while (taken == 2 * lsize);                                                                           \
+        } while (taken == ZR_MARKS_PER_LANE(ACC) * lsize);                                                      \
         /* (loaded after the marking, so that the values and the marking's bounds are not in registers at once:  \
            together they spilled on PVC) */                                                                     \
         ACC v[ZR_SPAN_ITEMS(ACC)];                                                                                   \
@@ -297,17 +313,20 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
            part before its first head and the part from its last head on go through the scan. */              \
         ACC first = identity, run = identity;                                                                   \
         uint run_head = ZR_NO_HEAD;                                                                             \
-        _Pragma("unroll") for (uint k = 0; k < ZR_SPAN_ITEMS(ACC); ++k) {                                            \
-          const uint q = ZR_TILE_SLOT(lane_first + k);                                                          \
-          const uint head = heads[q];                                                                           \
-          if (head != ZR_NO_HEAD) {                                                                             \
-            heads[q] = ZR_NO_HEAD;                                                                              \
-            if (run_head == ZR_NO_HEAD) first = run;                                                            \
-            else ZR_FINISH_SEGMENT(OP, TN, ATN, run, base + run_head);                                          \
-            run = identity;                                                                                     \
-            run_head = head;                                                                                    \
+        _Pragma("unroll") for (uint j = 0; j < ZR_SPAN_ITEMS(ACC) / 4; ++j) {                                   \
+          const uint4 zr_heads_ = lane_heads[j];                                                                \
+          uint lane_head[4];                                                                                    \
+          ZR_SPLIT_4(lane_head, 0, zr_heads_);                                                                  \
+          lane_heads[j] = (uint4)(ZR_NO_HEAD); /* for the next tile's marks */                                  \
+          _Pragma("unroll") for (uint k = 0; k < 4; ++k) {                                                      \
+            if (lane_head[k] != ZR_NO_HEAD) {                                                                   \
+              if (run_head == ZR_NO_HEAD) first = run;                                                          \
+              else ZR_FINISH_SEGMENT(OP, TN, ATN, run, base + run_head);                                        \
+              run = identity;                                                                                   \
+              run_head = lane_head[k];                                                                          \
+            }                                                                                                   \
+            run = ZR_COMBINE(OP, ATN)(run, v[4 * j + k]);                                                       \
           }                                                                                                     \
-          run = ZR_COMBINE(OP, ATN)(run, v[k]);                                                                 \
         }                                                                                                       \
         const uint has_head = run_head != ZR_NO_HEAD;                                                           \
         /* Segmented inclusive scan over the lanes: each slot ends as the fold since the last head at or        \

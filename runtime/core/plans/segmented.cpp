@@ -24,14 +24,15 @@ Scalar offset_bytes_arg(const SegmentLayout& layout) { return u32(layout.offset_
 // the whole group.
 constexpr std::uint32_t kSpanSerialPieces = 16;
 
-// segspan's local memory for `lanes` x segment_span_items tile positions (one pad slot per 32, ZR_TILE_SLOT): each
-// position's head (uint), and the lanes' scan slots (two buffers) plus one each.
+// segspan's local memory for `lanes` x segment_span_items tile positions (four pad slots per 32, ZR_TILE_SLOT): each
+// position's head (uint) and the marking's three round counts; the lanes' scan slots (two buffers) plus the lead
+// piece's value.
 std::uint64_t span_tile_slots(std::uint64_t lanes, std::uint64_t items) {
   const std::uint64_t positions = lanes * items;
-  return positions + positions / 32 + 1;
+  return positions + 4 * (positions / 32) + 3;
 }
 std::uint64_t span_local_bytes(std::uint64_t lanes, std::size_t acc_size) {
-  return span_tile_slots(lanes, segment_span_items(acc_size)) * 4 + (2 * lanes + 1) * (acc_size + 4);
+  return span_tile_slots(lanes, segment_span_items(acc_size)) * 4 + (2 * lanes + 1) * acc_size + 2 * lanes * 4;
 }
 
 // Skewed sizes on GPUs: the work split by elements, not by segments (segspan.cl), so that neither the many tiny
@@ -68,7 +69,7 @@ void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning,
   fold.args = {BufferArg{BufferArg::Which::input, 0}, u64(request.n), offsets, offset_bytes_arg(layout),
                u64(layout.segments), u64(span), pieces, opened, result, identity, u32(include_initial),
                LocalMemoryArg{span_tile_slots(lanes, items) * 4}, LocalMemoryArg{(2 * lanes + 1) * acc_size},
-               LocalMemoryArg{(2 * lanes + 1) * 4}};
+               LocalMemoryArg{2 * lanes * 4}};
   plan.passes.push_back(std::move(fold));
 
   KernelPass join = kernel_pass("segjoin", request.op, request.type, "segments crossing spans");
