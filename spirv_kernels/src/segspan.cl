@@ -21,7 +21,8 @@
 //            lanes, then the local tree), so that a huge segment is not left to one work-item.
 // segspan: (in T, n, offsets, offset_bytes, segments, span, pieces ACC, opened ulong, result T, identity,
 //           include_initial, heads local uint[slots], scan_values local ACC[2 lanes + 1],
-//           scan_ids local uint[2 lanes]) with slots = ZR_TILE_SLOT(lanes x ZR_SPAN_ITEMS) + 3;
+//           scan_ids local uint[2 lanes]) with slots = ZR_TILE_SLOT(lanes x ZR_SPAN_ITEMS) + 6 (three round counts,
+//           and up to three to reach a 16-byte boundary);
 //           needs segments < 2^32 - 1
 //           (heads hold segment numbers relative to the tile's first).
 // segjoin: (pieces ACC, opened ulong, n, offsets, offset_bytes, segments, span, serial_pieces, result T, identity,
@@ -207,7 +208,7 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
 #define ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s, b, e, rank, rank_is_last, SEGMENTS, N, T1)     \
   if (ZR_SPAN_TAKES(s, b, SEGMENTS, N, T1)) {                                               \
     if (((s) == (SEGMENTS)) | ((e) > (b))) {                                                \
-      heads[ZR_TILE_SLOT((uint)((b) - t0))] = (uint)((s) - base);                           \
+      tile_heads[ZR_TILE_SLOT((uint)((b) - t0))] = (uint)((s) - base);                      \
     } else {                                                                                \
       ACC zr_empty_ = identity;                                                             \
       ZR_FINISH_SEGMENT(OP, TN, ATN, zr_empty_, (s));                                       \
@@ -215,23 +216,21 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
     if ((rank_is_last) || !ZR_SPAN_TAKES((s) + 1, e, SEGMENTS, N, T1)) *taken_count = (rank) + 1; \
   }
 
-// Segments a lane marks in a round: one per four tile positions, so that a tile whose segments average four
-// positions or more is marked in one round.
+// Segments a lane marks in a round with 32-bit bounds: one per four tile positions, so that a tile whose segments
+// average four positions or more is marked in one round. Two with 64-bit bounds (four spilled on PVC).
 #define ZR_MARKS_PER_LANE(ACC) (ZR_SPAN_ITEMS(ACC) / 4)
+#define ZR_WIDE_MARKS_PER_LANE 2
 
-// A marking round: the lane's ZR_MARKS_PER_LANE consecutive segments from next + lid x ZR_MARKS_PER_LANE, their
-// bounds and the one after them loaded together (each segment's end is the next one's beginning), in index type
-// IT through BOUND.
-#define ZR_MARK_ROUND(OP, TN, ATN, ACC, IT, BOUND, SEGMENTS, N, T1)                                     \
+// A marking round: the lane's MARKS consecutive segments from next + lid x MARKS, their bounds and the one after
+// them loaded together (each segment's end is the next one's beginning), in index type IT through BOUND.
+#define ZR_MARK_ROUND(OP, TN, ATN, ACC, MARKS, IT, BOUND, SEGMENTS, N, T1)                              \
   do {                                                                                                  \
-    const IT zr_s_ = (IT)next + lid * ZR_MARKS_PER_LANE(ACC);                                           \
-    IT zr_b_[ZR_MARKS_PER_LANE(ACC) + 1];                                                               \
-    _Pragma("unroll") for (uint zr_j_ = 0; zr_j_ <= ZR_MARKS_PER_LANE(ACC); ++zr_j_)                    \
-      zr_b_[zr_j_] = BOUND(zr_s_ + zr_j_);                                                              \
-    _Pragma("unroll") for (uint zr_j_ = 0; zr_j_ < ZR_MARKS_PER_LANE(ACC); ++zr_j_) {                   \
-      ZR_MARK_SEGMENT(OP, TN, ATN, ACC, zr_s_ + zr_j_, zr_b_[zr_j_], zr_b_[zr_j_ + 1],                  \
-                      lid * ZR_MARKS_PER_LANE(ACC) + zr_j_,                                             \
-                      (lid + 1 == lsize) & (zr_j_ + 1 == ZR_MARKS_PER_LANE(ACC)), SEGMENTS, N, T1);     \
+    const IT zr_s_ = (IT)next + lid * (MARKS);                                                          \
+    IT zr_b_[(MARKS) + 1];                                                                              \
+    _Pragma("unroll") for (uint zr_j_ = 0; zr_j_ <= (MARKS); ++zr_j_) zr_b_[zr_j_] = BOUND(zr_s_ + zr_j_); \
+    _Pragma("unroll") for (uint zr_j_ = 0; zr_j_ < (MARKS); ++zr_j_) {                                  \
+      ZR_MARK_SEGMENT(OP, TN, ATN, ACC, zr_s_ + zr_j_, zr_b_[zr_j_], zr_b_[zr_j_ + 1], lid * (MARKS) + zr_j_, \
+                      (lid + 1 == lsize) & (zr_j_ + 1 == (MARKS)), SEGMENTS, N, T1);                    \
     }                                                                                                   \
   } while (0)
 
@@ -258,6 +257,9 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
                                      local ACC* scan_values, local uint* scan_ids) {                            \
     const uint lid = (uint)get_local_id(0);                                                                     \
     const uint lsize = (uint)get_local_size(0);                                                                 \
+    /* The heads from a 16-byte boundary, for the lanes' uint4 reads: a local argument is promised only its      \
+       element's alignment (NVIDIA's PTX declares .align 4), and the host gives three slots more. */            \
+    local uint* const tile_heads = heads + ((16 - ((uint)(uintptr_t)heads & 15)) & 15) / 4;                     \
     const ulong tile = (ulong)lsize * ZR_SPAN_ITEMS(ACC);                                                            \
     const uint lane_first = lid * ZR_SPAN_ITEMS(ACC);                                                                \
     const bool aligned = ((ulong)in & 15) == 0;                                                                 \
@@ -266,15 +268,16 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
     const bool narrow = (offset_bytes == 4) & (n <= 0xffffffffu) &                                              \
                         (segments < 0xffffffffu - ZR_MARKS_PER_LANE(ACC) * (ulong)lsize - 2);                   \
     const uint segments32 = (uint)segments, n32 = (uint)n;                                                      \
+    const uint round_marks = (narrow ? ZR_MARKS_PER_LANE(ACC) : ZR_WIDE_MARKS_PER_LANE) * lsize;                \
     const ulong spans = (n + span - 1) / span;                                                                  \
     /* A marking round's count: three slots in turn, so that one barrier a round suffices. Round r's slot was   \
        cleared in round r - 1 (before its barrier); lane 0 clears round r + 1's, last read in round r - 2, which \
        every lane left at round r - 1's barrier. */                                                             \
-    local uint* const round_counts = heads + ZR_TILE_SLOT(tile);                                                \
+    local uint* const round_counts = tile_heads + ZR_TILE_SLOT(tile);                                           \
     uint round_slot = 0;                                                                                        \
     local ACC* const lead_slot = scan_values + 2 * lsize;                                                       \
-    local uint4* const lane_heads = (local uint4*)(heads + ZR_TILE_SLOT(lane_first));                           \
-    for (ulong p = lid; p < tile; p += lsize) heads[ZR_TILE_SLOT(p)] = ZR_NO_HEAD;                              \
+    local uint4* const lane_heads = (local uint4*)(tile_heads + ZR_TILE_SLOT(lane_first));                      \
+    for (ulong p = lid; p < tile; p += lsize) tile_heads[ZR_TILE_SLOT(p)] = ZR_NO_HEAD;                         \
     if (lid < 3) round_counts[lid] = 0;                                                                         \
     if (lid == 0) *lead_slot = identity;                                                                        \
     barrier(CLK_LOCAL_MEM_FENCE);                                                                               \
@@ -298,13 +301,14 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
           round_slot = round_slot == 2 ? 0 : round_slot + 1;                                                    \
           if (lid == 0) round_counts[round_slot] = 0;                                                           \
           if (narrow)                                                                                           \
-            ZR_MARK_ROUND(OP, TN, ATN, ACC, uint, ZR_BOUND32_UP_TO_END, segments32, n32, (uint)t1);             \
+            ZR_MARK_ROUND(OP, TN, ATN, ACC, ZR_MARKS_PER_LANE(ACC), uint, ZR_BOUND32_UP_TO_END, segments32, n32, \
+                          (uint)t1);                                                                            \
           else                                                                                                  \
-            ZR_MARK_ROUND(OP, TN, ATN, ACC, ulong, ZR_BOUND_UP_TO_END, segments, n, t1);                        \
+            ZR_MARK_ROUND(OP, TN, ATN, ACC, ZR_WIDE_MARKS_PER_LANE, ulong, ZR_BOUND_UP_TO_END, segments, n, t1);  \
           barrier(CLK_LOCAL_MEM_FENCE);                                                                         \
           taken = *taken_count;                                                                                 \
           next += taken;                                                                                        \
-        } while (taken == ZR_MARKS_PER_LANE(ACC) * lsize);                                                      \
+        } while (taken == round_marks);                                                                         \
         /* (loaded after the marking, so that the values and the marking's bounds are not in registers at once:  \
            together they spilled on PVC) */                                                                     \
         ACC v[ZR_SPAN_ITEMS(ACC)];                                                                                   \

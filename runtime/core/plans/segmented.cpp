@@ -25,11 +25,11 @@ Scalar offset_bytes_arg(const SegmentLayout& layout) { return u32(layout.offset_
 constexpr std::uint32_t kSpanSerialPieces = 16;
 
 // segspan's local memory for `lanes` x segment_span_items tile positions (four pad slots per 32, ZR_TILE_SLOT): each
-// position's head (uint) and the marking's three round counts; the lanes' scan slots (two buffers) plus the lead
-// piece's value.
+// position's head (uint) from a 16-byte boundary (up to three slots to reach it) and the marking's three round
+// counts; the lanes' scan slots (two buffers) plus the lead piece's value.
 std::uint64_t span_tile_slots(std::uint64_t lanes, std::uint64_t items) {
   const std::uint64_t positions = lanes * items;
-  return positions + 4 * (positions / 32) + 3;
+  return 3 + positions + 4 * (positions / 32) + 3;
 }
 std::uint64_t span_local_bytes(std::uint64_t lanes, std::size_t acc_size) {
   return span_tile_slots(lanes, segment_span_items(acc_size)) * 4 + (2 * lanes + 1) * acc_size + 2 * lanes * 4;
