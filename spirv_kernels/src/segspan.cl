@@ -1,10 +1,11 @@
 // Variants "segspan" and "segjoin": a segmented reduction whose work is split by elements, not by segments
 // (runtime/core/plans/segmented.cpp, for skewed sizes: a few huge segments among many tiny ones). Segments as in
 // segments.cl (offsets of offset_bytes 4 or 8, clamped to n; the host has checked that they never decrease).
-//   segspan: a group per span of `span` consecutive elements (a multiple of its tile, lanes x items), grid-strided
-//            over the spans. The group reads its span a tile at a time: the tile's elements staged in local
-//            memory with coalesced loads, the segments that begin in it marked as heads, then each lane folds
-//            `items` consecutive positions, and a segmented scan over the lanes joins the runs that cross lanes
+//   segspan: a group per span of `span` consecutive elements (a multiple of its tile, lanes x ZR_SPAN_ITEMS),
+//            grid-strided over the spans. The group reads its span a tile at a time: each lane loads its
+//            ZR_SPAN_ITEMS consecutive positions into registers with 16-byte loads, the segments that begin in the
+//            tile are marked as heads in local memory, then each lane folds its positions, and a segmented scan
+//            over the lanes joins the runs that cross lanes
 //            (and, through a carry, tiles). A segment that begins and ends inside the span (and an empty one
 //            that begins there, or at n in the last span) is stored at once, after its initial value when
 //            include_initial. A segment that crosses a span boundary leaves two pieces per span:
@@ -18,9 +19,11 @@
 //            inside s has pieces[2k + 1] = identity). Up to serial_pieces of them are folded by the work-item;
 //            longer runs are listed in local memory and folded one after another by the whole group (strided
 //            lanes, then the local tree), so that a huge segment is not left to one work-item.
-// segspan: (in T, n, offsets, offset_bytes, segments, span, items, pieces ACC, opened ulong, result T, identity,
-//           include_initial, values local ACC[slots], heads local uint[slots], scan_values local ACC[2 lanes + 1],
-//           scan_ids local uint[2 lanes + 1]) with slots = ZR_TILE_SLOT(lanes x items); needs segments < 2^32 - 1
+// segspan: (in T, n, offsets, offset_bytes, segments, span, pieces ACC, opened ulong, result T, identity,
+//           include_initial, heads local uint[slots], scan_values local ACC[2 lanes + 1],
+//           scan_ids local uint[2 lanes]) with slots = ZR_TILE_SLOT(lanes x ZR_SPAN_ITEMS) + 6 (three round counts,
+//           and up to three to reach a 16-byte boundary);
+//           needs segments < 2^32 - 1
 //           (heads hold segment numbers relative to the tile's first).
 // segjoin: (pieces ACC, opened ulong, n, offsets, offset_bytes, segments, span, serial_pieces, result T, identity,
 //           include_initial, scratch local ACC, listed local ulong, listed_count local uint)
@@ -118,57 +121,118 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
     }                                                                                                           \
   }
 #else
-// Where position p of a tile lies in local memory: a pad slot every 32, so that the lanes' runs of `items`
-// consecutive positions start in different banks.
-#define ZR_TILE_SLOT(p) ((p) + ((p) >> 5))
+// Where position p of a tile's heads lies in local memory: four pad slots every 32, so that a lane's run of
+// ZR_SPAN_ITEMS consecutive positions starts on a 16-byte boundary (read as uint4) and the uint4 reads of
+// neighbouring lanes fall in different banks. The three round counts of the marking follow the last position.
+#define ZR_TILE_SLOT(p) ((p) + 4 * ((p) >> 5))
 #define ZR_NO_HEAD 0xffffffffu
 // The segment of a run that began before the group's span (its lead piece): no segment number.
 #define ZR_BEFORE_SPAN (~(ulong)0)
 
-// Tile positions [0, lanes x items) from in[t0 + p] (the identity at and past t1), lane lid taking p = lid,
-// lid + lanes, ... so that neighbouring lanes read neighbouring elements; four loads in flight per lane.
-#define ZR_STAGE_TILE(ACC, TN, values, in, t0, t1, identity, lid, lsize, items)                         \
-  do {                                                                                                \
-    const ulong zr_stride_ = (lsize);                                                                 \
-    const ulong zr_count_ = zr_stride_ * (items);                                                     \
-    ulong zr_p_ = (lid);                                                                              \
-    for (; zr_p_ + 3 * zr_stride_ < zr_count_; zr_p_ += 4 * zr_stride_) {                            \
-      const ulong zr_i_ = (t0) + zr_p_;                                                               \
-      const ACC zr_x0_ = zr_i_ < (t1) ? (ACC)ZR_LOAD_##TN(in, zr_i_) : (identity);                     \
-      const ACC zr_x1_ = zr_i_ + zr_stride_ < (t1) ? (ACC)ZR_LOAD_##TN(in, zr_i_ + zr_stride_) : (identity); \
-      const ACC zr_x2_ = zr_i_ + 2 * zr_stride_ < (t1) ? (ACC)ZR_LOAD_##TN(in, zr_i_ + 2 * zr_stride_) : (identity); \
-      const ACC zr_x3_ = zr_i_ + 3 * zr_stride_ < (t1) ? (ACC)ZR_LOAD_##TN(in, zr_i_ + 3 * zr_stride_) : (identity); \
-      (values)[ZR_TILE_SLOT(zr_p_)] = zr_x0_;                                                         \
-      (values)[ZR_TILE_SLOT(zr_p_ + zr_stride_)] = zr_x1_;                                            \
-      (values)[ZR_TILE_SLOT(zr_p_ + 2 * zr_stride_)] = zr_x2_;                                        \
-      (values)[ZR_TILE_SLOT(zr_p_ + 3 * zr_stride_)] = zr_x3_;                                        \
-    }                                                                                                 \
-    for (; zr_p_ < zr_count_; zr_p_ += zr_stride_)                                                    \
-      (values)[ZR_TILE_SLOT(zr_p_)] = (t0) + zr_p_ < (t1) ? (ACC)ZR_LOAD_##TN(in, (t0) + zr_p_) : (identity); \
+// A lane's run of consecutive tile positions, held in registers (a compile-time count, so that the array is
+// unrolled into them).
+// 16 positions, 8 for 8-byte accumulators (as many registers as 16 of 4 bytes: 16 spilled on PVC).
+#define ZR_SPAN_ITEMS(ACC) ((uint)(sizeof(ACC) == 8 ? 8 : 16))
+
+// v[k..k+N) = the N lanes of vector x, converted to the accumulator type.
+#define ZR_SPLIT_2(v, k, x) \
+  v[(k)] = (x).s0;          \
+  v[(k) + 1] = (x).s1
+#define ZR_SPLIT_4(v, k, x)    \
+  ZR_SPLIT_2(v, k, (x).s01); \
+  ZR_SPLIT_2(v, (k) + 2, (x).s23)
+#define ZR_SPLIT_8(v, k, x)      \
+  ZR_SPLIT_4(v, k, (x).s0123); \
+  ZR_SPLIT_4(v, (k) + 4, (x).s4567)
+#define ZR_SPLIT_16(v, k, x)         \
+  ZR_SPLIT_8(v, k, (x).s01234567); \
+  ZR_SPLIT_8(v, (k) + 8, (x).s89abcdef)
+#define ZR_SPLIT_N(N, v, k, x) ZR_SPLIT_##N(v, k, x)
+#define ZR_SPLIT(N, v, k, x) ZR_SPLIT_N(N, v, k, x)
+
+// The 16-byte vector at vector index i of a 16-byte-aligned input: a load of the vector type itself, which NVIDIA's
+// compiler issues as one 16-byte load (vloadN promises only the element's alignment, and comes as N loads). f16 and
+// bool, whose vectors are converted on the way in, keep their vloadN.
+#define ZR_ALIGNED_VLOAD(VT, i, p) (((global const VT*)(p))[i])
+#define ZR_ALIGNED_VLOAD_i8(i, p) ZR_ALIGNED_VLOAD(char16, i, p)
+#define ZR_ALIGNED_VLOAD_u8(i, p) ZR_ALIGNED_VLOAD(uchar16, i, p)
+#define ZR_ALIGNED_VLOAD_i16(i, p) ZR_ALIGNED_VLOAD(short8, i, p)
+#define ZR_ALIGNED_VLOAD_u16(i, p) ZR_ALIGNED_VLOAD(ushort8, i, p)
+#define ZR_ALIGNED_VLOAD_i32(i, p) ZR_ALIGNED_VLOAD(int4, i, p)
+#define ZR_ALIGNED_VLOAD_u32(i, p) ZR_ALIGNED_VLOAD(uint4, i, p)
+#define ZR_ALIGNED_VLOAD_f32(i, p) ZR_ALIGNED_VLOAD(float4, i, p)
+#define ZR_ALIGNED_VLOAD_i64(i, p) ZR_ALIGNED_VLOAD(long2, i, p)
+#define ZR_ALIGNED_VLOAD_u64(i, p) ZR_ALIGNED_VLOAD(ulong2, i, p)
+#define ZR_ALIGNED_VLOAD_f64(i, p) ZR_ALIGNED_VLOAD(double2, i, p)
+#define ZR_ALIGNED_VLOAD_f16(i, p) ZR_VLOAD_f16(i, p)
+#define ZR_ALIGNED_VLOAD_bool(i, p) ZR_VLOAD_bool(i, p)
+
+// v[0, ZR_SPAN_ITEMS) = in[first, first + ZR_SPAN_ITEMS), the identity at and past t1: 16-byte loads (first is a
+// multiple of ZR_SPAN_ITEMS) when the run lies before t1 (vector-typed ones when the input is 16-byte aligned),
+// element by element in the input's last tile.
+#define ZR_LOAD_LANE_ITEMS(ACC, TN, v, in, aligned, first, t1, identity)                                 \
+  do {                                                                                                   \
+    if ((first) + ZR_SPAN_ITEMS(ACC) <= (t1)) {                                                               \
+      if (aligned) {                                                                                     \
+        _Pragma("unroll") for (uint zr_j_ = 0; zr_j_ < ZR_SPAN_ITEMS(ACC) / ZR_VEC_##TN; ++zr_j_) {           \
+          const ZR_VTYPE_##TN zr_x_ = ZR_ALIGNED_VLOAD_##TN((first) / ZR_VEC_##TN + zr_j_, in);          \
+          ZR_SPLIT(ZR_VEC_##TN, v, zr_j_ * ZR_VEC_##TN, zr_x_);                                          \
+        }                                                                                                \
+      } else {                                                                                           \
+        _Pragma("unroll") for (uint zr_j_ = 0; zr_j_ < ZR_SPAN_ITEMS(ACC) / ZR_VEC_##TN; ++zr_j_) {           \
+          const ZR_VTYPE_##TN zr_x_ = ZR_VLOAD_##TN((first) / ZR_VEC_##TN + zr_j_, in);                  \
+          ZR_SPLIT(ZR_VEC_##TN, v, zr_j_ * ZR_VEC_##TN, zr_x_);                                          \
+        }                                                                                                \
+      }                                                                                                  \
+    } else {                                                                                             \
+      _Pragma("unroll") for (uint zr_k_ = 0; zr_k_ < ZR_SPAN_ITEMS(ACC); ++zr_k_)                             \
+        v[zr_k_] = (first) + zr_k_ < (t1) ? (ACC)ZR_LOAD_##TN(in, (first) + zr_k_) : (identity);         \
+    }                                                                                                    \
   } while (0)
 
 // Bound s for s up to `segments` (the end bound), 0 past it; uses the kernel's offsets, offset_bytes, segments, n.
 #define ZR_BOUND_UP_TO_END(s) ((s) <= segments ? zr_segment_bound(offsets, offset_bytes, 0, (s), n) : 0)
+// The same in 32 bits, for 32-bit offsets into fewer than 2^32 elements (segments, n as uint: segments32, n32).
+#define ZR_BOUND32_UP_TO_END(s) ((s) <= segments32 ? min(((global const uint*)offsets)[s], n32) : 0u)
 
-// Segment s (bounds [b, e)) taken into the tile [t0, t1) when it begins there: a head for a non-empty one (and for
-// the end bound, s = segments), the identity (after the initial value) stored now for an empty one; the count of
-// taken ones raised to rank + 1 (they are a prefix of the ranks, bounds never decreasing).
-#define ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s, b, e, rank)                                  \
-  if ((s) == segments) {                                                                  \
-    if ((b) < t1) {                                                                       \
-      heads[ZR_TILE_SLOT((b) - t0)] = (uint)((s) - base);                                 \
-      atomic_max(taken_count, (rank) + 1);                                                \
-    }                                                                                     \
-  } else if (((s) < segments) & (((b) < t1) | (((b) == n) & (t1 == n)))) {                \
-    /* (empty segments at n belong to the last tile) */                                   \
-    if ((e) > (b)) {                                                                      \
-      heads[ZR_TILE_SLOT((b) - t0)] = (uint)((s) - base);                                 \
-    } else {                                                                              \
-      ACC zr_empty_ = identity;                                                           \
-      ZR_FINISH_SEGMENT(OP, TN, ATN, zr_empty_, (s));                                     \
-    }                                                                                     \
-    atomic_max(taken_count, (rank) + 1);                                                  \
+// Whether segment s, beginning at bound b, is taken into the tile [t0, T1): the end bound (s = SEGMENTS) when it lies
+// inside, a segment when it begins inside (empty segments at N belong to the last tile). Bounds never decrease, so
+// the segments taken are a prefix of those from `next` on.
+#define ZR_SPAN_TAKES(s, b, SEGMENTS, N, T1) \
+  ((s) == (SEGMENTS) ? (b) < (T1) : ((s) < (SEGMENTS)) & (((b) < (T1)) | (((b) == (N)) & ((T1) == (N)))))
+
+// Segment s (bounds [b, e)) of rank `rank` among those from `next` on, taken into the tile: a head for a non-empty
+// one (and for the end bound), the identity (after the initial value) stored now for an empty one. The last one
+// taken (the next, bounded by e, is not, or the round ends with it) writes the round's count: one writer and no
+// atomics.
+#define ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s, b, e, rank, rank_is_last, SEGMENTS, N, T1)     \
+  if (ZR_SPAN_TAKES(s, b, SEGMENTS, N, T1)) {                                               \
+    if (((s) == (SEGMENTS)) | ((e) > (b))) {                                                \
+      tile_heads[ZR_TILE_SLOT((uint)((b) - t0))] = (uint)((s) - base);                      \
+    } else {                                                                                \
+      ACC zr_empty_ = identity;                                                             \
+      ZR_FINISH_SEGMENT(OP, TN, ATN, zr_empty_, (s));                                       \
+    }                                                                                       \
+    if ((rank_is_last) || !ZR_SPAN_TAKES((s) + 1, e, SEGMENTS, N, T1)) *taken_count = (rank) + 1; \
   }
+
+// Segments a lane marks in a round with 32-bit bounds: one per four tile positions, so that a tile whose segments
+// average four positions or more is marked in one round. Two with 64-bit bounds (four spilled on PVC).
+#define ZR_MARKS_PER_LANE(ACC) (ZR_SPAN_ITEMS(ACC) / 4)
+#define ZR_WIDE_MARKS_PER_LANE 2
+
+// A marking round: the lane's MARKS consecutive segments from next + lid x MARKS, their bounds and the one after
+// them loaded together (each segment's end is the next one's beginning), in index type IT through BOUND.
+#define ZR_MARK_ROUND(OP, TN, ATN, ACC, MARKS, IT, BOUND, SEGMENTS, N, T1)                              \
+  do {                                                                                                  \
+    const IT zr_s_ = (IT)next + lid * (MARKS);                                                          \
+    IT zr_b_[(MARKS) + 1];                                                                              \
+    _Pragma("unroll") for (uint zr_j_ = 0; zr_j_ <= (MARKS); ++zr_j_) zr_b_[zr_j_] = BOUND(zr_s_ + zr_j_); \
+    _Pragma("unroll") for (uint zr_j_ = 0; zr_j_ < (MARKS); ++zr_j_) {                                  \
+      ZR_MARK_SEGMENT(OP, TN, ATN, ACC, zr_s_ + zr_j_, zr_b_[zr_j_], zr_b_[zr_j_ + 1], lid * (MARKS) + zr_j_, \
+                      (lid + 1 == lsize) & (zr_j_ + 1 == (MARKS)), SEGMENTS, N, T1);                    \
+    }                                                                                                   \
+  } while (0)
 
 // The run open after the lanes up to scan slot `slot`: (segment, value) = the carry from the tiles before with
 // the slot's fold after it, when no head lies at or before the slot's lane; else the last head's segment and the
@@ -187,21 +251,36 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
 
 #define ZR_SEGMENT_KERNEL(OP, TN, T, ACC, ATN)                                                                  \
   kernel void zr_segspan_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,         \
-                                     uint offset_bytes, ulong segments, ulong span, uint items,                 \
+                                     uint offset_bytes, ulong segments, ulong span,                             \
                                      global ACC* restrict pieces, global ulong* restrict opened,                \
-                                     global T* result, ACC identity, uint include_initial, local ACC* values,   \
-                                     local uint* heads, local ACC* scan_values, local uint* scan_ids) {         \
+                                     global T* result, ACC identity, uint include_initial, local uint* heads,   \
+                                     local ACC* scan_values, local uint* scan_ids) {                            \
     const uint lid = (uint)get_local_id(0);                                                                     \
     const uint lsize = (uint)get_local_size(0);                                                                 \
-    const ulong tile = (ulong)lsize * items;                                                                    \
+    /* The heads from a 16-byte boundary, for the lanes' uint4 reads: a local argument is promised only its      \
+       element's alignment (NVIDIA's PTX declares .align 4), and the host gives three slots more. */            \
+    local uint* const tile_heads = heads + ((16 - ((uint)(uintptr_t)heads & 15)) & 15) / 4;                     \
+    const ulong tile = (ulong)lsize * ZR_SPAN_ITEMS(ACC);                                                            \
+    const uint lane_first = lid * ZR_SPAN_ITEMS(ACC);                                                                \
+    const bool aligned = ((ulong)in & 15) == 0;                                                                 \
+    /* 32-bit offsets into fewer than 2^32 elements: the marking's bounds and compares in 32 bits (and segment  \
+       numbers, so few enough that a round's last rank + 1 does not wrap) */                                    \
+    const bool narrow = (offset_bytes == 4) & (n <= 0xffffffffu) &                                              \
+                        (segments < 0xffffffffu - ZR_MARKS_PER_LANE(ACC) * (ulong)lsize - 2);                   \
+    const uint segments32 = (uint)segments, n32 = (uint)n;                                                      \
+    const uint round_marks = (narrow ? ZR_MARKS_PER_LANE(ACC) : ZR_WIDE_MARKS_PER_LANE) * lsize;                \
     const ulong spans = (n + span - 1) / span;                                                                  \
-    local uint* const taken_count = scan_ids + 2 * lsize;                                                       \
+    /* A marking round's count: three slots in turn, so that one barrier a round suffices. Round r's slot was   \
+       cleared in round r - 1 (before its barrier); lane 0 clears round r + 1's, last read in round r - 2, which \
+       every lane left at round r - 1's barrier. */                                                             \
+    local uint* const round_counts = tile_heads + ZR_TILE_SLOT(tile);                                           \
+    uint round_slot = 0;                                                                                        \
     local ACC* const lead_slot = scan_values + 2 * lsize;                                                       \
-    for (ulong p = lid; p < tile; p += lsize) heads[ZR_TILE_SLOT(p)] = ZR_NO_HEAD;                              \
-    if (lid == 0) {                                                                                             \
-      *taken_count = 0;                                                                                         \
-      *lead_slot = identity;                                                                                    \
-    }                                                                                                           \
+    local uint4* const lane_heads = (local uint4*)(tile_heads + ZR_TILE_SLOT(lane_first));                      \
+    for (ulong p = lid; p < tile; p += lsize) tile_heads[ZR_TILE_SLOT(p)] = ZR_NO_HEAD;                         \
+    if (lid < 3) round_counts[lid] = 0;                                                                         \
+    if (lid == 0) *lead_slot = identity;                                                                        \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                               \
     for (ulong c = get_group_id(0); c < spans; c += get_num_groups(0)) {                                        \
       const ulong a = c * span;                                                                                 \
       const ulong z = min(n, a + span);                                                                         \
@@ -212,40 +291,46 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
       ulong t0 = a; /* a < z: at least one tile (a do-while: llvm-spirv-15 misorders the guarded loop's exit) */ \
       do {                                                                                                      \
         const ulong t1 = min(z, t0 + tile);                                                                     \
-        ZR_STAGE_TILE(ACC, TN, values, in, t0, t1, identity, lid, lsize, items);                                     \
         /* Heads: heads[slot of b - t0] = s - base for each non-empty segment s beginning at b in the tile,      \
            and for the end bound (s = segments) when it lies inside; empty ones are stored now. Every           \
            position is written at most once: non-empty segments begin at distinct positions. */                 \
         const ulong base = next;                                                                                \
         uint taken;                                                                                             \
-        do { /* two segments a lane per round, their bounds loaded together (four spilled on PVC) */            \
-          barrier(CLK_LOCAL_MEM_FENCE); /* the staging, and the count's reset */                                \
-          const ulong s0 = next + lid, s1 = s0 + lsize;                                                         \
-          const ulong b0 = ZR_BOUND_UP_TO_END(s0), b1 = ZR_BOUND_UP_TO_END(s1);                                 \
-          const ulong e0 = ZR_BOUND_UP_TO_END(s0 + 1), e1 = ZR_BOUND_UP_TO_END(s1 + 1);                         \
-          ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s0, b0, e0, lid);                                                   \
-          ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s1, b1, e1, lid + lsize);                                           \
+        do {                                                                                                    \
+          local uint* const taken_count = round_counts + round_slot;                                            \
+          round_slot = round_slot == 2 ? 0 : round_slot + 1;                                                    \
+          if (lid == 0) round_counts[round_slot] = 0;                                                           \
+          if (narrow)                                                                                           \
+            ZR_MARK_ROUND(OP, TN, ATN, ACC, ZR_MARKS_PER_LANE(ACC), uint, ZR_BOUND32_UP_TO_END, segments32, n32, \
+                          (uint)t1);                                                                            \
+          else                                                                                                  \
+            ZR_MARK_ROUND(OP, TN, ATN, ACC, ZR_WIDE_MARKS_PER_LANE, ulong, ZR_BOUND_UP_TO_END, segments, n, t1);  \
           barrier(CLK_LOCAL_MEM_FENCE);                                                                         \
           taken = *taken_count;                                                                                 \
           next += taken;                                                                                        \
-          barrier(CLK_LOCAL_MEM_FENCE); /* every lane has read the count before it is reset */                  \
-          if (lid == 0) *taken_count = 0;                                                                       \
-        } while (taken == 2 * lsize);                                                                           \
-        /* Each lane's run of `items` positions: runs that begin and end inside it are whole segments; the     \
+        } while (taken == round_marks);                                                                         \
+        /* (loaded after the marking, so that the values and the marking's bounds are not in registers at once:  \
+           together they spilled on PVC) */                                                                     \
+        ACC v[ZR_SPAN_ITEMS(ACC)];                                                                                   \
+        ZR_LOAD_LANE_ITEMS(ACC, TN, v, in, aligned, t0 + lane_first, t1, identity);                             \
+        /* Each lane's run of ZR_SPAN_ITEMS positions: runs that begin and end inside it are whole segments; the \
            part before its first head and the part from its last head on go through the scan. */              \
         ACC first = identity, run = identity;                                                                   \
         uint run_head = ZR_NO_HEAD;                                                                             \
-        for (uint k = 0; k < items; ++k) {                                                                      \
-          const ulong q = ZR_TILE_SLOT((ulong)lid * items + k);                                                 \
-          const uint head = heads[q];                                                                           \
-          if (head != ZR_NO_HEAD) {                                                                             \
-            heads[q] = ZR_NO_HEAD;                                                                              \
-            if (run_head == ZR_NO_HEAD) first = run;                                                            \
-            else ZR_FINISH_SEGMENT(OP, TN, ATN, run, base + run_head);                                          \
-            run = identity;                                                                                     \
-            run_head = head;                                                                                    \
+        _Pragma("unroll") for (uint j = 0; j < ZR_SPAN_ITEMS(ACC) / 4; ++j) {                                   \
+          const uint4 zr_heads_ = lane_heads[j];                                                                \
+          uint lane_head[4];                                                                                    \
+          ZR_SPLIT_4(lane_head, 0, zr_heads_);                                                                  \
+          lane_heads[j] = (uint4)(ZR_NO_HEAD); /* for the next tile's marks */                                  \
+          _Pragma("unroll") for (uint k = 0; k < 4; ++k) {                                                      \
+            if (lane_head[k] != ZR_NO_HEAD) {                                                                   \
+              if (run_head == ZR_NO_HEAD) first = run;                                                          \
+              else ZR_FINISH_SEGMENT(OP, TN, ATN, run, base + run_head);                                        \
+              run = identity;                                                                                   \
+              run_head = lane_head[k];                                                                          \
+            }                                                                                                   \
+            run = ZR_COMBINE(OP, ATN)(run, v[4 * j + k]);                                                       \
           }                                                                                                     \
-          run = ZR_COMBINE(OP, ATN)(run, values[q]);                                                            \
         }                                                                                                       \
         const uint has_head = run_head != ZR_NO_HEAD;                                                           \
         /* Segmented inclusive scan over the lanes: each slot ends as the fold since the last head at or        \
@@ -275,7 +360,7 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
           else if (closed_segment < segments) ZR_FINISH_SEGMENT(OP, TN, ATN, closed, closed_segment);           \
         }                                                                                                       \
         ZR_RUN_THROUGH(OP, ATN, from + lsize - 1, carry_segment, carry);                                        \
-        /* The next tile's scan and staging overwrite what every lane has just read. */                         \
+        /* The next tile's marks and scan overwrite what every lane has just read. */                           \
         barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
         t0 += tile;                                                                                             \
       } while (t0 < z);                                                                                         \

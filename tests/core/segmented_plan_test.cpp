@@ -109,8 +109,7 @@ TEST(SegmentedPlan, GivenSkewedSizesOnAGpuWhenPlanningThenTheWorkIsSplitByElemen
   EXPECT_EQ(spans.entry_point, "zr_segspan_plus_f32") << describe(plan);
   EXPECT_EQ(join.entry_point, "zr_segjoin_plus_f32");
   const auto span = u64_arg(spans, 5);
-  const auto items = std::get<Scalar>(spans.args[6]).as<std::uint32_t>();
-  EXPECT_EQ(items, tuning_for(caps).segment_span_elements);
+  const std::uint64_t items = segment_span_items(4);
   const std::uint64_t tile = spans.local_size * items;
   EXPECT_EQ(span % tile, 0u) << "a span is whole tiles";
   const std::uint64_t span_count = (n + span - 1) / span;
@@ -122,7 +121,7 @@ TEST(SegmentedPlan, GivenSkewedSizesOnAGpuWhenPlanningThenTheWorkIsSplitByElemen
   ASSERT_EQ(plan.scratch.size(), 2u);
   EXPECT_EQ(plan.scratch[0].bytes, 2 * span_count * 4) << "two f32 pieces per span";
   EXPECT_EQ(plan.scratch[1].bytes, span_count * 8) << "a 64-bit segment index per span";
-  // The tile's values and heads fit the group's local memory.
+  // The tile's heads and the lanes' scan fit the group's local memory.
   std::uint64_t local = 0;
   for (const auto& arg : spans.args)
     if (const auto* bytes = std::get_if<LocalMemoryArg>(&arg)) local += bytes->bytes;
@@ -138,23 +137,12 @@ TEST(SegmentedPlan, GivenSkewedSizesOnAGpuWhenPlanningThenTheWorkIsSplitByElemen
   EXPECT_TRUE(many.passes.front().entry_point.starts_with("zr_seggroup_")) << describe(many);
   EXPECT_EQ(plan_for(caps, std::uint64_t{1} << 40, by_offsets(UINT32_MAX - 1, std::uint64_t{1} << 36)).passes.front().entry_point,
             "zr_segspan_plus_f32");
-  // Positions per lane set by the tuning (the bench's knob) are the ones planned, halved where the tile would not
-  // fit local memory.
-  Tuning tuning = tuning_for(caps);
-  tuning.segment_span_elements = 8;
-  const Plan tuned = make_segmented_plan(caps, request(Op::plus, DataType::f32, n), by_offsets(50'000'000, 1'000'000), tuning);
-  EXPECT_EQ(std::get<Scalar>(tuned.passes[0].args[6]).as<std::uint32_t>(), 8u);
-  tuning.segment_span_elements = 1024;
-  const Plan halved = make_segmented_plan(caps, request(Op::plus, DataType::f64, n), by_offsets(50'000'000, 1'000'000), tuning);
-  std::uint64_t halved_local = 0;
-  for (const auto& arg : halved.passes[0].args)
-    if (const auto* bytes = std::get_if<LocalMemoryArg>(&arg)) halved_local += bytes->bytes;
-  EXPECT_LE(halved_local, caps.local_memory_bytes);
-  EXPECT_LT(std::get<Scalar>(halved.passes[0].args[6]).as<std::uint32_t>(), 1024u);
-  // A device with little local memory gets narrower groups once a lane is down to one position.
+  // A device with little local memory gets narrower groups.
+  Tuning wide = tuning_for(caps);
+  wide.segment_span_lanes = 256;
   Capabilities small = caps;
   small.local_memory_bytes = 4096;
-  const Plan narrow = make_segmented_plan(small, request(Op::plus, DataType::f64, n), by_offsets(50'000'000, 1'000'000), tuning);
+  const Plan narrow = make_segmented_plan(small, request(Op::plus, DataType::f64, n), by_offsets(50'000'000, 1'000'000), wide);
   ASSERT_TRUE(narrow.passes[0].entry_point.starts_with("zr_segspan_")) << describe(narrow);
   std::uint64_t narrow_local = 0;
   for (const auto& arg : narrow.passes[0].args)

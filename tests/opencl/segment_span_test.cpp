@@ -40,7 +40,8 @@ std::vector<std::uint64_t> skewed_offsets(std::uint64_t n, std::uint64_t longest
 template <typename T>
 std::vector<T> run_spans_in_one_group(Op op, const std::vector<T>& input, const std::vector<std::uint64_t>& offsets,
                                       const std::vector<T>& initial, core::Plan* planned,
-                                      std::uint64_t local_memory_bytes = 0) {
+                                      std::uint64_t local_memory_bytes = 0, std::uint64_t lanes = 32,
+                                      std::uint32_t offset_bytes = 8) {
   Executor& executor = *test::shared_executor();
   Context& context = executor.context();
   core::Capabilities caps = context.capabilities();
@@ -48,7 +49,7 @@ std::vector<T> run_spans_in_one_group(Op op, const std::vector<T>& input, const 
   caps.compute_units = 1;
   if (local_memory_bytes > 0) caps.local_memory_bytes = local_memory_bytes;
   const std::uint64_t segments = offsets.size() - 1;
-  core::SegmentLayout layout{segments, 8, 0, 0};
+  core::SegmentLayout layout{segments, offset_bytes, 0, 0};
   for (std::uint64_t s = 0; s < segments; ++s) layout.longest = std::max(layout.longest, offsets[s + 1] - offsets[s]);
   core::ReductionRequest request;
   request.op = op;
@@ -57,11 +58,11 @@ std::vector<T> run_spans_in_one_group(Op op, const std::vector<T>& input, const 
   request.identity = core::known_identity(op, request.type);
   request.include_initial = true;
   core::Tuning tuning = core::tuning_for(caps);
-  tuning.segment_span_elements = 7;  // spans that do not divide the segments' bounds evenly
+  tuning.segment_span_lanes = lanes;  // 32: tiles of 512, spans of several tiles at these sizes
   core::Plan plan = core::make_segmented_plan(caps, request, layout, tuning);
   *planned = plan;
   if (plan.passes.size() != 2 || !plan.passes[0].entry_point.starts_with("zr_segspan_")) return {};
-  const std::uint64_t tile = plan.passes[0].local_size * std::get<core::Scalar>(plan.passes[0].args[6]).as<std::uint32_t>();
+  const std::uint64_t tile = plan.passes[0].local_size * core::segment_span_items(sizeof(T));
   if (std::get<core::Scalar>(plan.passes[0].args[5]).as<std::uint64_t>() < 2 * tile) {
     ADD_FAILURE() << "spans of fewer than two tiles:\n" << core::describe(plan);
     return {};
@@ -72,10 +73,15 @@ std::vector<T> run_spans_in_one_group(Op op, const std::vector<T>& input, const 
     return std::as_bytes(std::span(values.data(), values.size()));
   };
   Buffer input_buffer = context.create_buffer(input.size() * sizeof(T));
-  Buffer offsets_buffer = context.create_buffer(offsets.size() * sizeof(std::uint64_t));
+  Buffer offsets_buffer = context.create_buffer(offsets.size() * offset_bytes);
   Buffer result_buffer = context.create_buffer(segments * sizeof(T));
   context.write(input_buffer.get(), bytes_of(input));
-  context.write(offsets_buffer.get(), bytes_of(offsets));
+  if (offset_bytes == 4) {
+    const std::vector<std::uint32_t> narrow(offsets.begin(), offsets.end());
+    context.write(offsets_buffer.get(), bytes_of(narrow));
+  } else {
+    context.write(offsets_buffer.get(), bytes_of(offsets));
+  }
   context.write(result_buffer.get(), bytes_of(initial));
   const cl_mem results[] = {result_buffer.get()};
   (void)executor.wait(executor.enqueue(plan, input_buffer.get(), results, Timestamps::on, offsets_buffer.get()));
@@ -123,6 +129,7 @@ TEST(OpenclSegmentSpans, GivenOneGroupPerPassWhenTakingMaximaOfSkewedSegmentsThe
   expect_each_segment(got, input, offsets, initial, [](float a, float b) { return std::max(a, b); }, plan);
 }
 
+// With 64-bit offsets, and with 32-bit ones into fewer than 2^32 elements, which the kernel marks in 32-bit arithmetic.
 TEST(OpenclSegmentSpans, GivenMoreSegmentsPerTileThanLanesWhenTakingMinimaThenEverySegmentMatches) {
   ZR_REQUIRE_TEST_DEVICE();
   const std::uint64_t n = 40009;
@@ -132,9 +139,12 @@ TEST(OpenclSegmentSpans, GivenMoreSegmentsPerTileThanLanesWhenTakingMinimaThenEv
   const auto offsets = skewed_offsets(n, 3);
   std::vector<std::int32_t> initial(offsets.size() - 1);
   for (std::size_t s = 0; s < initial.size(); ++s) initial[s] = static_cast<std::int32_t>(s % 1000) * 1000 - 400000;
-  core::Plan plan;
-  const auto got = run_spans_in_one_group(Op::minimum, input, offsets, initial, &plan);
-  expect_each_segment(got, input, offsets, initial, [](std::int32_t a, std::int32_t b) { return std::min(a, b); }, plan);
+  for (const std::uint32_t offset_bytes : {8u, 4u}) {
+    SCOPED_TRACE(std::to_string(offset_bytes) + "-byte offsets");
+    core::Plan plan;
+    const auto got = run_spans_in_one_group(Op::minimum, input, offsets, initial, &plan, 0, 32, offset_bytes);
+    expect_each_segment(got, input, offsets, initial, [](std::int32_t a, std::int32_t b) { return std::min(a, b); }, plan);
+  }
 }
 
 TEST(OpenclSegmentSpans, GivenLittleLocalMemoryWhenSummingSkewedSegmentsThenNarrowTilesGiveEverySegment) {
@@ -145,8 +155,8 @@ TEST(OpenclSegmentSpans, GivenLittleLocalMemoryWhenSummingSkewedSegmentsThenNarr
   const auto offsets = skewed_offsets(n, 5);
   std::vector<std::int32_t> initial(offsets.size() - 1, 0);
   core::Plan plan;
-  // 4 KiB: one position per lane, and fewer lanes than the 256 a tile has otherwise.
-  const auto got = run_spans_in_one_group(Op::plus, input, offsets, initial, &plan, 4096);
+  // 4 KiB: fewer lanes than the 256 asked for.
+  const auto got = run_spans_in_one_group(Op::plus, input, offsets, initial, &plan, 4096, 256);
   ASSERT_FALSE(plan.passes.empty()) << core::describe(plan);
   EXPECT_LT(plan.passes[0].local_size, 256u) << core::describe(plan);
   expect_each_segment(got, input, offsets, initial, std::plus<>(), plan);

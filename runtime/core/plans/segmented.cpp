@@ -24,20 +24,15 @@ Scalar offset_bytes_arg(const SegmentLayout& layout) { return u32(layout.offset_
 // the whole group.
 constexpr std::uint32_t kSpanSerialPieces = 16;
 
-// segspan's groups: at most this many tile positions per lane (the width is Tuning::segment_span_lanes). Measured on the H100 (f32 power-law sums, 2^28, sweeps of ZE_REDUCE_SEGMENT_SPAN_ELEMENTS and
-// ZE_REDUCE_SEGMENT_SPAN_GROUPS, bench/README.md): 16 positions ran 1.35-1.49 ms, 8 ran 1.62-1.81; 32 do not fit 48
-// KiB of local memory; 4, 8 or 12 groups per SM within 5%. The kernel is bound by how many groups are resident:
-// variants that held a tile's elements in registers (71-102 registers against 48) ran 1.66-1.92 ms.
-constexpr std::uint64_t kSpanMaxItems = 16;
-
-// segspan's local memory for `lanes` x `items` tile positions (one pad slot per 32, ZR_TILE_SLOT): each position's
-// value (ACC) and head (uint), and the lanes' scan slots (two buffers) plus one each.
+// segspan's local memory for `lanes` x segment_span_items tile positions (four pad slots per 32, ZR_TILE_SLOT): each
+// position's head (uint) from a 16-byte boundary (up to three slots to reach it) and the marking's three round
+// counts; the lanes' scan slots (two buffers) plus the lead piece's value.
 std::uint64_t span_tile_slots(std::uint64_t lanes, std::uint64_t items) {
   const std::uint64_t positions = lanes * items;
-  return positions + positions / 32 + 1;
+  return 3 + positions + 4 * (positions / 32) + 3;
 }
-std::uint64_t span_local_bytes(std::uint64_t lanes, std::uint64_t items, std::size_t acc_size) {
-  return span_tile_slots(lanes, items) * (acc_size + 4) + (2 * lanes + 1) * (acc_size + 4);
+std::uint64_t span_local_bytes(std::uint64_t lanes, std::size_t acc_size) {
+  return span_tile_slots(lanes, segment_span_items(acc_size)) * 4 + (2 * lanes + 1) * acc_size + 2 * lanes * 4;
 }
 
 // Skewed sizes on GPUs: the work split by elements, not by segments (segspan.cl), so that neither the many tiny
@@ -49,13 +44,10 @@ void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning,
   const ReductionRequest& request = plan.request;
   std::uint64_t lanes =
       std::bit_floor(std::clamp<std::uint64_t>(caps.max_work_group_size, 1, std::max<std::uint64_t>(tuning.segment_span_lanes, 1)));
-  std::uint64_t items = std::clamp<std::uint64_t>(tuning.segment_span_elements, 1, kSpanMaxItems);
-  // Fewer positions per lane, then fewer lanes, until the tile fits the device's local memory.
-  const auto too_big = [&] {
-    return caps.local_memory_bytes > 0 && span_local_bytes(lanes, items, acc_size) > caps.local_memory_bytes;
-  };
-  while (items > 1 && too_big()) items /= 2;
-  while (lanes > 1 && too_big()) lanes /= 2;
+  // Fewer lanes until the tile fits the device's local memory.
+  while (lanes > 1 && caps.local_memory_bytes > 0 && span_local_bytes(lanes, acc_size) > caps.local_memory_bytes)
+    lanes /= 2;
+  const std::uint64_t items = segment_span_items(acc_size);
   const std::uint64_t tile = lanes * items;
   const std::uint64_t tiles = ceil_div(request.n, tile);
   const std::uint64_t groups =
@@ -75,10 +67,9 @@ void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning,
   fold.local_size = lanes;
   fold.global_size = spans * lanes;
   fold.args = {BufferArg{BufferArg::Which::input, 0}, u64(request.n), offsets, offset_bytes_arg(layout),
-               u64(layout.segments), u64(span), u32(static_cast<std::uint32_t>(items)), pieces, opened, result,
-               identity, u32(include_initial), LocalMemoryArg{span_tile_slots(lanes, items) * acc_size},
+               u64(layout.segments), u64(span), pieces, opened, result, identity, u32(include_initial),
                LocalMemoryArg{span_tile_slots(lanes, items) * 4}, LocalMemoryArg{(2 * lanes + 1) * acc_size},
-               LocalMemoryArg{(2 * lanes + 1) * 4}};
+               LocalMemoryArg{2 * lanes * 4}};
   plan.passes.push_back(std::move(fold));
 
   KernelPass join = kernel_pass("segjoin", request.op, request.type, "segments crossing spans");
@@ -91,7 +82,8 @@ void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning,
   plan.passes.push_back(std::move(join));
   plan.reason = "segments of " + std::to_string(request.n / layout.segments) + " elements on average, skewed (longest " +
                 std::to_string(layout.longest) + "): a group per span of " + std::to_string(span) + " elements in tiles of " +
-                std::to_string(lanes) + " x " + std::to_string(items) + ", then the segments crossing spans from their pieces";
+                std::to_string(lanes) + " x " + std::to_string(items) +
+                ", then the segments crossing spans from their pieces";
 }
 
 // segitemcpu: the input bytes of a work-item's block of segments.
@@ -320,13 +312,13 @@ std::uint64_t segmented_combine_depth(const Plan& plan) {
     return depth;
   }
   if (first.entry_point.starts_with("zr_segspan_")) {
-    // A lane's chain (at most items elements after the identity), the lanes' scan (log2 of the group's width
-    // halvings, then the run before the lane's first head and the carry from the tiles before), one more per
+    // A lane's chain (at most segment_span_items elements after the identity), the lanes' scan (log2 of the group's
+    // width halvings, then the run before the lane's first head and the carry from the tiles before), one more per
     // tile of the span for that carry; a segment crossing spans then goes through segjoin: one work-item's chain
     // through its pieces (at most two per span and one more), or a lane's share of them and the group's tree;
     // then the initial value.
     const std::uint64_t span = std::get<Scalar>(first.args[5]).as<std::uint64_t>();
-    const std::uint64_t items = std::get<Scalar>(first.args[6]).as<std::uint32_t>();
+    const std::uint64_t items = segment_span_items(size_of(accumulator_type(plan.request.type)));
     const std::uint64_t tiles = ceil_div(span, first.local_size * items);
     const std::uint64_t in_span = items + 1 + std::bit_width(first.local_size) + 2 + tiles;
     const KernelPass& join = plan.passes.at(1);

@@ -13,7 +13,7 @@
 //                 partials a "columnsfinal" pass folds in slice order;
 //   - "segspan" + "segjoin": on GPUs, skewed sizes given by offsets (the longest far above the mean: power-law
 //                 counts, CSR rows): the work split by elements, a group per span of whole tiles (lanes x
-//                 Tuning::segment_span_elements positions, read with coalesced loads, the runs joined by a
+//                 segment_span_items positions, each lane's read into its registers, the runs joined by a
 //                 segmented scan over the lanes); segments inside a span are stored at once, those crossing spans
 //                 are folded from two pieces per span by segjoin.
 //   - "segarg" (+ "segargjoin"): argmin/argmax per segment (plans/segmented_arg.hpp).
@@ -38,5 +38,11 @@ std::uint64_t segmented_combine_depth(const Plan& plan);
 
 // Segments up to this long (the longest of them) run one work-item per segment (segitem, segitemcpu).
 inline constexpr std::uint64_t kSegmentPerItemMaxLength = 8;
+
+// segspan's tile positions per lane, held in the lane's registers (segspan.cl's ZR_SPAN_ITEMS): 16, or 8 for 8-byte
+// accumulators, whose 16 spilled on PVC. 16 read 1.35-1.49 ms against 1.62-1.81 for 8 when they were staged in local
+// memory (H100, f32 power-law sums); in registers the kernel takes 50 on NVIDIA
+// (bench/results/segspan_registers_h200_2026-11-28/).
+constexpr std::uint64_t segment_span_items(std::size_t accumulator_bytes) { return accumulator_bytes == 8 ? 8 : 16; }
 
 }  // namespace zr::core

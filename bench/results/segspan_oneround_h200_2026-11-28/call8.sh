@@ -1,0 +1,11 @@
+set -u
+cd .devcarry && tar xJf bin6.tar.xz && tar xJf diag2.tar.xz && cd ..
+export out=$OUT; source bench/h100_setup.sh
+B() { .devcarry/zr_segmented_bench --device "$index" --max-log2 28 --min-log2 28 --types 7 --runs 7 2>>$OUT/err.txt | grep power_law; }
+cp .devcarry/lib/libzereduce.so.0 /tmp/head.so
+use() { cp "$1" .devcarry/lib/libzereduce.so.0; }
+use .devcarry/diag2/branchfree.so; B | sed "s/^/branchfree1 /" >> $OUT/ab.jsonl
+use /tmp/head.so; B | sed "s/^/head1 /" >> $OUT/ab.jsonl
+use .devcarry/diag2/branchfree.so; B | sed "s/^/branchfree2 /" >> $OUT/ab.jsonl
+grep -E '"op":"(sum|max)"' $OUT/ab.jsonl | sed 's/"peer":"ours","api":"offsets",//; s/"layout":"power_law","log2":-1,"n":268435456,"segments":50613619,//'
+CONFORMANCE_OUT=$OUT bash bench/run_h100_conformance.sh nvidia --gtest_filter='*Segments*' 2>&1 | tail -4
