@@ -121,6 +121,11 @@ TEST(SegmentedPlan, GivenSkewedSizesOnAGpuWhenPlanningThenTheWorkIsSplitByElemen
   ASSERT_EQ(plan.scratch.size(), 2u);
   EXPECT_EQ(plan.scratch[0].bytes, 2 * span_count * 4) << "two f32 pieces per span";
   EXPECT_EQ(plan.scratch[1].bytes, span_count * 8) << "a 64-bit segment index per span";
+  // The kernel reads a lane's heads as uint4 from a 16-byte boundary that it finds itself (a local argument is
+  // promised only 4-byte alignment): every position and its pads (four per 32), three round counts, and up to 12
+  // bytes of slack to reach the boundary.
+  const auto& heads = std::get<LocalMemoryArg>(spans.args.at(11));
+  EXPECT_GE(heads.bytes, 4 * (tile + 4 * (tile / 32) + 3) + 12);
   // The tile's heads and the lanes' scan fit the group's local memory.
   std::uint64_t local = 0;
   for (const auto& arg : spans.args)
