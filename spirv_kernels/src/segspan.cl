@@ -44,7 +44,7 @@ static inline ulong zr_bounds_below(global const uchar* offsets, uint offset_byt
   return count;
 }
 
-#define ZR_FINISH_SEGMENT(OP, TN, ATN, acc, s)                             \
+#define ZR_FINISH_SEGMENT(OP, TN, ATN, acc, s)                            \
   do {                                                                    \
     if (include_initial) acc = ZR_COMBINE(OP, ATN)(ZR_LOAD_##TN(result, s), acc); \
     ZR_STORE_##TN(result, s, acc);                                        \
@@ -61,16 +61,16 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
 }
 
 #define ZR_SEGMENT_KERNEL(OP, TN, T, ACC, ATN)                                                                  \
-  kernel void zr_segjoin_##OP##_##TN(global const ACC* restrict pieces, global const ulong* restrict opened,   \
+  kernel void zr_segjoin_##OP##_##TN(global const ACC* restrict pieces, global const ulong* restrict opened,    \
                                      ulong n, global const uchar* offsets, uint offset_bytes, ulong segments,   \
                                      ulong span, uint serial_pieces, global T* result, ACC identity,            \
-                                     uint include_initial, local ACC* scratch, local ulong* listed,            \
-                                     local uint* listed_count) {                                               \
+                                     uint include_initial, local ACC* scratch, local ulong* listed,             \
+                                     local uint* listed_count) {                                                \
     const uint lid = (uint)get_local_id(0);                                                                     \
     const ulong lsize = get_local_size(0);                                                                      \
     const ulong spans = (n + span - 1) / span;                                                                  \
     const ulong blocks = (spans + lsize - 1) / lsize;                                                           \
-    for (ulong block = get_group_id(0); block < blocks; block += get_num_groups(0)) {                          \
+    for (ulong block = get_group_id(0); block < blocks; block += get_num_groups(0)) {                           \
       if (lid == 0) *listed_count = 0;                                                                          \
       barrier(CLK_LOCAL_MEM_FENCE);                                                                             \
       const ulong c = block * lsize + lid;                                                                      \
@@ -87,15 +87,15 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
         }                                                                                                       \
       }                                                                                                         \
       barrier(CLK_LOCAL_MEM_FENCE);                                                                             \
-      /* The block's long segments, one after another with all the group's lanes: the order of the list does   \
-         not change any segment's result. */                                                                   \
+      /* The block's long segments, one after another with all the group's lanes: the order of the list does    \
+         not change any segment's result. */                                                                    \
       const uint long_segments = *listed_count;                                                                 \
       for (uint k = 0; k < long_segments; ++k) {                                                                \
         const ulong c_long = listed[k];                                                                         \
         const ulong s_long = opened[c_long];                                                                    \
         ulong first, last;                                                                                      \
         zr_span_pieces(offsets, offset_bytes, n, spans, span, s_long, c_long, &first, &last);                   \
-        /* Eight chains per lane, so that a huge segment's pieces (one group for all of them) are read with      \
+        /* Eight chains per lane, so that a huge segment's pieces (one group for all of them) are read with     \
            eight loads in flight per lane rather than one. */                                                   \
         ACC a0 = identity, a1 = identity, a2 = identity, a3 = identity;                                         \
         ACC a4 = identity, a5 = identity, a6 = identity, a7 = identity;                                         \
@@ -113,9 +113,9 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
         for (; i < last; i += lsize) a0 = ZR_COMBINE(OP, ATN)(a0, pieces[i]);                                   \
         ACC acc = ZR_COMBINE(OP, ATN)(ZR_COMBINE(OP, ATN)(ZR_COMBINE(OP, ATN)(a0, a1), ZR_COMBINE(OP, ATN)(a2, a3)), \
                                       ZR_COMBINE(OP, ATN)(ZR_COMBINE(OP, ATN)(a4, a5), ZR_COMBINE(OP, ATN)(a6, a7))); \
-        ZR_LOCAL_TREE(ZR_COMBINE(OP, ATN), ACC, acc, scratch, identity);                                     \
+        ZR_LOCAL_TREE(ZR_COMBINE(OP, ATN), ACC, acc, scratch, identity);                                        \
         if (lid == 0) ZR_FINISH_SEGMENT(OP, TN, ATN, acc, s_long);                                              \
-        /* The next segment's tree overwrites the scratch slot that every work-item has just read. */          \
+        /* The next segment's tree overwrites the scratch slot that every work-item has just read. */           \
         barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
       }                                                                                                         \
     }                                                                                                           \
@@ -139,13 +139,13 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
   v[(k)] = (x).s0;          \
   v[(k) + 1] = (x).s1
 #define ZR_SPLIT_4(v, k, x)    \
-  ZR_SPLIT_2(v, k, (x).s01); \
+  ZR_SPLIT_2(v, k, (x).s01);   \
   ZR_SPLIT_2(v, (k) + 2, (x).s23)
 #define ZR_SPLIT_8(v, k, x)      \
-  ZR_SPLIT_4(v, k, (x).s0123); \
+  ZR_SPLIT_4(v, k, (x).s0123);   \
   ZR_SPLIT_4(v, (k) + 4, (x).s4567)
 #define ZR_SPLIT_16(v, k, x)         \
-  ZR_SPLIT_8(v, k, (x).s01234567); \
+  ZR_SPLIT_8(v, k, (x).s01234567);   \
   ZR_SPLIT_8(v, (k) + 8, (x).s89abcdef)
 #define ZR_SPLIT_N(N, v, k, x) ZR_SPLIT_##N(v, k, x)
 #define ZR_SPLIT(N, v, k, x) ZR_SPLIT_N(N, v, k, x)
@@ -172,20 +172,20 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
 // element by element in the input's last tile.
 #define ZR_LOAD_LANE_ITEMS(ACC, TN, v, in, aligned, first, t1, identity)                                 \
   do {                                                                                                   \
-    if ((first) + ZR_SPAN_ITEMS(ACC) <= (t1)) {                                                               \
+    if ((first) + ZR_SPAN_ITEMS(ACC) <= (t1)) {                                                          \
       if (aligned) {                                                                                     \
-        _Pragma("unroll") for (uint zr_j_ = 0; zr_j_ < ZR_SPAN_ITEMS(ACC) / ZR_VEC_##TN; ++zr_j_) {           \
+        _Pragma("unroll") for (uint zr_j_ = 0; zr_j_ < ZR_SPAN_ITEMS(ACC) / ZR_VEC_##TN; ++zr_j_) {      \
           const ZR_VTYPE_##TN zr_x_ = ZR_ALIGNED_VLOAD_##TN((first) / ZR_VEC_##TN + zr_j_, in);          \
           ZR_SPLIT(ZR_VEC_##TN, v, zr_j_ * ZR_VEC_##TN, zr_x_);                                          \
         }                                                                                                \
       } else {                                                                                           \
-        _Pragma("unroll") for (uint zr_j_ = 0; zr_j_ < ZR_SPAN_ITEMS(ACC) / ZR_VEC_##TN; ++zr_j_) {           \
+        _Pragma("unroll") for (uint zr_j_ = 0; zr_j_ < ZR_SPAN_ITEMS(ACC) / ZR_VEC_##TN; ++zr_j_) {      \
           const ZR_VTYPE_##TN zr_x_ = ZR_VLOAD_##TN((first) / ZR_VEC_##TN + zr_j_, in);                  \
           ZR_SPLIT(ZR_VEC_##TN, v, zr_j_ * ZR_VEC_##TN, zr_x_);                                          \
         }                                                                                                \
       }                                                                                                  \
     } else {                                                                                             \
-      _Pragma("unroll") for (uint zr_k_ = 0; zr_k_ < ZR_SPAN_ITEMS(ACC); ++zr_k_)                             \
+      _Pragma("unroll") for (uint zr_k_ = 0; zr_k_ < ZR_SPAN_ITEMS(ACC); ++zr_k_)                        \
         v[zr_k_] = (first) + zr_k_ < (t1) ? (ACC)ZR_LOAD_##TN(in, (first) + zr_k_) : (identity);         \
     }                                                                                                    \
   } while (0)
@@ -257,11 +257,11 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
                                      local ACC* scan_values, local uint* scan_ids) {                            \
     const uint lid = (uint)get_local_id(0);                                                                     \
     const uint lsize = (uint)get_local_size(0);                                                                 \
-    /* The heads from a 16-byte boundary, for the lanes' uint4 reads: a local argument is promised only its      \
+    /* The heads from a 16-byte boundary, for the lanes' uint4 reads: a local argument is promised only its     \
        element's alignment (NVIDIA's PTX declares .align 4), and the host gives three slots more. */            \
     local uint* const tile_heads = heads + ((16 - ((uint)(uintptr_t)heads & 15)) & 15) / 4;                     \
-    const ulong tile = (ulong)lsize * ZR_SPAN_ITEMS(ACC);                                                            \
-    const uint lane_first = lid * ZR_SPAN_ITEMS(ACC);                                                                \
+    const ulong tile = (ulong)lsize * ZR_SPAN_ITEMS(ACC);                                                       \
+    const uint lane_first = lid * ZR_SPAN_ITEMS(ACC);                                                           \
     const bool aligned = ((ulong)in & 15) == 0;                                                                 \
     /* 32-bit offsets into fewer than 2^32 elements: the marking's bounds and compares in 32 bits (and segment  \
        numbers, so few enough that a round's last rank + 1 does not wrap) */                                    \
@@ -291,7 +291,7 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
       ulong t0 = a; /* a < z: at least one tile (a do-while: llvm-spirv-15 misorders the guarded loop's exit) */ \
       do {                                                                                                      \
         const ulong t1 = min(z, t0 + tile);                                                                     \
-        /* Heads: heads[slot of b - t0] = s - base for each non-empty segment s beginning at b in the tile,      \
+        /* Heads: heads[slot of b - t0] = s - base for each non-empty segment s beginning at b in the tile,     \
            and for the end bound (s = segments) when it lies inside; empty ones are stored now. Every           \
            position is written at most once: non-empty segments begin at distinct positions. */                 \
         const ulong base = next;                                                                                \
@@ -309,12 +309,12 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
           taken = *taken_count;                                                                                 \
           next += taken;                                                                                        \
         } while (taken == round_marks);                                                                         \
-        /* (loaded after the marking, so that the values and the marking's bounds are not in registers at once:  \
+        /* (loaded after the marking, so that the values and the marking's bounds are not in registers at once: \
            together they spilled on PVC) */                                                                     \
-        ACC v[ZR_SPAN_ITEMS(ACC)];                                                                                   \
+        ACC v[ZR_SPAN_ITEMS(ACC)];                                                                              \
         ZR_LOAD_LANE_ITEMS(ACC, TN, v, in, aligned, t0 + lane_first, t1, identity);                             \
         /* Each lane's run of ZR_SPAN_ITEMS positions: runs that begin and end inside it are whole segments; the \
-           part before its first head and the part from its last head on go through the scan. */              \
+           part before its first head and the part from its last head on go through the scan. */                \
         ACC first = identity, run = identity;                                                                   \
         uint run_head = ZR_NO_HEAD;                                                                             \
         _Pragma("unroll") for (uint j = 0; j < ZR_SPAN_ITEMS(ACC) / 4; ++j) {                                   \
@@ -351,7 +351,7 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
           scan_values[from + lid] = scanned;                                                                    \
           barrier(CLK_LOCAL_MEM_FENCE);                                                                         \
         }                                                                                                       \
-        if (has_head) { /* the run ending at this lane's first head comes from the lanes before it */          \
+        if (has_head) { /* the run ending at this lane's first head comes from the lanes before it */           \
           ulong closed_segment = carry_segment;                                                                 \
           ACC closed = carry;                                                                                   \
           if (lid > 0) ZR_RUN_THROUGH(OP, ATN, from + lid - 1, closed_segment, closed);                         \
