@@ -42,7 +42,7 @@ inline constexpr std::uint64_t kSegmentPerItemMaxLength = 8;
 // segspan's tile positions per lane, held in the lane's registers (segspan.cl's ZR_SPAN_ITEMS): 16, or 8 for 8-byte
 // accumulators, whose 16 spilled on PVC (and took f64 1.18-1.31x longer on an H200). For f32 in registers, 8 took
 // 1.18-1.26x as long as 16 (H200, power-law sums and maxima: bench/results/segspan_oneround_h200_2026-11-28/); the
-// kernel takes 50 registers on NVIDIA.
+// kernel took 50 registers on NVIDIA in its first form in registers.
 constexpr std::uint64_t segment_span_items(std::size_t accumulator_bytes) { return accumulator_bytes == 8 ? 8 : 16; }
 
 }  // namespace zr::core
