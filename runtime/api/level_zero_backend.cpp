@@ -39,9 +39,11 @@ class LevelZeroBackend final : public BackendDevice {
   NativeHandles native_handles() const override { return {device_->driver(), device_->context(), device_->handle()}; }
 
   void* allocate(memory_kind kind, std::uint64_t bytes) override {
-    level_zero::Memory memory = kind == memory_kind::device ? device_->allocate_device(bytes)
-                                : kind == memory_kind::host ? device_->allocate_host(bytes)
-                                                            : device_->allocate_shared(bytes);
+    level_zero::Memory memory = device_->keep_if_lost([&] {
+      return kind == memory_kind::device ? device_->allocate_device(bytes)
+             : kind == memory_kind::host ? device_->allocate_host(bytes)
+                                         : device_->allocate_shared(bytes);
+    });
     void* pointer = memory.get();
     std::lock_guard lock(mutex_);
     allocations_.emplace(pointer, std::move(memory));
@@ -64,19 +66,19 @@ class LevelZeroBackend final : public BackendDevice {
   bool kernels_access(memory_kind kind) const override { return kind != memory_kind::unknown; }
 
   void copy(void* destination, const void* source, std::uint64_t bytes) override {
-    copier().copy(destination, source, bytes);
+    device_->keep_if_lost([&] { copier().copy(destination, source, bytes); });
   }
 
-  // A lost or hung device refuses work with the error that made it so before anything is built for it.
+  // A lost or hung device refuses work with the error that made it so before anything is built for it
+  // (keep_if_lost: as every entry point here does).
   core::Plan plan(const core::ReductionRequest& request) override {
-    device_->throw_if_unusable();
-    return level_zero::plan_for(*device_, request);
+    return device_->keep_if_lost([&] { return level_zero::plan_for(*device_, request); });
   }
 
   // Level Zero timestamps cost little (a kernel-timestamp event per pass in the same command list): always on.
   core::RunProfile run(const core::Plan& plan, const void* input, std::span<const core::ResultTarget> results,
                        core::Timestamps, const void* segment_offsets) override {
-    return executor().run(plan, input, results, segment_offsets);
+    return device_->keep_if_lost([&] { return executor().run(plan, input, results, segment_offsets); });
   }
 
  private:

@@ -130,12 +130,13 @@ zr::device reducer::device() const { return impl_->public_device(); }
 void reducer::append(ze_command_list_handle_t list, const void* input, std::uint64_t n, void* result,
                      const zr::detail::interop_request& request, std::span<std::byte> scratch,
                      ze_event_handle_t signal_event, std::span<const ze_event_handle_t> wait_events, bool scratch_given) {
-  impl_->append(list, input, n, result, request, scratch, signal_event, wait_events, scratch_given);
+  impl_->device().keep_if_lost(
+      [&] { impl_->append(list, input, n, result, request, scratch, signal_event, wait_events, scratch_given); });
 }
 
 void reducer::append_kernel(ze_command_list_handle_t list, const kernel& k, const zr::detail::kernel_call& call,
                             ze_event_handle_t signal_event, std::span<const ze_event_handle_t> wait_events) {
-  impl_->append_kernel(list, k, call, signal_event, wait_events);
+  impl_->device().keep_if_lost([&] { impl_->append_kernel(list, k, call, signal_event, wait_events); });
 }
 
 plan_summary reducer::describe_of(std::uint64_t n, const zr::detail::interop_request& request) const {

@@ -41,7 +41,8 @@ class OpenClBackend final : public BackendDevice {
   NativeHandles native_handles() const override { return {device_.platform, nullptr, device_.id}; }
 
   void* allocate(memory_kind kind, std::uint64_t bytes) override {
-    return state().allocations.allocate(allocation_kind(kind), bytes);
+    State& s = state();
+    return s.context.keep_if_lost([&] { return s.allocations.allocate(allocation_kind(kind), bytes); });
   }
   void release(void* pointer) override { state().allocations.release(pointer); }
 
@@ -56,7 +57,7 @@ class OpenClBackend final : public BackendDevice {
 
   void copy(void* destination, const void* source, std::uint64_t bytes) override {
     State& s = state();
-    opencl::copy_pointers(s.context, s.allocations, destination, source, bytes);
+    s.context.keep_if_lost([&] { opencl::copy_pointers(s.context, s.allocations, destination, source, bytes); });
   }
 
   core::Plan plan(const core::ReductionRequest& request) override {
@@ -69,7 +70,9 @@ class OpenClBackend final : public BackendDevice {
     State& s = state();
     // Runs of one plan shape share scratch buffers: one run at a time per device.
     std::lock_guard lock(s.run_mutex);
-    return opencl::run_on_pointers(s.executor, s.allocations, plan, input, results, timestamps, segment_offsets);
+    return s.context.keep_if_lost([&] {
+      return opencl::run_on_pointers(s.executor, s.allocations, plan, input, results, timestamps, segment_offsets);
+    });
   }
 
  private:

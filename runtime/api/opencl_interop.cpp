@@ -30,15 +30,19 @@ class reducer_impl {
                   std::uint64_t result_offset, const zr::detail::interop_request& request, std::span<const cl_event> wait_list) {
     const core::ReductionRequest reduction = api::core_request(request, n, "opencl_interop");
     const auto planned = n ? plan(reduction) : nullptr;
-    return appender_.append(planned ? &planned->plan : nullptr, reduction, queue, input, input_offset, result, result_offset,
-                            wait_list);
+    return context().keep_if_lost([&] {
+      return appender_.append(planned ? &planned->plan : nullptr, reduction, queue, input, input_offset, result,
+                              result_offset, wait_list);
+    });
   }
 
   cl_event append_pointers(cl_command_queue queue, const void* input, std::uint64_t n, void* result,
                            const zr::detail::interop_request& request, std::span<const cl_event> wait_list) {
     const core::ReductionRequest reduction = api::core_request(request, n, "opencl_interop");
     const auto planned = n ? plan(reduction) : nullptr;
-    return appender_.append(planned ? &planned->plan : nullptr, reduction, queue, input, result, wait_list);
+    return context().keep_if_lost([&] {
+      return appender_.append(planned ? &planned->plan : nullptr, reduction, queue, input, result, wait_list);
+    });
   }
 
   cl_event append_kernel(cl_command_queue queue, const kernel& k, const zr::detail::kernel_call& call,
@@ -63,7 +67,8 @@ class reducer_impl {
     std::vector<opencl::Appender::Fill> fills;
     for (const auto& f : launch.identity_fills())
       fills.push_back({variables[f.reduction], std::span(f.identity.data(), f.identity.size()), f.bytes});
-    return appender_.append_kernel(launch.plan(), queue, variables, kernel_pointers, fills, wait_list);
+    return context().keep_if_lost(
+        [&] { return appender_.append_kernel(launch.plan(), queue, variables, kernel_pointers, fills, wait_list); });
   }
 
   plan_summary describe(std::uint64_t n, const zr::detail::interop_request& request) {

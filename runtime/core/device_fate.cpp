@@ -1,5 +1,7 @@
 #include "device_fate.hpp"
 
+#include "log.hpp"
+
 namespace zr::core {
 
 void DeviceFate::fail(std::exception_ptr error) const {
@@ -9,6 +11,11 @@ void DeviceFate::fail(std::exception_ptr error) const {
     error = first_fault_;
   }
   std::rethrow_exception(error);
+}
+
+void DeviceFate::fail_with_current(std::string_view device) const {
+  logger().error("device '{}' is lost: ze-reduce refuses its later work", device);
+  fail(std::current_exception());
 }
 
 void DeviceFate::throw_if_failed() const {

@@ -28,8 +28,10 @@ std::optional<InjectedFault> parse_fault_injection(std::string_view text) {
     if (kind == "wrong_result") fault.kind = FaultKind::wrong_result;
     else if (kind == "device_lost") fault.kind = FaultKind::device_lost;
     else if (kind == "hang") fault.kind = FaultKind::hang;
+    else if (kind == "lost_call") fault.kind = FaultKind::lost_call;
     else {
-      logger().warn("ZE_REDUCE_FAULT_INJECTION: unknown kind '{}' (wrong_result, device_lost, hang): ignored", kind);
+      logger().warn("ZE_REDUCE_FAULT_INJECTION: unknown kind '{}' (wrong_result, device_lost, hang, lost_call): ignored",
+                    kind);
       return std::nullopt;
     }
     text = text.substr(colon + 1);

@@ -7,6 +7,9 @@
 //     device_lost                      the backend reports the device lost when that strategy's work completes
 //                                      (as OpenCL CL_INVALID_COMMAND_QUEUE / Level Zero ZE_RESULT_ERROR_DEVICE_LOST)
 //     hang                             that strategy's work never completes: the wait runs into its deadline
+//     lost_call                        OpenCL: once that strategy's work completes, the next call (a flush)
+//                                      returns -9999, as NVIDIA's OpenCL does from every call after a kernel
+//                                      faults (Level Zero: the test driver's ZRT_FAULT=module_lost does this)
 //   @<device text> limits it to devices whose name contains the text (case-insensitive).
 //
 // Read once per process, here and nowhere else; backends ask injected() where the real fault would appear.
@@ -18,7 +21,7 @@
 
 namespace zr::core {
 
-enum class FaultKind { wrong_result, device_lost, hang };
+enum class FaultKind { wrong_result, device_lost, hang, lost_call };
 
 struct InjectedFault {
   FaultKind kind = FaultKind::wrong_result;

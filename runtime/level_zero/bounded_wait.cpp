@@ -4,6 +4,7 @@
 #include <string>
 #include <thread>
 
+#include "device_fate.hpp"
 #include "fault_injection.hpp"
 #include "level_zero/result.hpp"
 #include "wait_limit.hpp"
@@ -13,10 +14,7 @@ namespace zr::level_zero {
 
 void lose_device(const Device& device, ze_result_t result, std::string_view call, std::string_view what) {
   const std::string detail =
-      "device lost during " + std::string(what) +
-      ". The driver cannot run anything more on it: ze-reduce refuses further work on this device in this process "
-      "(other devices keep working). Restart the process to use the device again; if it happens again, run "
-      "ze_reduce_conformance on this device and report its JSON report";
+      "device lost during " + std::string(what) + ". " + core::kLostDeviceAdvice;
   device.mark_unusable_and_throw(std::make_exception_ptr(
       DeviceLostError("level_zero", std::string(call), static_cast<long long>(result), std::string(result_name(result)),
                       device.name(), detail)));

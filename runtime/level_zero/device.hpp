@@ -71,6 +71,12 @@ class Device {
   [[noreturn]] void mark_unusable_and_throw(std::exception_ptr error) const;
   void throw_if_unusable() const;
   bool unusable() const;
+  // Runs `work`; a ZE_RESULT_ERROR_DEVICE_LOST from any of its calls (a module build, an allocation) makes the
+  // device unusable as one at a fence does. The backend's entry points run through it.
+  template <typename Work>
+  decltype(auto) keep_if_lost(Work&& work) const {
+    return fate_.keep_if_lost(name_, std::forward<Work>(work));
+  }
 
  private:
   std::shared_ptr<const Context> context_;

@@ -2,6 +2,7 @@
 
 #include <mutex>
 
+#include "device_fate.hpp"
 #include "log.hpp"
 #include "zereduce/errors.hpp"
 
@@ -96,7 +97,7 @@ void throw_error(std::string_view call, ze_result_t result, std::string_view dev
   // error as at a fence.
   if (result == ZE_RESULT_ERROR_DEVICE_LOST)
     throw DeviceLostError("level_zero", std::string(call), static_cast<long long>(result), std::string(result_name(result)),
-                          std::string(device), std::move(detail));
+                          std::string(device), detail + (detail.empty() ? "" : ". ") + core::kLostDeviceAdvice);
   throw BackendError("level_zero", std::string(call), static_cast<long long>(result), std::string(result_name(result)),
                      std::string(device), std::move(detail));
 }

@@ -185,9 +185,7 @@ void Context::fail_completion(std::string_view call, cl_int code, std::string_vi
   }
   const std::string detail =
       "device lost during " + std::string(what) + (in_flight.empty() ? "" : "; work in flight: " + in_flight) +
-      ". The driver's context cannot run anything more: ze-reduce refuses further work on this device in this "
-      "process (other devices keep working). Restart the process to use the device again; if it happens again, "
-      "run ze_reduce_conformance on this device and report its JSON report";
+      ". " + std::string(core::kLostDeviceAdvice);
   mark_lost_and_throw(std::make_exception_ptr(
       DeviceLostError("opencl", std::string(call), code, std::string(error_name(code)), device_.name, detail)));
 }

@@ -110,6 +110,12 @@ class Context {
   [[noreturn]] void fail_completion(std::string_view call, cl_int code, std::string_view what) const;
   void throw_if_lost() const;
   bool lost() const;
+  // Runs `work`; a zr::DeviceLostError from any of its calls (means_context_gone) makes the context unusable
+  // as a failed wait does. The backend's entry points run through it.
+  template <typename Work>
+  decltype(auto) keep_if_lost(Work&& work) const {
+    return fate_.keep_if_lost(device_.name, std::forward<Work>(work));
+  }
   // The work the queues were last given, for a fault's message: "zr_tree_plus_f32, zr_final_plus_f32
   // (strategy tree)". Reuses its string's storage: called for every run.
   void set_in_flight(const core::Plan& plan) const;

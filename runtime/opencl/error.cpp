@@ -1,5 +1,6 @@
 #include "opencl/error.hpp"
 
+#include "device_fate.hpp"
 #include "zereduce/errors.hpp"
 
 namespace zr::opencl {
@@ -91,7 +92,12 @@ std::string_view error_name(cl_int code) {
   }
 }
 
+bool means_context_gone(cl_int code) { return code == -1121 /* CL_CONTEXT_TERMINATED_KHR */ || code == -9999; }
+
 void throw_error(std::string_view call, cl_int code, std::string_view device, std::string detail) {
+  if (means_context_gone(code))
+    throw DeviceLostError("opencl", std::string(call), code, std::string(error_name(code)), std::string(device),
+                          detail + (detail.empty() ? "" : ". ") + core::kLostDeviceAdvice);
   throw BackendError("opencl", std::string(call), code, std::string(error_name(code)), std::string(device),
                      std::move(detail));
 }

@@ -13,6 +13,14 @@ namespace zr::opencl {
 // "CL_OUT_OF_RESOURCES" for -5; "CL_UNKNOWN_ERROR" for codes no header names.
 std::string_view error_name(cl_int code);
 
+// Codes that any call may return once the driver's context is gone, whatever the call asked for:
+// CL_CONTEXT_TERMINATED_KHR, and -9999, which NVIDIA's OpenCL returns from every call (a build, a flush) once
+// a kernel has faulted. throw_error makes them zr::DeviceLostError; the backend then refuses the device's later
+// work with that one error (Context::keep_if_lost). is_device_fault (context.hpp) is the wider set for
+// completions.
+bool means_context_gone(cl_int code);
+
+// Throws zr::DeviceLostError for codes that means_context_gone accepts, zr::BackendError for the others.
 [[noreturn]] void throw_error(std::string_view call, cl_int code, std::string_view device, std::string detail = {});
 
 inline void check(cl_int code, std::string_view call, std::string_view device, std::string detail = {}) {

@@ -265,9 +265,13 @@ void Executor::inject_faults(const Submission& submission) const {
   const std::string& device = context_.device().name;
   const bool lose = core::injected(core::FaultKind::device_lost, submission.strategy, device);
   const bool hang = core::injected(core::FaultKind::hang, submission.strategy, device);
+  const bool lost_call = core::injected(core::FaultKind::lost_call, submission.strategy, device);
   // The simulated fault comes after the real work: nothing enqueued (a result read into host memory
   // included) may still be running when the error unwinds the caller's buffers.
-  if ((lose || hang) && submission.queue) context_.finish(submission.queue);
+  if ((lose || hang || lost_call) && submission.queue) context_.finish(submission.queue);
+  if (lost_call)
+    check(-9999, "clFlush", device,
+          "after the run of " + kernels_of(submission) + " (simulated: ZE_REDUCE_FAULT_INJECTION)");
   if (lose)
     context_.fail_completion("clFinish", CL_INVALID_COMMAND_QUEUE,
                              "the run of " + kernels_of(submission) + " (simulated: ZE_REDUCE_FAULT_INJECTION)");

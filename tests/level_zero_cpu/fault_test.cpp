@@ -112,6 +112,24 @@ TEST_F(DriverFault, GivenADeviceLostAtTheFence_ThenDeviceLostErrorAndOnlyThatDev
   expect_right_sum<std::int32_t>(q1, 1 << 18, 9);
 }
 
+// The first call to learn of a loss is a module build, not a fence: the library keeps that one error and refuses
+// the device's later calls with it (an allocation, a copy, a reduction of another type) before they reach the driver.
+TEST_F(DriverFault, GivenADeviceLostAtAModuleBuild_ThenThatOneErrorRefusesEveryLaterCallOnTheDevice) {
+  ASSERT_EQ(fault_kind(), "module_lost") << "run with ZRT_FAULT=module_lost,...";
+  zr::queue q0(devices_[0]), q1(devices_[1]);
+  const auto values = sample<double>(1 << 16, 12);
+  const std::string what = expect_throw<zr::DeviceLostError>([&] { device_sum(q0, values); });
+  EXPECT_NE(what.find("zeModuleCreate"), std::string::npos) << what;
+  EXPECT_NE(what.find("ZE_RESULT_ERROR_DEVICE_LOST"), std::string::npos) << what;
+  EXPECT_NE(what.find(devices_[0].name()), std::string::npos) << what;
+  EXPECT_EQ(expect_throw<zr::DeviceLostError>([&] { q0.malloc_device<float>(1024); }), what);
+  EXPECT_EQ(expect_throw<zr::DeviceLostError>([&] { device_sum(q0, sample<std::int32_t>(1 << 16, 13)); }), what);
+  zr::queue again(devices_[0]);
+  EXPECT_EQ(expect_throw<zr::DeviceLostError>([&] { device_sum(again, sample<float>(1 << 16, 14)); }), what);
+  expect_right_sum<double>(q1, 1 << 16, 15);
+  expect_right_sum<float>(q1, 1 << 18, 16);
+}
+
 TEST_F(DriverFault, GivenAFenceThatNeverSignals_ThenTimeoutErrorAfterTheLimitAndTheOtherDeviceWorks) {
   ASSERT_EQ(fault_kind(), "fence_hang") << "run with ZRT_FAULT=fence_hang,...";
   ASSERT_STREQ(std::getenv("ZE_REDUCE_TIMEOUT_S"), "3");

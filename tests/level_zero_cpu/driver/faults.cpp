@@ -38,10 +38,11 @@ bool configure_fault(std::string& problem) {
       first = false;
       if (part == "alloc_device") c.kind = FaultKind::alloc_device;
       else if (part == "module_build") c.kind = FaultKind::module_build;
+      else if (part == "module_lost") c.kind = FaultKind::module_lost;
       else if (part == "device_lost") c.kind = FaultKind::device_lost;
       else if (part == "fence_hang") c.kind = FaultKind::fence_hang;
       else {
-        problem = "ZRT_FAULT: unknown kind '" + part + "' (alloc_device, module_build, device_lost, fence_hang)";
+        problem = "ZRT_FAULT: unknown kind '" + part + "' (alloc_device, module_build, module_lost, device_lost, fence_hang)";
         return false;
       }
       continue;

@@ -3,6 +3,8 @@
 //   ZRT_FAULT=<kind>[,device=<index>][,after=<n>][,kernel=<text>][,min_bytes=<n>]
 // kinds: alloc_device (zeMemAllocDevice fails with ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY),
 //        module_build (zeModuleCreate fails with ZE_RESULT_ERROR_MODULE_BUILD_FAILURE and a build log),
+//        module_lost  (zeModuleCreate fails with ZE_RESULT_ERROR_DEVICE_LOST: the first call to learn of a loss
+//                      need not be a fence's),
 //        device_lost  (the submission runs nothing; its fence reports ZE_RESULT_ERROR_DEVICE_LOST, and so does
 //                      everything after it on that device; a host wait on an event it would have signalled too),
 //        fence_hang   (the submission runs but its fence never signals).
@@ -19,7 +21,7 @@
 
 namespace zrt {
 
-enum class FaultKind { none, alloc_device, module_build, device_lost, fence_hang };
+enum class FaultKind { none, alloc_device, module_build, module_lost, device_lost, fence_hang };
 
 // Reads ZRT_FAULT (once, at zeInit). Returns false with `problem` set for a malformed value.
 bool configure_fault(std::string& problem);

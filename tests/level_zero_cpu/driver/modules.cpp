@@ -166,6 +166,12 @@ ze_result_t ZE_APICALL module_create(ze_context_handle_t context, ze_device_hand
   if (!parsed.problem.empty()) return fail(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, "error: " + parsed.problem);
   if (const std::string refusal = profile_refusal(parsed, d->profile); !refusal.empty())
     return fail(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, refusal);
+  // A lost device refuses a module whatever its format, with no build log (Level Zero: any call may be the first
+  // to learn of the loss).
+  if (fault_fires(FaultKind::module_lost, d->index, parsed.kernel_order)) {
+    d->lost = true;
+    return ZE_RESULT_ERROR_DEVICE_LOST;
+  }
   // A build failure is the compiler's: a native binary is not compiled again, so only SPIR-V builds fail.
   if (desc->format == ZE_MODULE_FORMAT_IL_SPIRV && fault_fires(FaultKind::module_build, d->index, parsed.kernel_order)) {
     std::string names;

@@ -1,0 +1,96 @@
+// A device whose driver context is gone, learnt from a call that is not a wait (NVIDIA's OpenCL returns -9999 from
+// a flush or a module build once a kernel has faulted): through the public API, one zr::DeviceLostError, and every
+// later call on that device (another op, type or strategy, a segmented reduction, an allocation, a new queue)
+// refused with that same error, while the other device computes right results.
+// Run by ctest with ZE_REDUCE_FAULT_INJECTION=lost_call:tree@pthread (tests/api/CMakeLists.txt): PoCL's device
+// is the one lost; Intel's OpenCL CPU runtime, when installed, is the other device.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "zereduce/zereduce.hpp"
+
+namespace {
+
+// The first OpenCL device whose name has (or, with has = false, lacks) the text.
+std::optional<zr::device> opencl_device(const std::string& text, bool has = true) {
+  for (const auto& d : zr::get_devices())
+    if (d.get_backend() == zr::backend::opencl && (d.name().find(text) != std::string::npos) == has) return d;
+  return std::nullopt;
+}
+
+// Small integers: the sums are exact, so results compare with ==.
+std::vector<std::int32_t> sample(std::size_t n, unsigned salt) {
+  std::vector<std::int32_t> values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<std::int32_t>((i * 2654435761u + salt) % 7);
+  return values;
+}
+
+std::int32_t device_sum(zr::queue& q, const std::vector<std::int32_t>& values, zr::strategy s) {
+  std::int32_t sum = 0;
+  q.reduce(std::span<const std::int32_t>(values), zr::reduction(&sum, zr::plus<>(),
+                                                                zr::property_list{zr::property::reduction::use_strategy{s}}))
+      .wait();
+  return sum;
+}
+
+template <typename F>
+std::string device_lost_message(F&& call) {
+  try {
+    call();
+  } catch (const zr::DeviceLostError& error) {
+    return error.what();
+  } catch (const std::exception& error) {
+    ADD_FAILURE() << "not a zr::DeviceLostError: " << error.what();
+    return {};
+  }
+  ADD_FAILURE() << "no exception";
+  return {};
+}
+
+TEST(LostCall, GivenACallThatFindsTheContextGone_ThenOneDeviceLostErrorRefusesEveryLaterCallOnThatDevice) {
+  const char* injected = std::getenv("ZE_REDUCE_FAULT_INJECTION");
+  ASSERT_TRUE(injected && std::string(injected) == "lost_call:tree@pthread")
+      << "run with ZE_REDUCE_FAULT_INJECTION=lost_call:tree@pthread (ctest does)";
+  const auto pocl = opencl_device("pthread");
+  if (!pocl) GTEST_SKIP() << "skipped: no PoCL device (apt-get install pocl-opencl-icd)";
+  zr::queue lost(*pocl);
+  const auto values = sample(1 << 20, 1);
+
+  // A strategy the fault does not name runs as usual first: the device is healthy until the loss.
+  EXPECT_EQ(device_sum(lost, values, zr::strategy::last_group), std::accumulate(values.begin(), values.end(), 0));
+
+  const std::string what = device_lost_message([&] { device_sum(lost, values, zr::strategy::tree); });
+  for (const std::string& part : {std::string("clFlush"), std::string("-9999"), pocl->name(),
+                                 std::string("refuses further work on this device")})
+    EXPECT_NE(what.find(part), std::string::npos) << "'" << part << "' is missing from: " << what;
+
+  EXPECT_EQ(device_lost_message([&] { device_sum(lost, values, zr::strategy::last_group); }), what);
+  EXPECT_EQ(device_lost_message([&] { lost.malloc_device<float>(1 << 20); }), what);
+  std::vector<std::int32_t> sums(2);
+  const std::vector<std::uint64_t> offsets = {0, 1000, values.size()};
+  EXPECT_EQ(device_lost_message([&] {
+              lost.reduce_segments(std::span<const std::int32_t>(values), std::span<const std::uint64_t>(offsets),
+                                   std::span<std::int32_t>(sums), zr::plus<>())
+                  .wait();
+            }),
+            what);
+  zr::queue again(*pocl);
+  EXPECT_EQ(device_lost_message([&] { device_sum(again, values, zr::strategy::last_group); }), what);
+
+  const auto other = opencl_device("pthread", false);
+  if (!other) {
+    std::cout << "the other device's part is skipped: no Intel OpenCL CPU runtime (scripts/install-intel-opencl-cpu.sh)\n";
+    return;
+  }
+  zr::queue healthy(*other);
+  const auto more = sample(1 << 20, 2);
+  EXPECT_EQ(device_sum(healthy, more, zr::strategy::tree), std::accumulate(more.begin(), more.end(), 0));
+}
+
+}  // namespace
