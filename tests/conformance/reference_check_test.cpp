@@ -55,6 +55,33 @@ TEST(ReferenceCheck, GivenInitialValue_WhenNotInitializedToIdentity_ThenItMustBe
   EXPECT_FALSE(disagreement(c, bytes, initial, scalar(c.type, 11 + initial.as<std::int64_t>()), 1));
 }
 
+// The memo keeps a reference per (fold, op, type, n, initial, bound depth) of one input: a case that differs in
+// any of them gets its own reference, and another input forgets them all.
+TEST(ReferenceCheck, GivenAMemo_WhenCasesDifferInInitialOpOrInput_ThenEachIsCheckedAgainstItsOwnReference) {
+  ReferenceMemo memo;
+  ConformanceCase c = case_of(element_type::i32, op_kind::plus, InputKind::ascending, 4);
+  std::vector<std::int32_t> values{1, 2, 3, 4};
+  std::vector<std::byte> bytes(16);
+  std::memcpy(bytes.data(), values.data(), 16);
+  const core::Scalar initial = initial_value(c.type, c.op, c.seed);
+  memo.use_input("ascending i32 x4");
+  EXPECT_FALSE(disagreement(c, bytes, initial, scalar(c.type, 10), 3, &memo));
+  EXPECT_FALSE(disagreement(c, bytes, initial, scalar(c.type, 10), 7, &memo));  // another depth, exact: shared
+  EXPECT_TRUE(disagreement(c, bytes, initial, scalar(c.type, 11), 3, &memo));
+  c.properties.initialize_to_identity = false;  // the initial value is folded in now
+  EXPECT_FALSE(disagreement(c, bytes, initial, scalar(c.type, 10 + initial.as<std::int32_t>()), 3, &memo));
+  c.op = op_kind::maximum;
+  c.properties.initialize_to_identity = true;
+  EXPECT_FALSE(disagreement(c, bytes, initial, scalar(c.type, 4), 3, &memo));
+  values[3] = 40;  // another input: what was kept is forgotten
+  std::memcpy(bytes.data(), values.data(), 16);
+  memo.use_input("other i32 x4");
+  EXPECT_FALSE(disagreement(c, bytes, initial, scalar(c.type, 40), 3, &memo));
+  c.op = op_kind::plus;
+  EXPECT_FALSE(disagreement(c, bytes, initial, scalar(c.type, 46), 3, &memo));
+  EXPECT_TRUE(disagreement(c, bytes, initial, scalar(c.type, 10), 3, &memo));
+}
+
 TEST(ReferenceCheck, GivenNaNSum_WhenTheDeviceGivesANegativeNaN_ThenItAgrees_ButMaximumWantsTheCanonicalNaN) {
   const float negative_nan = -std::numeric_limits<float>::quiet_NaN();  // what x86 gives for inf - inf
   ASSERT_TRUE(std::signbit(negative_nan));

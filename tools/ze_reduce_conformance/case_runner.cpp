@@ -200,6 +200,7 @@ void expect_reference(CaseRecord& record, DeviceUnderTest& dut, RunContext& cont
     return;
   }
   const void* input = c.from_host_span ? static_cast<const void*>(data->host.data()) : data->device_input();
+  context.references.use_input(data->contents);
   if (c.segments != SegmentShape::none) {
     expect_segments_reference(record, dut, *data, input);
     return;
@@ -239,11 +240,11 @@ void expect_reference(CaseRecord& record, DeviceUnderTest& dut, RunContext& cont
     fail(record, dut, "ran strategy " + std::string(to_string(first.strategy)) + " instead of the one asked for");
   }
   if (is_arg_op(c.op)) {
-    if (auto why = arg_disagreement(c, data->host, first.result, first.index)) fail(record, dut, *why);
+    if (auto why = arg_disagreement(c, data->host, first.result, first.index, &context.references)) fail(record, dut, *why);
     return;  // the order of combining cannot change an arg-reduction: nothing to repeat
   }
   if (is_moments_op(c.op)) {
-    if (auto why = moments_disagreement(c, data->host, first.moments, first.combine_depth)) fail(record, dut, *why);
+    if (auto why = moments_disagreement(c, data->host, first.moments, first.combine_depth, &context.references)) fail(record, dut, *why);
     if (!c.properties.deterministic) return;
     try {
       const core::Moments again = reduce_once(dut.get_queue(), c, input, initial).moments;
@@ -256,7 +257,8 @@ void expect_reference(CaseRecord& record, DeviceUnderTest& dut, RunContext& cont
     }
     return;
   }
-  if (auto why = disagreement(c, data->host, initial, first.result, first.combine_depth)) fail(record, dut, *why);
+  if (auto why = disagreement(c, data->host, initial, first.result, first.combine_depth, &context.references))
+    fail(record, dut, *why);
   if (c.properties.reproducible) record.result_bits = hex_bits(first.result);
   if (c.properties.reproducible && c.op == op_kind::plus && checked_within_bound(c.type, c.op)) {
     try {

@@ -8,6 +8,7 @@
 #include "conformance_case.hpp"
 #include "dataset_cache.hpp"
 #include "device_selection.hpp"
+#include "reference_memo.hpp"
 
 namespace zr::conformance {
 
@@ -26,6 +27,7 @@ struct CaseRecord {
 struct RunContext {
   std::vector<DeviceUnderTest>& devices;
   DatasetCache datasets;
+  ReferenceMemo references;  // the host references of the current dataset
   bool interop = false;  // --interop: reductions through DeviceUnderTest::application()
 };
 

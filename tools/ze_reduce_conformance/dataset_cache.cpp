@@ -2,6 +2,8 @@
 
 #include "input_generation.hpp"
 
+#include <string>
+
 namespace zr::conformance {
 
 const Dataset& DatasetCache::get(DeviceUnderTest& dut, const ConformanceCase& c) {
@@ -11,6 +13,8 @@ const Dataset& DatasetCache::get(DeviceUnderTest& dut, const ConformanceCase& c)
   key_.reset();
   current_ = Dataset{};
   Dataset next;
+  next.contents = std::to_string(static_cast<int>(key.type)) + ' ' + std::to_string(static_cast<int>(key.family)) + ' ' +
+                  std::to_string(static_cast<int>(key.input)) + ' ' + std::to_string(key.n) + ' ' + std::to_string(key.seed);
   next.host = make_input(c.type, c.op, c.input, c.n, c.seed);
   if (key.on_device && !next.host.empty()) {
     queue& q = dut.get_queue();

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "conformance_case.hpp"
@@ -14,6 +15,7 @@
 namespace zr::conformance {
 
 struct Dataset {
+  std::string contents;  // what makes the host values (type, kind, size, seed): equal for equal values
   std::vector<std::byte> host;
   usm_ptr<std::byte> on_device;  // empty for host-span cases and for n = 0
   const void* device_input() const { return on_device.get(); }

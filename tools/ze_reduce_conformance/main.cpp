@@ -65,7 +65,7 @@ int run(Options& options) {
   int gtest_argc = static_cast<int>(gtest_argv.size());
   testing::InitGoogleTest(&gtest_argc, gtest_argv.data());
 
-  RunContext context{devices, {}, options.interop};
+  RunContext context{devices, {}, {}, options.interop};
   std::deque<CaseRecord> records;
   for (std::size_t slot = 0; slot < devices.size(); ++slot)
     register_cases(context, generate_cases(devices[slot], slot, options.mode, options.seed), records);

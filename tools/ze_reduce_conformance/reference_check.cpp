@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include <cstring>
+#include <string_view>
 
 #include "arg_reference.hpp"
 #include "binned_sum.hpp"
@@ -24,18 +25,32 @@ bool floating(element_type type) {
   return type == element_type::f16 || type == element_type::f32 || type == element_type::f64;
 }
 
-// A reproducible sum: the device's bits must be the host model's (binned_sum.hpp), and the model must be within
-// its bound of the exact sum of this input (exact_sum.hpp; skipped when an infinity or NaN decides the result).
-std::optional<std::string> binned_sum_disagreement(const ConformanceCase& c, std::span<const std::byte> input,
-                                                   const std::optional<core::Scalar>& initial,
-                                                   const core::Scalar& actual) {
+// What the memo's key says of a reference beyond the input: which fold, the case's (op, type, n), the initial
+// value folded in (its bits) and the combine depth of the bound (0: none).
+std::string memo_key(std::string_view fold, const ConformanceCase& c, const std::optional<core::Scalar>& initial,
+                     std::uint64_t depth) {
+  std::string key = std::string(fold) + ' ' + std::to_string(static_cast<int>(c.op)) + ' ' +
+                    std::to_string(static_cast<int>(c.type)) + ' ' + std::to_string(c.n) + ' ';
+  if (initial)
+    for (std::size_t i = 0; i < initial->size(); ++i) key += std::to_string(static_cast<int>(initial->bytes[i])) + ',';
+  return key + ' ' + std::to_string(depth);
+}
+
+// The reference that make() returns, kept in `memo` under the key when there is one.
+template <typename Reference, typename Make>
+Reference remembered(ReferenceMemo* memo, const std::string& key, Make&& make) {
+  return memo ? memo->get<Reference>(key, std::forward<Make>(make)) : make();
+}
+
+// The host model of a reproducible sum (binned_sum.hpp), and whether it is within its bound of the exact sum of
+// this input (exact_sum.hpp; not checked when an infinity or NaN decides the result).
+BinnedModel binned_model(const ConformanceCase& c, std::span<const std::byte> input,
+                         const std::optional<core::Scalar>& initial) {
   const core::DataType type = core_type(c.type);
   const core::BinnedState state = core::binned_sum_state(type, input, c.n, initial);
-  const core::Scalar model = core::binned_value(state, type);
-  if (!model.bitwise_equal(actual))
-    return "reproducible sum " + actual.to_string() + " is not the host binned sum " + model.to_string() +
-           " bit for bit";
-  if (state.flags != 0 || !std::isfinite(model.to_double())) return std::nullopt;
+  BinnedModel made{core::binned_value(state, type), std::nullopt};
+  const core::Scalar& model = made.model;
+  if (state.flags != 0 || !std::isfinite(model.to_double())) return made;
   core::ExactSum exact;
   auto add_all = [&](std::span<const std::byte> values, std::uint64_t count) {
     for (std::uint64_t i = 0; i < count; ++i) {
@@ -49,9 +64,22 @@ std::optional<std::string> binned_sum_disagreement(const ConformanceCase& c, std
   exact.add(-model.to_double());
   const long double error = std::fabs(exact.value());
   const double bound = core::binned_error_bound(state, c.n + (initial ? 1 : 0), type);
-  if (error <= bound) return std::nullopt;
-  return "the host binned sum " + model.to_string() + " is " + std::to_string(static_cast<double>(error)) +
-         " from the exact sum, beyond its bound " + std::to_string(bound);
+  if (error > bound)
+    made.beyond_bound = "the host binned sum " + model.to_string() + " is " + std::to_string(static_cast<double>(error)) +
+                        " from the exact sum, beyond its bound " + std::to_string(bound);
+  return made;
+}
+
+// A reproducible sum: the device's bits must be the host model's, and the model within its bound.
+std::optional<std::string> binned_sum_disagreement(const ConformanceCase& c, std::span<const std::byte> input,
+                                                   const std::optional<core::Scalar>& initial,
+                                                   const core::Scalar& actual, ReferenceMemo* memo) {
+  const BinnedModel made = remembered<BinnedModel>(memo, memo_key("binned", c, initial, 0),
+                                                   [&] { return binned_model(c, input, initial); });
+  if (!made.model.bitwise_equal(actual))
+    return "reproducible sum " + actual.to_string() + " is not the host binned sum " + made.model.to_string() +
+           " bit for bit";
+  return made.beyond_bound;
 }
 
 }  // namespace
@@ -94,7 +122,7 @@ core::Scalar initial_value(element_type type, op_kind op, std::uint64_t seed) {
 
 std::optional<std::string> disagreement(const ConformanceCase& c, std::span<const std::byte> input,
                                         const core::Scalar& initial, const core::Scalar& actual,
-                                        std::uint64_t combine_depth) {
+                                        std::uint64_t combine_depth, ReferenceMemo* memo) {
   std::optional<core::Scalar> folded_initial;
   if (!c.properties.initialize_to_identity) folded_initial = initial;
   // m of the bound. Sums: the combine depth the library reports (each input's error grows only along its own
@@ -102,14 +130,20 @@ std::optional<std::string> disagreement(const ConformanceCase& c, std::span<cons
   // prod fl = exact * (1 + theta_k), k the number of multiplications), so the tree's height is not enough
   // whatever its shape: m = n + 1 (host_reference's "any order"). A reported depth of 0 also means any order.
   if (c.properties.reproducible && checked_within_bound(c.type, c.op) && c.op == op_kind::plus)
-    return binned_sum_disagreement(c, input, folded_initial, actual);
+    return binned_sum_disagreement(c, input, folded_initial, actual, memo);
   std::optional<std::uint64_t> depth;
   if (combine_depth > 0 && c.op != op_kind::multiplies) depth = combine_depth;
   // Transform-reductions: `initial` is count_equal's value (counted_value); there is no initial value.
-  const core::HostReference reference =
-      is_transform_op(c.op) ? core::transform_reference(core_op(c.op), core_type(c.type), input, c.n, initial, depth)
-                            : core::host_reference(core_op(c.op), core_type(c.type), input, c.n,
-                                                   known_identity(c.type, c.op), folded_initial, depth);
+  // Exact results do not depend on the depth (their tolerance is 0): strategies of any depth share them.
+  const std::uint64_t bound_depth = checked_within_bound(c.type, c.op) ? depth.value_or(0) : 0;
+  const std::optional<core::Scalar> keyed_initial = is_transform_op(c.op) ? initial : folded_initial;
+  const core::HostReference reference = remembered<core::HostReference>(
+      memo, memo_key("fold", c, keyed_initial, bound_depth), [&] {
+        return is_transform_op(c.op)
+                   ? core::transform_reference(core_op(c.op), core_type(c.type), input, c.n, initial, depth)
+                   : core::host_reference(core_op(c.op), core_type(c.type), input, c.n, known_identity(c.type, c.op),
+                                          folded_initial, depth);
+      });
   if (reference.value.bitwise_equal(actual)) return std::nullopt;
   if (checked_within_bound(c.type, c.op) && std::isnan(reference.value.to_double()) &&
       std::isnan(actual.to_double()))
@@ -122,18 +156,25 @@ std::optional<std::string> disagreement(const ConformanceCase& c, std::span<cons
 }
 
 std::optional<std::string> moments_disagreement(const ConformanceCase& c, std::span<const std::byte> input,
-                                                const core::Moments& actual, std::uint64_t combine_depth) {
+                                                const core::Moments& actual, std::uint64_t combine_depth,
+                                                ReferenceMemo* memo) {
   std::optional<std::uint64_t> depth;
   if (combine_depth > 0) depth = combine_depth;
-  const core::MomentsReference reference = core::moments_reference(core_op(c.op), core_type(c.type), input, c.n, depth);
+  const core::MomentsReference reference =
+      remembered<core::MomentsReference>(memo, memo_key("moments", c, std::nullopt, depth.value_or(0)), [&] {
+        return core::moments_reference(core_op(c.op), core_type(c.type), input, c.n, depth);
+      });
   std::string why;
   if (core::agrees(reference, actual, &why)) return std::nullopt;
   return why + (depth ? " (bound for combine depth m = " + std::to_string(*depth) + ")" : " (bound for m = n + 1)");
 }
 
 std::optional<std::string> arg_disagreement(const ConformanceCase& c, std::span<const std::byte> input,
-                                            const core::Scalar& actual_value, std::uint64_t actual_index) {
-  const core::ArgCandidate reference = core::arg_reference(core_op(c.op), core_type(c.type), input, c.n);
+                                            const core::Scalar& actual_value, std::uint64_t actual_index,
+                                            ReferenceMemo* memo) {
+  const core::ArgCandidate reference = remembered<core::ArgCandidate>(
+      memo, memo_key("arg", c, std::nullopt, 0),
+      [&] { return core::arg_reference(core_op(c.op), core_type(c.type), input, c.n); });
   if (reference.value.bitwise_equal(actual_value) && reference.index == actual_index) return std::nullopt;
   return "got " + actual_value.to_string() + " at index " + std::to_string(actual_index) + ", the host reference " +
          reference.value.to_string() + " at index " + std::to_string(reference.index);

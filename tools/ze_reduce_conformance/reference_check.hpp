@@ -27,6 +27,7 @@
 
 #include "conformance_case.hpp"
 #include "moments_reference.hpp"
+#include "reference_memo.hpp"
 #include "scalar.hpp"
 
 namespace zr::conformance {
@@ -39,19 +40,23 @@ core::Scalar known_identity(element_type type, op_kind op);
 core::Scalar initial_value(element_type type, op_kind op, std::uint64_t seed);
 
 // nullopt when `actual` agrees with the host reference over `input`; otherwise what was expected and got.
+// With a memo, the reference is made once per input (reference_memo.hpp): pass one only for the case's own
+// input, the one the memo's use_input names.
 std::optional<std::string> disagreement(const ConformanceCase& c, std::span<const std::byte> input,
                                         const core::Scalar& initial, const core::Scalar& actual,
-                                        std::uint64_t combine_depth);
+                                        std::uint64_t combine_depth, ReferenceMemo* memo = nullptr);
 
 // argmin/argmax: nullopt when the value (bit for bit, NaN canonical) and the index are the host reference's
 // (runtime/core/arg_reference.hpp: a sequential scan, ties to the first index, the first NaN wins).
 std::optional<std::string> arg_disagreement(const ConformanceCase& c, std::span<const std::byte> input,
-                                            const core::Scalar& actual_value, std::uint64_t actual_index);
+                                            const core::Scalar& actual_value, std::uint64_t actual_index,
+                                            ReferenceMemo* memo = nullptr);
 
 // mean_var_f32/f64: nullopt when the count is exact and the mean and m2 are within the bounds of
 // runtime/core/moments_reference.hpp for the reported combine depth.
 std::optional<std::string> moments_disagreement(const ConformanceCase& c, std::span<const std::byte> input,
-                                                const core::Moments& actual, std::uint64_t combine_depth);
+                                                const core::Moments& actual, std::uint64_t combine_depth,
+                                                ReferenceMemo* memo = nullptr);
 
 // count_equal's value: the input's middle element (so that the count is rarely 0), zero for an empty input.
 core::Scalar counted_value(const ConformanceCase& c, std::span<const std::byte> input);
