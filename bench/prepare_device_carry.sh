@@ -13,6 +13,9 @@ rm -rf .devcarry && mkdir -p .devcarry/lib
 cp "$build/bench/zr_reduce_bench" "$build/bench/zr_reproducible_bench" "$build/bench/zr_arg_bench" "$build/bench/zr_transform_bench" "$build/bench/zr_group_digest" "$build/bench/zr_tune_sweep" "$build/bench/zr_blocking_wait_probe" "$build/bench/zr_interop_bench" "$build/bench/zr_segmented_bench" .devcarry/
 # The interop tests (a raw OpenCL application) where the tree builds tests.
 [ -x "$build/tests/interop/zr_opencl_interop_tests" ] && cp "$build/tests/interop/zr_opencl_interop_tests" .devcarry/
+# The fault tests that need the GPU (bench/run_h100_gpu_fault.sh).
+[ -x "$build/tests/interop/zr_gpu_fault_tests" ] && cp "$build/tests/interop/zr_gpu_fault_tests" .devcarry/
+[ -x "$build/tests/api/zr_api_lost_call_tests" ] && cp "$build/tests/api/zr_api_lost_call_tests" .devcarry/
 cp "$build/tools/ze_reduce/ze_reduce" "$build/tools/ze_reduce_conformance/ze_reduce_conformance" .devcarry/
 git rev-parse HEAD > .devcarry/commit.txt
 git diff --quiet HEAD -- runtime spirv_kernels include tools || echo "(with uncommitted changes)" >> .devcarry/commit.txt
