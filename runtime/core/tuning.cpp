@@ -80,11 +80,13 @@ static Tuning class_tuning(const Capabilities& caps) {
                     .final_only_max_elements = 512 * 16,
                     .wave_groups_per_compute_unit = 4,
                     .wave_elements_per_item = 256,
-                    // segspan (skewed segment sizes): one warp per group. f32 power-law sums and maxima at 2^28
-                    // (bench/results/segmented_h100_2026-11-28, A/B in one call): 1.23 and 1.44 ms with 32 lanes
-                    // and 64 groups per SM, against 1.37 and 1.59 with 256 lanes and 8.
-                    .segment_span_groups_per_compute_unit = 64,
-                    .segment_span_lanes = 32};
+                    // segspan (skewed segment sizes): two warps per group, 128 groups per SM. Power-law sums and
+                    // maxima at 2^28 on the H200 with the register-held kernel (bench/results/
+                    // segspan_shape_h200_2026-11-28: a sweep of 32-128 lanes x 16-128 groups, then A/B in one call):
+                    // f32, f64 and i32 took 0.95-0.98x the time of 32 lanes x 64 groups, the shape measured for
+                    // 2f01bef's kernel (there 1.23 and 1.44 ms for f32 against 1.37 and 1.59 with 256 lanes x 8).
+                    .segment_span_groups_per_compute_unit = 128,
+                    .segment_span_lanes = 64};
     case DeviceClass::gpu:
       break;
   }
