@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "support/expect_error.hpp"
 #include "zereduce/zereduce.hpp"
 
 namespace {
@@ -40,20 +41,6 @@ std::int32_t device_sum(zr::queue& q, const std::vector<std::int32_t>& values, z
   return sum;
 }
 
-template <typename F>
-std::string device_lost_message(F&& call) {
-  try {
-    call();
-  } catch (const zr::DeviceLostError& error) {
-    return error.what();
-  } catch (const std::exception& error) {
-    ADD_FAILURE() << "not a zr::DeviceLostError: " << error.what();
-    return {};
-  }
-  ADD_FAILURE() << "no exception";
-  return {};
-}
-
 TEST(LostCall, GivenACallThatFindsTheContextGone_ThenOneDeviceLostErrorRefusesEveryLaterCallOnThatDevice) {
   const char* injected = std::getenv("ZE_REDUCE_FAULT_INJECTION");
   const std::string prefix = "lost_call:tree@";
@@ -68,23 +55,23 @@ TEST(LostCall, GivenACallThatFindsTheContextGone_ThenOneDeviceLostErrorRefusesEv
   // A strategy the fault does not name runs as usual first: the device is healthy until the loss.
   EXPECT_EQ(device_sum(lost, values, zr::strategy::last_group), std::accumulate(values.begin(), values.end(), 0));
 
-  const std::string what = device_lost_message([&] { device_sum(lost, values, zr::strategy::tree); });
+  const std::string what = zr_test::thrown_message<zr::DeviceLostError>([&] { device_sum(lost, values, zr::strategy::tree); });
   for (const std::string& part : {std::string("clFlush"), std::string("-9999"), pocl->name(),
                                  std::string("refuses further work on this device")})
     EXPECT_NE(what.find(part), std::string::npos) << "'" << part << "' is missing from: " << what;
 
-  EXPECT_EQ(device_lost_message([&] { device_sum(lost, values, zr::strategy::last_group); }), what);
-  EXPECT_EQ(device_lost_message([&] { lost.malloc_device<float>(1 << 20); }), what);
+  EXPECT_EQ(zr_test::thrown_message<zr::DeviceLostError>([&] { device_sum(lost, values, zr::strategy::last_group); }), what);
+  EXPECT_EQ(zr_test::thrown_message<zr::DeviceLostError>([&] { lost.malloc_device<float>(1 << 20); }), what);
   std::vector<std::int32_t> sums(2);
   const std::vector<std::uint64_t> offsets = {0, 1000, values.size()};
-  EXPECT_EQ(device_lost_message([&] {
+  EXPECT_EQ(zr_test::thrown_message<zr::DeviceLostError>([&] {
               lost.reduce_segments(std::span<const std::int32_t>(values), std::span<const std::uint64_t>(offsets),
                                    std::span<std::int32_t>(sums), zr::plus<>())
                   .wait();
             }),
             what);
   zr::queue again(*pocl);
-  EXPECT_EQ(device_lost_message([&] { device_sum(again, values, zr::strategy::last_group); }), what);
+  EXPECT_EQ(zr_test::thrown_message<zr::DeviceLostError>([&] { device_sum(again, values, zr::strategy::last_group); }), what);
 
   const auto other = opencl_device(lost_text, false);
   if (!other) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "support/expect_error.hpp"
 #include "zereduce/zereduce.hpp"
 
 namespace {
@@ -53,20 +54,6 @@ void expect_right_sum(zr::queue& q, std::size_t n, unsigned salt) {
   EXPECT_EQ(device_sum(q, values), std::accumulate(values.begin(), values.end(), T{0})) << q.get_device().name();
 }
 
-template <typename Exception, typename F>
-std::string expect_throw(F&& call) {
-  try {
-    call();
-  } catch (const Exception& error) {
-    return error.what();
-  } catch (const std::exception& error) {
-    ADD_FAILURE() << "wrong exception type: " << error.what();
-    return {};
-  }
-  ADD_FAILURE() << "no exception";
-  return {};
-}
-
 class DriverFault : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -80,7 +67,7 @@ class DriverFault : public ::testing::Test {
 TEST_F(DriverFault, GivenADeviceAllocationFailure_ThenTheErrorNamesItAndBothDevicesKeepWorking) {
   ASSERT_EQ(fault_kind(), "alloc_device") << "run with ZRT_FAULT=alloc_device,...";
   zr::queue q0(devices_[0]), q1(devices_[1]);
-  const std::string what = expect_throw<zr::BackendError>([&] { q0.malloc_device<float>(std::uint64_t{16} << 20); });
+  const std::string what = zr_test::thrown_message<zr::BackendError>([&] { q0.malloc_device<float>(std::uint64_t{16} << 20); });
   EXPECT_NE(what.find("ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY"), std::string::npos) << what;
   EXPECT_NE(what.find(devices_[0].name()), std::string::npos) << what;
   expect_right_sum<float>(q0, 1 << 20, 1);  // one failed allocation does not make the device unusable
@@ -91,7 +78,7 @@ TEST_F(DriverFault, GivenAModuleBuildFailure_ThenTheErrorCarriesTheBuildLogAndOt
   ASSERT_EQ(fault_kind(), "module_build") << "run with ZRT_FAULT=module_build,...";
   zr::queue q0(devices_[0]), q1(devices_[1]);
   const auto values = sample<double>(1 << 16, 3);
-  const std::string what = expect_throw<zr::BackendError>([&] { device_sum(q0, values); });
+  const std::string what = zr_test::thrown_message<zr::BackendError>([&] { device_sum(q0, values); });
   EXPECT_NE(what.find("zeModuleCreate"), std::string::npos) << what;
   EXPECT_NE(what.find("ZE_RESULT_ERROR_MODULE_BUILD_FAILURE"), std::string::npos) << what;
   EXPECT_NE(what.find("injected build failure"), std::string::npos) << "the build log is not in the message: " << what;
@@ -103,11 +90,11 @@ TEST_F(DriverFault, GivenADeviceLostAtTheFence_ThenDeviceLostErrorAndOnlyThatDev
   ASSERT_EQ(fault_kind(), "device_lost") << "run with ZRT_FAULT=device_lost,...";
   zr::queue q0(devices_[0]), q1(devices_[1]);
   const auto values = sample<float>(1 << 18, 6);
-  const std::string what = expect_throw<zr::DeviceLostError>([&] { device_sum(q0, values); });
+  const std::string what = zr_test::thrown_message<zr::DeviceLostError>([&] { device_sum(q0, values); });
   EXPECT_NE(what.find("ZE_RESULT_ERROR_DEVICE_LOST"), std::string::npos) << what;
   EXPECT_NE(what.find(devices_[0].name()), std::string::npos) << what;
   const auto ints = sample<std::int32_t>(1024, 7);
-  expect_throw<zr::DeviceLostError>([&] { device_sum(q0, ints); });  // refused from now on
+  zr_test::thrown_message<zr::DeviceLostError>([&] { device_sum(q0, ints); });  // refused from now on
   expect_right_sum<float>(q1, 1 << 18, 8);
   expect_right_sum<std::int32_t>(q1, 1 << 18, 9);
 }
@@ -118,14 +105,14 @@ TEST_F(DriverFault, GivenADeviceLostAtAModuleBuild_ThenThatOneErrorRefusesEveryL
   ASSERT_EQ(fault_kind(), "module_lost") << "run with ZRT_FAULT=module_lost,...";
   zr::queue q0(devices_[0]), q1(devices_[1]);
   const auto values = sample<double>(1 << 16, 12);
-  const std::string what = expect_throw<zr::DeviceLostError>([&] { device_sum(q0, values); });
+  const std::string what = zr_test::thrown_message<zr::DeviceLostError>([&] { device_sum(q0, values); });
   EXPECT_NE(what.find("zeModuleCreate"), std::string::npos) << what;
   EXPECT_NE(what.find("ZE_RESULT_ERROR_DEVICE_LOST"), std::string::npos) << what;
   EXPECT_NE(what.find(devices_[0].name()), std::string::npos) << what;
-  EXPECT_EQ(expect_throw<zr::DeviceLostError>([&] { q0.malloc_device<float>(1024); }), what);
-  EXPECT_EQ(expect_throw<zr::DeviceLostError>([&] { device_sum(q0, sample<std::int32_t>(1 << 16, 13)); }), what);
+  EXPECT_EQ(zr_test::thrown_message<zr::DeviceLostError>([&] { q0.malloc_device<float>(1024); }), what);
+  EXPECT_EQ(zr_test::thrown_message<zr::DeviceLostError>([&] { device_sum(q0, sample<std::int32_t>(1 << 16, 13)); }), what);
   zr::queue again(devices_[0]);
-  EXPECT_EQ(expect_throw<zr::DeviceLostError>([&] { device_sum(again, sample<float>(1 << 16, 14)); }), what);
+  EXPECT_EQ(zr_test::thrown_message<zr::DeviceLostError>([&] { device_sum(again, sample<float>(1 << 16, 14)); }), what);
   expect_right_sum<double>(q1, 1 << 16, 15);
   expect_right_sum<float>(q1, 1 << 18, 16);
 }
@@ -136,13 +123,13 @@ TEST_F(DriverFault, GivenAFenceThatNeverSignals_ThenTimeoutErrorAfterTheLimitAnd
   zr::queue q0(devices_[0]), q1(devices_[1]);
   const auto values = sample<float>(1 << 18, 10);
   const auto started = std::chrono::steady_clock::now();
-  const std::string what = expect_throw<zr::TimeoutError>([&] { device_sum(q0, values); });
+  const std::string what = zr_test::thrown_message<zr::TimeoutError>([&] { device_sum(q0, values); });
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   EXPECT_GE(seconds, 2.5);
   EXPECT_LT(seconds, 60.0);
   EXPECT_NE(what.find("ZE_REDUCE_TIMEOUT_S"), std::string::npos) << what;
   EXPECT_NE(what.find(devices_[0].name()), std::string::npos) << what;
-  expect_throw<zr::TimeoutError>([&] { device_sum(q0, values); });  // no more work on a hung device
+  zr_test::thrown_message<zr::TimeoutError>([&] { device_sum(q0, values); });  // no more work on a hung device
   expect_right_sum<float>(q1, 1 << 18, 11);
 }
 
