@@ -8,6 +8,8 @@ set -euo pipefail
 packages=(
   # build
   cmake ninja-build g++ pkg-config
+  # scripts/test.sh: one compiler cache, so that the wheel build reuses the release build's objects
+  ccache
   # kernel pipeline: OpenCL C -> SPIR-V -> validation; ocloc comes with intel-opencl-icd
   clang-15 llvm-spirv-15 spirv-tools
   # Level Zero loader and Intel's compute runtime (Level Zero + OpenCL GPU driver, IGC, ocloc)

@@ -7,8 +7,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 venv="$PWD/.deps/python-venv"
 bash scripts/install-python-venv.sh
+# The same compiler name, generator, depth of build folder and flags as the release preset, so that a compiler
+# cache that test.sh sets up serves this build from the release build's objects (ccache hashes the compiler's
+# name, and paths relative to the build folder). scikit-build-core would otherwise pick Ninja and Python's own
+# CXX (x86_64-linux-gnu-g++).
+export CXX="${CXX:-c++}" CMAKE_GENERATOR="${CMAKE_GENERATOR:-Unix Makefiles}"
+export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}"
+# A wheel folder that another generator configured (Ninja, before) cannot be reconfigured: start it again.
+if [ -f build/wheel/CMakeCache.txt ] &&
+  ! grep -qx "CMAKE_GENERATOR:INTERNAL=$CMAKE_GENERATOR" build/wheel/CMakeCache.txt; then
+  rm -rf build/wheel
+fi
 "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps \
-  --config-settings=build-dir=build/wheel .
+  --config-settings=build-dir=build/wheel --config-settings=cmake.define.ZR_WERROR=ON .
 # From outside the source tree, so that `import zereduce` can only be the installed package.
 tests="$PWD/tests/python"
 cd /tmp

@@ -9,6 +9,11 @@ bash scripts/install-deps.sh
 # The tests' built device binaries (docs/binary_cache.md) are kept in the build tree, not in ~/.cache: every test
 # process after the first loads them instead of compiling (Intel's CPU runtime: seconds per module).
 export ZE_REDUCE_CACHE_DIR="${ZE_REDUCE_CACHE_DIR:-$PWD/build/binary-cache}"
+# The wheel that python_package_test.sh builds compiles the library's C++ again; through one compiler cache
+# (project-local, like the binary cache) it takes the release build's objects instead (about 3 of its 4 minutes
+# on 2 cores). CMake reads the launcher when it first configures a build tree.
+export CCACHE_DIR="${CCACHE_DIR:-$PWD/build/ccache}" CCACHE_BASEDIR="$PWD"
+export CMAKE_CXX_COMPILER_LAUNCHER="${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}"
 # The release preset builds with Unix Makefiles, CMake's default generator (a build tree another generator
 # configured is cleared first: configure_preset.sh), in parallel: Make runs one job at a time unless told.
 bash scripts/configure_preset.sh release
