@@ -105,18 +105,21 @@ static std::uint64_t environment_count(const char* name) {
   return text ? std::strtoull(text, nullptr, 10) : 0ull;
 }
 
-// ZE_REDUCE_SEGMENT_LANE_ELEMENTS, ZE_REDUCE_SEGMENT_GROUP_ELEMENTS, ZE_REDUCE_SEGMENT_SPAN_GROUPS and
-// ZE_REDUCE_SEGMENT_SPAN_LANES (positive integers, read once) replace segment_lane_elements,
-// segment_group_elements_per_item, segment_span_groups_per_compute_unit and segment_span_lanes:
+// ZE_REDUCE_SEGMENT_LANE_ELEMENTS, ZE_REDUCE_SEGMENT_GROUP_ELEMENTS, ZE_REDUCE_SEGMENT_ITEM_GROUPS,
+// ZE_REDUCE_SEGMENT_SPAN_GROUPS and ZE_REDUCE_SEGMENT_SPAN_LANES (positive integers, read once) replace
+// segment_lane_elements, segment_group_elements_per_item, segment_item_groups_per_compute_unit,
+// segment_span_groups_per_compute_unit and segment_span_lanes:
 // knobs for benchmarks that sweep them (bench/run_h100_segmented.sh), not for applications.
 Tuning tuning_for(const Capabilities& caps) {
   static const std::uint64_t lane_elements = environment_count("ZE_REDUCE_SEGMENT_LANE_ELEMENTS");
   static const std::uint64_t group_elements = environment_count("ZE_REDUCE_SEGMENT_GROUP_ELEMENTS");
+  static const std::uint64_t item_groups = environment_count("ZE_REDUCE_SEGMENT_ITEM_GROUPS");
   static const std::uint64_t span_groups = environment_count("ZE_REDUCE_SEGMENT_SPAN_GROUPS");
   static const std::uint64_t span_lanes = environment_count("ZE_REDUCE_SEGMENT_SPAN_LANES");
   Tuning tuning = class_tuning(caps);
   if (lane_elements > 0) tuning.segment_lane_elements = lane_elements;
   if (group_elements > 0) tuning.segment_group_elements_per_item = group_elements;
+  if (item_groups > 0) tuning.segment_item_groups_per_compute_unit = item_groups;
   if (span_groups > 0) tuning.segment_span_groups_per_compute_unit = span_groups;
   if (span_lanes > 0) tuning.segment_span_lanes = span_lanes;
   return tuning;

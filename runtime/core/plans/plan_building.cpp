@@ -37,6 +37,15 @@ std::uint64_t widest_group(const Capabilities& caps, const Tuning& tuning, std::
   return std::bit_floor(std::max<std::uint64_t>(widest, 1));
 }
 
+std::uint64_t segment_item_groups(const Capabilities& caps, const Tuning& tuning, std::uint64_t pieces,
+                                  std::uint64_t per_group) {
+  const std::uint64_t compute_units = std::max<std::uint64_t>(1, caps.compute_units);
+  const std::uint64_t most = tuning.segment_item_groups_per_compute_unit > 0
+                                 ? compute_units * tuning.segment_item_groups_per_compute_unit
+                                 : std::max<std::uint64_t>(1, compute_units * tuning.groups_per_compute_unit) * 64;
+  return std::clamp<std::uint64_t>(ceil_div(pieces, std::max<std::uint64_t>(per_group, 1)), 1, most);
+}
+
 namespace {
 // Fewer segments than compute units x this get slices (as the other segmented plans).
 constexpr std::uint64_t kBusyGroupsPerComputeUnit = 4;

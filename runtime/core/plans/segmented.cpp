@@ -198,8 +198,7 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
       pass.global_size = std::clamp<std::uint64_t>(ceil_div(layout.segments, block), 1, UINT32_MAX);
     } else {
       pass.local_size = std::max<std::uint64_t>(1, std::min(tuning.work_group_size, caps.max_work_group_size));
-      pass.global_size = std::clamp<std::uint64_t>(ceil_div(layout.segments, pass.local_size), 1, wave_groups * 64) *
-                         pass.local_size;
+      pass.global_size = segment_item_groups(caps, tuning, layout.segments, pass.local_size) * pass.local_size;
     }
     pass.args = {input, u64(request.n), offsets, offset_bytes_arg(layout), u64(layout.length), u64(layout.segments),
                  result, identity, u32(include_initial), u64(layout.end_step)};

@@ -53,7 +53,7 @@ void add_segmented_arg_passes(Plan& plan, const Capabilities& caps, const Tuning
   // CPU devices: the barrier-free variants (segarg.cl says why), a work-item per piece.
   KernelPass scan = kernel_pass(cpu ? "segargcpu" : "segarg", request.op, request.type, slices > 1 ? "slices" : "segments");
   scan.local_size = local;
-  scan.global_size = std::clamp<std::uint64_t>(ceil_div(pieces, per_group), 1, wave_groups * 64) * local;
+  scan.global_size = segment_item_groups(caps, tuning, pieces, per_group) * local;
   if (cpu)
     scan.args = {input, u64(request.n), offsets, u32(layout.offset_bytes), u64(layout.length), u64(layout.segments),
                  u64(slices), partials, result, u64(layout.end_step)};
