@@ -85,6 +85,12 @@ static Tuning class_tuning(const Capabilities& caps) {
                     // segspan_shape_h200_2026-11-28: a sweep of 32-128 lanes x 16-128 groups, then A/B in one call):
                     // f32, f64 and i32 took 0.95-0.98x the time of 32 lanes x 64 groups, the shape measured for
                     // 2f01bef's kernel (there 1.23 and 1.44 ms for f32 against 1.37 and 1.59 with 256 lanes x 8).
+                    // A work-item per segment (segitem, segarg, segt): 32 groups of 512 per SM, each work-item
+                    // striding over several segments. H200, f32, 2^28 elements in segments of 1 and 4
+                    // (bench/results/segitem_groups_h200_2026-11-29): rows of 1 took 720 us against 969 with a
+                    // work-item per segment, 32-bit offsets 1,298 against 1,670, argmax 2,759 against 3,409;
+                    // 4, 8 and 16 groups were within 3% of 32 for sums and maxima, up to 1.25x slower for argmax.
+                    .segment_item_groups_per_compute_unit = 32,
                     .segment_span_groups_per_compute_unit = 128,
                     .segment_span_lanes = 64};
     case DeviceClass::gpu:

@@ -228,6 +228,31 @@ TEST(SegmentedPlan, GivenMoreSegmentsThanGroupsCanCountWhenPlanningThenGroupsLoo
   }
 }
 
+TEST(SegmentedPlan, GivenATuningThatCapsAWorkItemPerSegmentWhenPlanningThenTheGridStopsThereAndWorkItemsStride) {
+  const Capabilities caps = test::nvidia_like_gpu();
+  const Tuning tuned = tuning_for(caps);
+  ASSERT_GT(tuned.segment_item_groups_per_compute_unit, 0u);  // NVIDIA's measured cap
+  Tuning uncapped = tuned;
+  uncapped.segment_item_groups_per_compute_unit = 0;
+  const std::uint64_t cap = caps.compute_units * tuned.segment_item_groups_per_compute_unit;
+  const std::uint64_t segments = 1ull << 28;
+  // segitem (plain ops), segarg (arg-reductions) and segt (transform-reductions) over segments of one element.
+  for (const Op op : {Op::plus, Op::argmax, Op::norm_l2}) {
+    SCOPED_TRACE(name(op));
+    const Plan capped = make_segmented_plan(caps, request(op, DataType::f32, segments), equal(segments, 1), tuned);
+    const Plan wide = make_segmented_plan(caps, request(op, DataType::f32, segments), equal(segments, 1), uncapped);
+    ASSERT_EQ(capped.passes.size(), 1u) << describe(capped);
+    EXPECT_EQ(capped.passes.front().entry_point, wide.passes.front().entry_point);
+    EXPECT_EQ(capped.passes.front().group_count(), cap) << describe(capped);
+    // Without the cap a work-item per segment, the grid the cap replaces.
+    EXPECT_EQ(wide.passes.front().group_count() * wide.passes.front().local_size, segments) << describe(wide);
+    // Fewer segments than the cap's work-items: a work-item each, as before.
+    const std::uint64_t few = cap * capped.passes.front().local_size / 4;
+    const Plan small = make_segmented_plan(caps, request(op, DataType::f32, few), equal(few, 1), tuned);
+    EXPECT_EQ(small.passes.front().group_count() * small.passes.front().local_size, few) << describe(small);
+  }
+}
+
 TEST(SegmentedPlan, GivenACpuDeviceWhenPlanningThenAWorkItemTakesContiguousPiecesOfSegments) {
   for (const auto& caps : {test::pocl_like_cpu(), test::intel_opencl_like_cpu()}) {
     SCOPED_TRACE(caps.device_name);

@@ -80,7 +80,9 @@ void add_segmented_transform_passes(Plan& plan, const Capabilities& caps, const 
   KernelPass pass = kernel_pass(moments ? (cpu ? "segmcpu" : "segm") : (cpu ? "segtcpu" : "segt"), request.op, request.type,
                                 slices > 1 ? "slices" : "segments");
   pass.local_size = local;
-  pass.global_size = std::clamp<std::uint64_t>(ceil_div(pieces, local / lanes), 1, wave_groups * (cpu ? 1 : 64)) * local;
+  pass.global_size = (cpu ? std::clamp<std::uint64_t>(ceil_div(pieces, local / lanes), 1, wave_groups)
+                         : segment_item_groups(caps, tuning, pieces, local / lanes)) *
+                     local;
   const BufferArg result{BufferArg::Which::result, 0};
   auto cpu_args = [&](std::uint32_t joining) {
     return std::vector<KernelArg>{BufferArg{BufferArg::Which::input, 0}, u64(request.n), offsets, u32(layout.offset_bytes),
