@@ -251,6 +251,17 @@ TEST(SegmentedPlan, GivenATuningThatCapsAWorkItemPerSegmentWhenPlanningThenTheGr
     const Plan small = make_segmented_plan(caps, request(op, DataType::f32, few), equal(few, 1), tuned);
     EXPECT_EQ(small.passes.front().group_count() * small.passes.front().local_size, few) << describe(small);
   }
+  // Skewed sizes whose long segments an arg-reduction defers to a second launch: a work-item per short segment
+  // still (striding over uneven lengths was slower), the grid the tuning without a cap gives.
+  const std::uint64_t skewed_segments = 1ull << 26;
+  const Plan skewed = make_segmented_plan(caps, request(Op::argmax, DataType::f32, 1ull << 28),
+                                          by_offsets(skewed_segments, 1u << 20), tuned);
+  const Plan skewed_wide = make_segmented_plan(caps, request(Op::argmax, DataType::f32, 1ull << 28),
+                                               by_offsets(skewed_segments, 1u << 20), uncapped);
+  ASSERT_EQ(skewed.passes.size(), 2u) << describe(skewed);
+  EXPECT_GT(u64_arg(skewed.passes.front(), 12), 0u);  // segments deferred
+  EXPECT_EQ(skewed.passes.front().group_count(), skewed_wide.passes.front().group_count());
+  EXPECT_GT(skewed.passes.front().group_count(), cap);
 }
 
 TEST(SegmentedPlan, GivenACpuDeviceWhenPlanningThenAWorkItemTakesContiguousPiecesOfSegments) {
