@@ -45,9 +45,9 @@ struct Tuning {
   // 4096, 2^28 in all, bench/results/segmented_h100_2026-11-27c): f32 and i32 read at the probe with 32 or 64
   // (349-353 us against 398-479 with 4 or 16), f64 within 2% of 4's; 2^14 and 2^16 the same for all four.
   std::uint64_t segment_group_elements_per_item = 64;
-  // Segmented reductions with a work-item per segment on GPUs (segitem, and segarg's scan): its groups per compute
-  // unit at most, each work-item striding over the segments beyond (0: enough groups for a segment per work-item,
-  // up to 64 waves).
+  // Segmented reductions with a work-item per segment (or per lanes' share) on GPUs (segitem, segt/segm, and segarg's
+  // scan unless it defers long segments): its groups per compute unit at most, each work-item striding over the
+  // segments beyond (0: enough groups for a segment per work-item, up to 64 waves).
   std::uint64_t segment_item_groups_per_compute_unit = 0;
   // Segmented reductions of skewed sizes on GPUs (segspan, 16 or 8 positions per lane of a tile, in registers): its
   // groups per compute unit at most (each takes an equal span of whole tiles),

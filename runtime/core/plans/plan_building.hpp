@@ -45,9 +45,9 @@ std::uint64_t segment_lanes(std::uint64_t mean, const Tuning& tuning, std::uint6
 std::uint64_t segment_group_size(const Capabilities& caps, const Tuning& tuning, std::uint64_t mean_length,
                                  std::size_t acc_size);
 
-// The groups of a GPU launch that gives each of `pieces` a work-item (segitem, segarg's scan), `per_group` of them a
-// group: enough for one each, at most compute units x Tuning::segment_item_groups_per_compute_unit (the work-items
-// stride over the rest), or 64 waves of groups_per_compute_unit where the tuning names no cap.
+// The groups of a GPU launch that gives each of `pieces` a work-item (segitem, segarg's scan, segt/segm), `per_group`
+// of them a group: enough for one each, at most compute units x Tuning::segment_item_groups_per_compute_unit (the
+// work-items stride over the rest), or 64 waves of groups_per_compute_unit where the tuning names no cap.
 std::uint64_t segment_item_groups(const Capabilities& caps, const Tuning& tuning, std::uint64_t pieces,
                                   std::uint64_t per_group);
 
