@@ -38,9 +38,9 @@ std::uint64_t widest_group(const Capabilities& caps, const Tuning& tuning, std::
 }
 
 std::uint64_t segment_item_groups(const Capabilities& caps, const Tuning& tuning, std::uint64_t pieces,
-                                  std::uint64_t per_group) {
+                                  std::uint64_t per_group, bool even) {
   const std::uint64_t compute_units = std::max<std::uint64_t>(1, caps.compute_units);
-  const std::uint64_t most = tuning.segment_item_groups_per_compute_unit > 0
+  const std::uint64_t most = even && tuning.segment_item_groups_per_compute_unit > 0
                                  ? compute_units * tuning.segment_item_groups_per_compute_unit
                                  : std::max<std::uint64_t>(1, compute_units * tuning.groups_per_compute_unit) * 64;
   return std::clamp<std::uint64_t>(ceil_div(pieces, std::max<std::uint64_t>(per_group, 1)), 1, most);

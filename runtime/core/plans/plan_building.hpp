@@ -47,9 +47,10 @@ std::uint64_t segment_group_size(const Capabilities& caps, const Tuning& tuning,
 
 // The groups of a GPU launch that gives each of `pieces` a work-item (segitem, segarg's scan, segt/segm), `per_group`
 // of them a group: enough for one each, at most compute units x Tuning::segment_item_groups_per_compute_unit (the
-// work-items stride over the rest), or 64 waves of groups_per_compute_unit where the tuning names no cap.
+// work-items stride over the rest), or 64 waves of groups_per_compute_unit where the tuning names no cap or the
+// pieces are of uneven lengths (`even` false: the device then hands a work-item to each as others finish).
 std::uint64_t segment_item_groups(const Capabilities& caps, const Tuning& tuning, std::uint64_t pieces,
-                                  std::uint64_t per_group);
+                                  std::uint64_t per_group, bool even = true);
 
 // Segments fewer than compute units x this get slices (a group per segment would leave the device idle).
 inline constexpr std::uint64_t kSegmentGroupsPerComputeUnit = 4;

@@ -53,12 +53,9 @@ void add_segmented_arg_passes(Plan& plan, const Capabilities& caps, const Tuning
   // CPU devices: the barrier-free variants (segarg.cl says why), a work-item per piece.
   KernelPass scan = kernel_pass(cpu ? "segargcpu" : "segarg", request.op, request.type, slices > 1 ? "slices" : "segments");
   scan.local_size = local;
-  // Skewed sizes (long segments deferred) keep a work-item per segment, which the device hands out as others
-  // finish: work-items striding over segments of uneven lengths ran power-law f32 argmax 1.12x slower on the H200
-  // (bench/results/segitem_groups_h200_2026-11-29).
-  Tuning scan_tuning = tuning;
-  if (defer_above > 0) scan_tuning.segment_item_groups_per_compute_unit = 0;
-  scan.global_size = segment_item_groups(caps, scan_tuning, pieces, per_group) * local;
+  // Skewed sizes (long segments deferred) keep a work-item per segment: work-items striding over segments of uneven
+  // lengths ran power-law f32 argmax 1.12x slower on the H200 (bench/results/segitem_groups_h200_2026-11-29).
+  scan.global_size = segment_item_groups(caps, tuning, pieces, per_group, /*even=*/defer_above == 0) * local;
   if (cpu)
     scan.args = {input, u64(request.n), offsets, u32(layout.offset_bytes), u64(layout.length), u64(layout.segments),
                  u64(slices), partials, result, u64(layout.end_step)};
