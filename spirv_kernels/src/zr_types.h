@@ -88,8 +88,10 @@
 #define ZR_STORE_u64 ZR_STORE_DEFAULT
 // Floating results are stored with a NaN made canonical, whatever op produced it (plus and multiplies pass
 // on an input NaN's payload), as the host reference expects.
-#define ZR_STORE_f32(p, i, v) ((p)[i] = isnan(v) ? ZR_NAN_f32 : (v))
-#define ZR_STORE_f64(p, i, v) ((p)[i] = isnan(v) ? ZR_NAN_f64 : (v))
+#define ZR_STORED_f32(v) (isnan(v) ? ZR_NAN_f32 : (v))
+#define ZR_STORED_f64(v) (isnan(v) ? ZR_NAN_f64 : (v))
+#define ZR_STORE_f32(p, i, v) ((p)[i] = ZR_STORED_f32(v))
+#define ZR_STORE_f64(p, i, v) ((p)[i] = ZR_STORED_f64(v))
 // A NaN is stored as the canonical half NaN 0x7e00 explicitly: conversions differ in the payload they keep
 // (PoCL's vstore_half gives 0x7fff for every NaN).
 #define ZR_STORE_f16(p, i, v) \

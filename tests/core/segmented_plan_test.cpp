@@ -239,17 +239,19 @@ TEST(SegmentedPlan, GivenATuningThatCapsAWorkItemPerSegmentWhenPlanningThenTheGr
   // segitem (plain ops), segarg (arg-reductions) and segt (transform-reductions) over segments of one element.
   for (const Op op : {Op::plus, Op::argmax, Op::norm_l2}) {
     SCOPED_TRACE(name(op));
+    // segitem's work-items take four consecutive segments at a time.
+    const std::uint64_t per_item = op == Op::plus ? kSegmentItemQuad : 1;
     const Plan capped = make_segmented_plan(caps, request(op, DataType::f32, segments), equal(segments, 1), tuned);
     const Plan wide = make_segmented_plan(caps, request(op, DataType::f32, segments), equal(segments, 1), uncapped);
     ASSERT_EQ(capped.passes.size(), 1u) << describe(capped);
     EXPECT_EQ(capped.passes.front().entry_point, wide.passes.front().entry_point);
     EXPECT_EQ(capped.passes.front().group_count(), cap) << describe(capped);
-    // Without the cap a work-item per segment, the grid the cap replaces.
-    EXPECT_EQ(wide.passes.front().group_count() * wide.passes.front().local_size, segments) << describe(wide);
-    // Fewer segments than the cap's work-items: a work-item each, as before.
+    // Without the cap a work-item per segment (or quad), the grid the cap replaces.
+    EXPECT_EQ(wide.passes.front().group_count() * wide.passes.front().local_size, segments / per_item) << describe(wide);
+    // Fewer segments than the cap's work-items: a work-item each (or per quad), as before.
     const std::uint64_t few = cap * capped.passes.front().local_size / 4;
     const Plan small = make_segmented_plan(caps, request(op, DataType::f32, few), equal(few, 1), tuned);
-    EXPECT_EQ(small.passes.front().group_count() * small.passes.front().local_size, few) << describe(small);
+    EXPECT_EQ(small.passes.front().group_count() * small.passes.front().local_size, few / per_item) << describe(small);
   }
   // Skewed sizes whose long segments an arg-reduction defers to a second launch: a work-item per short segment
   // still (striding over uneven lengths was slower), the grid the tuning without a cap gives.

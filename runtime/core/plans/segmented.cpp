@@ -183,8 +183,8 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
     return plan;
   }
 
-  // Segments of a few elements: a work-item each, one scalar loop (CPU devices read longer ones with segcpu's
-  // vector states, below).
+  // Segments of a few elements: a work-item each, one scalar loop (on GPUs four consecutive ones at a time; CPU
+  // devices read longer ones with segcpu's vector states, below).
   if (layout.longest <= kSegmentPerItemMaxLength) {
     // CPU devices run a group's work-items one after another: there each work-item takes a contiguous block of
     // segments of about kCpuSegmentItemBlockBytes of input (segitemcpu), walking its share in order (2-core
@@ -198,7 +198,8 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
       pass.global_size = std::clamp<std::uint64_t>(ceil_div(layout.segments, block), 1, UINT32_MAX);
     } else {
       pass.local_size = std::max<std::uint64_t>(1, std::min(tuning.work_group_size, caps.max_work_group_size));
-      pass.global_size = segment_item_groups(caps, tuning, layout.segments, pass.local_size) * pass.local_size;
+      pass.global_size =
+          segment_item_groups(caps, tuning, ceil_div(layout.segments, kSegmentItemQuad), pass.local_size) * pass.local_size;
     }
     pass.args = {input, u64(request.n), offsets, offset_bytes_arg(layout), u64(layout.length), u64(layout.segments),
                  result, identity, u32(include_initial), u64(layout.end_step)};
