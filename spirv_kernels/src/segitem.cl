@@ -1,15 +1,18 @@
 // Variant "segitem" (GPU devices): a segmented reduction with a work-item per segment, for segments of a few
 // elements (runtime/core/plans/segmented.cpp; CPU devices take segitemcpu, segments.cl). Segments as segments.cl
-// reads them (zr_segments.h: offsets or equal lengths, clamped to n, end_step). A work-item takes four
+// reads them (zr_segments.h: offsets or equal lengths, clamped to n, end_step). A work-item takes one segment at a
+// time, grid-strided over them; with `quads`, where no segment is longer than one element, it takes four
 // consecutive segments at a time (a quad), grid-strided over the quads, then the last segments mod 4 one each:
 // - 32-bit offsets whose bounds neighbours share (end_step 1) come as one uint4 and one uint a quad, not two loads
 //   a segment;
 // - four one-element segments that follow each other (rows of one, or offsets k, k + 1, ...) are read with one
 //   vector load and stored with one vector store where the input and the result allow it. Loads and stores of
 //   4 bytes a lane kept NVIDIA's memory below 0.7 of its bandwidth (one-element rows on the H200).
-// Each segment is still folded in order from the identity, after its initial value when include_initial: the
-// results keep their bits.
-// Arguments: (in T, n, offsets, offset_bytes, length, segments, result T, identity, include_initial, end_step)
+// Quads of longer segments ran slower: with four elements each, segments of four took 1.2-1.8x the time on the
+// H200, a lane's loads 64 bytes from its neighbour's instead of 16. Each segment is still folded in order from
+// the identity, after its initial value when include_initial: the results keep their bits.
+// Arguments: (in T, n, offsets, offset_bytes, length, segments, result T, identity, include_initial, quads uint,
+//             end_step), end_step last as in every segmented kernel.
 #include "zr_segments.h"
 #include "zr_types.h"
 
@@ -78,13 +81,13 @@
 #define ZR_SEGMENT_KERNEL(OP, TN, T, ACC, ATN)                                                                   \
   kernel void zr_segitem_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,          \
                                      uint offset_bytes, ulong length, ulong segments, global T* result,         \
-                                     ACC identity, uint include_initial, ulong end_step) {                      \
+                                     ACC identity, uint include_initial, uint quads, ulong end_step) {          \
     const ulong stride = get_global_size(0);                                                                     \
-    const ulong quads = segments / 4;                                                                            \
+    const ulong quad_count = quads ? segments / 4 : 0;                                                           \
     const bool bounds_vector = (end_step == 1) & (offset_bytes == 4) & (((ulong)offsets & 15) == 0);               \
     const bool in_aligned = ((ulong)in & (4 * sizeof(T) - 1)) == 0;                                              \
     const bool result_aligned = ((ulong)result & (4 * sizeof(T) - 1)) == 0;                                      \
-    for (ulong q = get_global_id(0); q < quads; q += stride) {                                                   \
+    for (ulong q = get_global_id(0); q < quad_count; q += stride) {                                                   \
       const ulong s = 4 * q;                                                                                     \
       ulong begin[4], end[4];                                                                                    \
       if (bounds_vector) {                                                                                       \
@@ -125,7 +128,7 @@
       }                                                                                                          \
       ZR_QUAD_STORE(TN, T, result, s, r, result_aligned);                                                        \
     }                                                                                                            \
-    for (ulong s = 4 * quads + get_global_id(0); s < segments; s += stride) {                                    \
+    for (ulong s = 4 * quad_count + get_global_id(0); s < segments; s += stride) {                                    \
       const ulong begin = zr_segment_bound(offsets, offset_bytes, length, s, n);                                 \
       const ulong end = zr_segment_end(offsets, offset_bytes, length, s, end_step, begin, n);                   \
       ACC acc = identity;                                                                                        \

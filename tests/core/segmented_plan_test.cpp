@@ -62,6 +62,11 @@ TEST(SegmentedPlan, GivenSegmentsOfAtMostEightWhenPlanningThenOneWorkItemPerSegm
       ASSERT_EQ(plan.results.size(), 1u);
       EXPECT_EQ(plan.results.front().elements, 1u << 20);
       EXPECT_EQ(combine_depth(plan), length);
+      if (!cpu) {
+        // GPUs: four consecutive segments a work-item where all are of one element (segitem.cl's quads), else one.
+        ASSERT_EQ(pass.args.size(), 11u);
+        EXPECT_EQ(std::get<Scalar>(pass.args[9]).as<std::uint32_t>(), length == 1 ? 1u : 0u);
+      }
     }
     // Offsets: the same family when the longest segment is short, whatever the mean.
     const Plan skewed = plan_for(caps, 1000, by_offsets(900, 8, 4));

@@ -43,7 +43,7 @@ enum class SegmentShape : std::uint8_t {
   none,
   rows,                 // equal rows of 7 (reduce_rows)
   rows_of_one,          // equal rows of one element (reduce_rows with one column: a map on every device; for a
-                        // third of the seeds given as offsets 0, 1, 2, ... instead: one-element segments)
+                        // third of the seeds one-element segments by offsets instead, an empty one every 97)
   tiny,                 // 0 to 5 elements each: a work-item per segment
   medium,               // 20 to 700: a group per segment
   few_long,             // three segments, one of them empty: slices folded by the column passes

@@ -20,8 +20,9 @@ std::uint64_t row_length(SegmentShape shape) {
   return shape == SegmentShape::rows ? 7 : shape == SegmentShape::rows_of_one ? 1 : 0;
 }
 
-// Whether a case of equal rows is given as offsets rather than through reduce_rows: rows of one for a third of
-// the seeds, so that one-element segments by offsets (segitem's vector path on GPUs) run on every device.
+// Whether a case of rows of one is given as offsets rather than through reduce_rows (for a third of the seeds):
+// one-element segments with an empty one after every 97th, so that segitem's quads on GPUs meet four singles at
+// and off a multiple of four elements, and quads with an empty segment.
 bool rows_as_offsets(const ConformanceCase& c) { return c.segments == SegmentShape::rows_of_one && c.seed % 3 == 1; }
 
 std::size_t element_size(const ConformanceCase& c) { return core::size_of(static_cast<core::DataType>(c.type)); }
@@ -73,6 +74,14 @@ std::vector<std::uint64_t> segment_offsets(const ConformanceCase& c) {
   std::mt19937_64 rng(c.seed);
   const std::uint64_t n = c.n;
   std::vector<std::uint64_t> offsets;
+  if (rows_as_offsets(c)) {
+    for (std::uint64_t at = 0; at < n; ++at) {
+      offsets.push_back(at);
+      if (at % 97 == 96) offsets.push_back(at);
+    }
+    offsets.push_back(n);
+    return offsets;
+  }
   if (const std::uint64_t length = row_length(c.segments)) {
     for (std::uint64_t at = 0; at + length <= n; at += length) offsets.push_back(at);
     offsets.push_back(offsets.empty() ? 0 : offsets.back() + length);

@@ -38,9 +38,12 @@ std::uint64_t segmented_combine_depth(const Plan& plan);
 
 // Segments up to this long (the longest of them) run one work-item per segment (segitem, segitemcpu).
 inline constexpr std::uint64_t kSegmentPerItemMaxLength = 8;
-// segitem (GPUs) gives a work-item this many consecutive segments at a time (segitem.cl's quads): one vector of
-// bounds for them, and one vector load and store where they are one element each.
+// segitem (GPUs) gives a work-item this many consecutive segments at a time (segitem.cl's quads) where none is
+// longer than kSegmentItemQuadMaxLength: one vector of bounds for them, and one vector load and store where they
+// are one element each. One-element segments took 0.59-0.82x the time that way on the H200, segments of four
+// 1.2-1.8x (bench/results/segitem_quads_h200_2026-11-29).
 inline constexpr std::uint64_t kSegmentItemQuad = 4;
+inline constexpr std::uint64_t kSegmentItemQuadMaxLength = 1;
 
 // segspan's tile positions per lane, held in the lane's registers (segspan.cl's ZR_SPAN_ITEMS): 16, or 8 for 8-byte
 // accumulators, whose 16 spilled on PVC (and took f64 1.18-1.31x longer on an H200). For f32 in registers, 8 took
