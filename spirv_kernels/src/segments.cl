@@ -1,17 +1,16 @@
-// Variants "segitemcpu", "segsub" and "seggroup": segmented reductions (runtime/core/plans/segmented.hpp). Segment s is
+// Variants "segitem", "segsub" and "seggroup": segmented reductions (runtime/core/plans/segmented.hpp). Segment s is
 // in[offsets[s], offsets[s + end_step]) with offsets of offset_bytes (4 or 8) bytes, or in[s * length, (s + 1) *
 // length) when offset_bytes is 0 (offsets is then null). Bounds are clamped to n and an end below its begin
 // reads as an empty segment, so offsets changed after the host checked them can never make a kernel read
 // outside the input. An empty segment gives the identity.
-//   segitemcpu: one work-item per block of consecutive segments (CPU devices; GPUs take segitem.cl, a work-item
-//             per four segments); folds each segment's elements in order and stores T, folded after the
-//             segment's initial value when include_initial.
+//   segitem:  one work-item per segment (grid-strided over the segments); folds its elements in order and
+//             stores T, folded after the segment's initial value when include_initial.
 //   segsub:   a power of two of work-items per segment, several segments per group (below).
 //   seggroup: one group per (segment, slice), grid-strided over segments x slices; the slice's elements are
 //             read as 16-byte vectors between a scalar head and tail, folded per work-item, then through the
 //             local-memory tree. With one slice the group stores the segment's result; with more it writes
 //             partials[slice * segments + segment] (ACC), folded by the column passes (rows = slices).
-// segitemcpu: (in T, n, offsets, offset_bytes, length, segments, result T, identity, include_initial, end_step)
+// segitem:  (in T, n, offsets, offset_bytes, length, segments, result T, identity, include_initial, end_step)
 // segsub:   (in T, n, offsets, offset_bytes, length, segments, lanes_log2, result T, identity, include_initial,
 //            scratch local ACC, end_step)
 // seggroup: (in T, n, offsets, offset_bytes, length, segments, slices, partials ACC, result T, identity,
@@ -62,22 +61,36 @@
     }                                                                                                          \
   }
 #elif defined(ZR_SEGMENT_ITEM)
-// segitemcpu (CPU devices; GPUs take segitem.cl): work-item g takes the g-th of get_global_size(0) contiguous
-// blocks of segments, so that each core walks its share of the input and results in order, with no per-segment
-// grid step.
+#if defined(ZR_SEGMENT_ITEM_BLOCKS)
+// segitemcpu (CPU devices): work-item g takes the g-th of get_global_size(0) contiguous blocks of segments, so
+// that each core walks its share of the input and results in order, with no per-segment grid step.
+#define ZR_SEGMENT_ITEM_NAME segitemcpu
+#define ZR_SEGMENT_ITEM_RANGE(first, last, step)                                   \
+  const ulong per_item = (segments + get_global_size(0) - 1) / get_global_size(0); \
+  const ulong first = get_global_id(0) * per_item;                                 \
+  const ulong last = min(segments, first + per_item);                              \
+  const ulong step = 1;
+#else
+#define ZR_SEGMENT_ITEM_NAME segitem
+#define ZR_SEGMENT_ITEM_RANGE(first, last, step) \
+  const ulong first = get_global_id(0);          \
+  const ulong last = segments;                   \
+  const ulong step = get_global_size(0);
+#endif
+#define ZR_SEGMENT_ITEM_KERNEL(NAME, OP, TN) ZR_SEGMENT_ITEM_KERNEL_(NAME, OP, TN)
+#define ZR_SEGMENT_ITEM_KERNEL_(NAME, OP, TN) zr_##NAME##_##OP##_##TN
 #define ZR_SEGMENT_KERNEL(OP, TN, T, ACC, ATN)                                                                 \
-  kernel void zr_segitemcpu_##OP##_##TN(                                                                      \
+  kernel void ZR_SEGMENT_ITEM_KERNEL(ZR_SEGMENT_ITEM_NAME, OP, TN)(                                           \
       global const T* restrict in, ulong n, global const uchar* offsets, uint offset_bytes, ulong length,      \
       ulong segments, global T* result, ACC identity, uint include_initial, ulong end_step) {                  \
-    const ulong per_item = (segments + get_global_size(0) - 1) / get_global_size(0);                           \
-    const ulong first = get_global_id(0) * per_item;                                                           \
-    const ulong last = min(segments, first + per_item);                                                        \
-    if (offset_bytes == 0 && length == 1 && !include_initial && last <= n) {                                   \
+    ZR_SEGMENT_ITEM_RANGE(first_s, last_s, step_s)                                                             \
+    if (offset_bytes == 0 && length == 1 && !include_initial && last_s <= n) {                                 \
       /* Rows of one element: a map, one loop with nothing per segment but its element. */                    \
-      for (ulong s = first; s < last; ++s) ZR_STORE_##TN(result, s, ZR_COMBINE(OP, ATN)(identity, ZR_LOAD_##TN(in, s))); \
+      for (ulong s = first_s; s < last_s; s += step_s)                                                         \
+        ZR_STORE_##TN(result, s, ZR_COMBINE(OP, ATN)(identity, ZR_LOAD_##TN(in, s)));                          \
       return;                                                                                                  \
     }                                                                                                          \
-    for (ulong s = first; s < last; ++s) {                                                                     \
+    for (ulong s = first_s; s < last_s; s += step_s) {                                                         \
       const ulong begin = zr_segment_bound(offsets, offset_bytes, length, s, n);                               \
       const ulong end = zr_segment_end(offsets, offset_bytes, length, s, end_step, begin, n);                 \
       ACC acc = identity;                                                                                      \

@@ -50,7 +50,8 @@ TEST(SegmentedPlan, GivenSegmentsOfAtMostEightWhenPlanningThenOneWorkItemPerSegm
       ASSERT_EQ(plan.passes.size(), 1u) << describe(plan);
       const KernelPass& pass = plan.passes.front();
       const bool cpu = caps.type == DeviceType::cpu;
-      EXPECT_EQ(pass.entry_point, cpu ? "zr_segitemcpu_plus_f32" : "zr_segitem_plus_f32");
+      // GPUs: four consecutive segments a work-item where none is longer than one element (segquad).
+      EXPECT_EQ(pass.entry_point, cpu ? "zr_segitemcpu_plus_f32" : length == 1 ? "zr_segquad_plus_f32" : "zr_segitem_plus_f32");
       EXPECT_EQ(buffer_arg(pass, 2).which, BufferArg::Which::none);  // equal segments read no offsets
       EXPECT_EQ(u64_arg(pass, 4), length);
       EXPECT_EQ(u64_arg(pass, 5), 1u << 20);
@@ -62,10 +63,9 @@ TEST(SegmentedPlan, GivenSegmentsOfAtMostEightWhenPlanningThenOneWorkItemPerSegm
       ASSERT_EQ(plan.results.size(), 1u);
       EXPECT_EQ(plan.results.front().elements, 1u << 20);
       EXPECT_EQ(combine_depth(plan), length);
-      if (!cpu) {
-        // GPUs: four consecutive segments a work-item where all are of one element (segitem.cl's quads), else one.
-        ASSERT_EQ(pass.args.size(), 11u);
-        EXPECT_EQ(std::get<Scalar>(pass.args[9]).as<std::uint32_t>(), length == 1 ? 1u : 0u);
+      if (!cpu) {  // no more work-items than quads (or segments)
+        const std::uint64_t per_item = length == 1 ? kSegmentQuad : 1;
+        EXPECT_LT(pass.global_size, (1u << 20) / per_item + pass.local_size) << describe(plan);
       }
     }
     // Offsets: the same family when the longest segment is short, whatever the mean.
@@ -244,8 +244,8 @@ TEST(SegmentedPlan, GivenATuningThatCapsAWorkItemPerSegmentWhenPlanningThenTheGr
   // segitem (plain ops), segarg (arg-reductions) and segt (transform-reductions) over segments of one element.
   for (const Op op : {Op::plus, Op::argmax, Op::norm_l2}) {
     SCOPED_TRACE(name(op));
-    // segitem's work-items take four consecutive segments at a time.
-    const std::uint64_t per_item = op == Op::plus ? kSegmentItemQuad : 1;
+    // segquad's work-items take four consecutive segments at a time.
+    const std::uint64_t per_item = op == Op::plus ? kSegmentQuad : 1;
     const Plan capped = make_segmented_plan(caps, request(op, DataType::f32, segments), equal(segments, 1), tuned);
     const Plan wide = make_segmented_plan(caps, request(op, DataType::f32, segments), equal(segments, 1), uncapped);
     ASSERT_EQ(capped.passes.size(), 1u) << describe(capped);

@@ -184,29 +184,28 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
   }
 
   // Segments of a few elements: a work-item each, one scalar loop (on GPUs four consecutive one-element ones at a
-  // time; CPU devices read longer ones with segcpu's vector states, below).
+  // time, segquad; CPU devices read longer ones with segcpu's vector states, below).
   if (layout.longest <= kSegmentPerItemMaxLength) {
     // CPU devices run a group's work-items one after another: there each work-item takes a contiguous block of
     // segments of about kCpuSegmentItemBlockBytes of input (segitemcpu), walking its share in order (2-core
     // machine, 2^24 segments of one f32, kernel time: Intel's CPU runtime 140 ms with a segment per work-item).
     const bool cpu = caps.type == DeviceType::cpu;
-    KernelPass pass = kernel_pass(cpu ? "segitemcpu" : "segitem", op, type, "segments");
-    pass.args = {input, u64(request.n), offsets, offset_bytes_arg(layout), u64(layout.length), u64(layout.segments),
-                 result, identity, u32(include_initial)};
+    // GPUs: segments of at most one element take segquad, four consecutive ones a work-item at a time.
+    const char* family = cpu ? "segitemcpu" : layout.longest <= kSegmentQuadMaxLength ? "segquad" : "segitem";
+    KernelPass pass = kernel_pass(family, op, type, "segments");
     if (cpu) {
       const std::uint64_t block =
           std::max<std::uint64_t>(1, kCpuSegmentItemBlockBytes / (std::max<std::uint64_t>(mean, 1) * size_of(type)));
       pass.local_size = 1;
       pass.global_size = std::clamp<std::uint64_t>(ceil_div(layout.segments, block), 1, UINT32_MAX);
     } else {
-      const bool quads = layout.longest <= kSegmentItemQuadMaxLength;
-      const std::uint64_t per_item = quads ? kSegmentItemQuad : 1;
+      const std::uint64_t per_item = layout.longest <= kSegmentQuadMaxLength ? kSegmentQuad : 1;
       pass.local_size = std::max<std::uint64_t>(1, std::min(tuning.work_group_size, caps.max_work_group_size));
       pass.global_size =
           segment_item_groups(caps, tuning, ceil_div(layout.segments, per_item), pass.local_size) * pass.local_size;
-      pass.args.push_back(u32(quads));
     }
-    pass.args.push_back(u64(layout.end_step));
+    pass.args = {input, u64(request.n), offsets, offset_bytes_arg(layout), u64(layout.length), u64(layout.segments),
+                 result, identity, u32(include_initial), u64(layout.end_step)};
     plan.reason = "segments of at most " + std::to_string(layout.longest) + " elements: a work-item per segment";
     plan.passes.push_back(std::move(pass));
     return plan;
@@ -297,7 +296,8 @@ std::uint64_t segmented_combine_depth(const Plan& plan) {
   if (first.entry_point.starts_with("zr_useg")) return segmented_user_depth(plan);
   if (first.entry_point.starts_with("zr_segarg")) return 0;  // arg-reductions compare, never round
   if (first.entry_point.starts_with("zr_segt") || first.entry_point.starts_with("zr_segm")) return segmented_transform_depth(plan);
-  if (first.entry_point.starts_with("zr_segitem_") || first.entry_point.starts_with("zr_segitemcpu_"))
+  if (first.entry_point.starts_with("zr_segitem_") || first.entry_point.starts_with("zr_segitemcpu_") ||
+      first.entry_point.starts_with("zr_segquad_"))
     return layout.longest + initial;
   if (first.entry_point.starts_with("zr_segbinned_")) return layout.longest + initial;  // exact until rounded once
   if (first.entry_point.starts_with("zr_segsub_")) {

@@ -2,7 +2,8 @@
 // Segmented reductions: result s reduces the elements of segment s on its own (row sums, per-key totals,
 // np.add.reduceat). The plan is chosen from the distribution of segment sizes (SegmentLayout):
 //   - "segitem":  one work-item per segment, for segments so short that a group would idle ("segitemcpu" on CPU
-//                 devices: a work-item per contiguous block of such segments; rows of one element are a map);
+//                 devices: a work-item per contiguous block of such segments; rows of one element are a map;
+//                 "segquad" on GPUs for segments of at most one element: four consecutive ones a work-item);
 //   - "segcpu":   on CPU devices (whose groups run their work-items one after another), every longer segment: a
 //                 work-item per contiguous run of pieces folded with cpu.cl's vector states, and slices of few
 //                 long segments folded by the column passes;
@@ -38,12 +39,12 @@ std::uint64_t segmented_combine_depth(const Plan& plan);
 
 // Segments up to this long (the longest of them) run one work-item per segment (segitem, segitemcpu).
 inline constexpr std::uint64_t kSegmentPerItemMaxLength = 8;
-// segitem (GPUs) gives a work-item this many consecutive segments at a time (segitem.cl's quads) where none is
-// longer than kSegmentItemQuadMaxLength: one vector of bounds for them, and one vector load and store where they
-// are one element each. One-element segments took 0.59-0.82x the time that way on the H200, segments of four
-// 1.2-1.8x (bench/results/segitem_quads_h200_2026-11-29).
-inline constexpr std::uint64_t kSegmentItemQuad = 4;
-inline constexpr std::uint64_t kSegmentItemQuadMaxLength = 1;
+// On GPUs segments of at most kSegmentQuadMaxLength elements take segquad, which gives a work-item kSegmentQuad
+// consecutive segments at a time: one vector of bounds for them, and one vector load and store where they are one
+// element each. One-element segments took 0.60-0.83x segitem's time on the H200; segments of four as quads took
+// 1.2-1.8x (bench/results/segquad_h200_2026-11-29).
+inline constexpr std::uint64_t kSegmentQuad = 4;
+inline constexpr std::uint64_t kSegmentQuadMaxLength = 1;
 
 // segspan's tile positions per lane, held in the lane's registers (segspan.cl's ZR_SPAN_ITEMS): 16, or 8 for 8-byte
 // accumulators, whose 16 spilled on PVC (and took f64 1.18-1.31x longer on an H200). For f32 in registers, 8 took
