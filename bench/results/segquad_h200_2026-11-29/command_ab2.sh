@@ -1,0 +1,11 @@
+set -u
+cd .devcarry && tar xJf bin2.tar.xz && cd ..
+export out=$OUT; source bench/h100_setup.sh >/dev/null 2>&1
+export ZE_REDUCE_CACHE_DIR=/tmp/zc
+log=$OUT/log.txt; echo "start $(date +%T) index=$index" > $log
+timeout 330 .devcarry/ze_reduce_conformance --full --device NVIDIA --report $OUT/nvidia.json --gtest_brief=1 > $OUT/conf.txt 2>&1; echo "conf rc=$? $(date +%T)" >> $log
+tail -3 $OUT/conf.txt >> $log
+bench() { timeout 120 .devcarry/zr_segmented_bench --device $index --max-log2 28 --min-log2 0 --upto-log2 2 --step 2 --runs 3 --types 7 2>>$log | sed "s/^{/{\"lib\":\"$1\",/" >> $OUT/ab.jsonl; echo "$1 rc=${PIPESTATUS[0]} $(date +%T)" >> $log; }
+LD_LIBRARY_PATH=$PWD/.devcarry/oldlib:$LD_LIBRARY_PATH bench old
+bench new
+cat $log
