@@ -2,6 +2,7 @@
 
 #include <mutex>
 
+#include "device_fate.hpp"
 #include "opencl/context.hpp"
 #include "opencl/executor.hpp"
 #include "opencl/memory.hpp"
@@ -84,12 +85,17 @@ class OpenClBackend final : public BackendDevice {
     opencl::Allocations allocations;
     std::mutex run_mutex;
   };
+  // A device found lost while its context is made (clCreateContext, a queue or a program build answering -9999)
+  // stays lost: every later call throws that error instead of trying the driver again.
   State& state() const {
-    std::call_once(once_, [this] { state_ = std::make_unique<State>(device_); });
+    creation_fate_.keep_if_lost(device_.name, [this] {
+      std::call_once(once_, [this] { state_ = std::make_unique<State>(device_); });
+    });
     return *state_;
   }
 
   opencl::Device device_;
+  mutable core::DeviceFate creation_fate_;
   mutable std::once_flag once_;
   mutable std::unique_ptr<State> state_;
 };

@@ -1,6 +1,7 @@
 #include "fault_injection.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstdlib>
 
@@ -23,6 +24,10 @@ std::optional<InjectedFault> parse_fault_injection(std::string_view text) {
     fault.device_text = lowercase(text.substr(at + 1));
     text = text.substr(0, at);
   }
+  if (text == "lost_context") {  // no strategy: it strikes before any work
+    fault.kind = FaultKind::lost_context;
+    return fault;
+  }
   if (const auto colon = text.find(':'); colon != std::string_view::npos) {
     const std::string_view kind = text.substr(0, colon);
     if (kind == "wrong_result") fault.kind = FaultKind::wrong_result;
@@ -30,8 +35,9 @@ std::optional<InjectedFault> parse_fault_injection(std::string_view text) {
     else if (kind == "hang") fault.kind = FaultKind::hang;
     else if (kind == "lost_call") fault.kind = FaultKind::lost_call;
     else {
-      logger().warn("ZE_REDUCE_FAULT_INJECTION: unknown kind '{}' (wrong_result, device_lost, hang, lost_call): ignored",
-                    kind);
+      logger().warn(
+          "ZE_REDUCE_FAULT_INJECTION: unknown kind '{}' (wrong_result, device_lost, hang, lost_call, lost_context): ignored",
+          kind);
       return std::nullopt;
     }
     text = text.substr(colon + 1);
@@ -58,6 +64,14 @@ bool injected(FaultKind kind, Strategy strategy, std::string_view device) {
   const auto& fault = injected_fault();
   if (!fault || fault->kind != kind || fault->strategy != strategy) return false;
   return fault->device_text.empty() || lowercase(device).find(fault->device_text) != std::string::npos;
+}
+
+bool injected_lost_context(std::string_view device) {
+  const auto& fault = injected_fault();
+  if (!fault || fault->kind != FaultKind::lost_context) return false;
+  if (!fault->device_text.empty() && lowercase(device).find(fault->device_text) == std::string::npos) return false;
+  static std::atomic<bool> struck{false};
+  return !struck.exchange(true);
 }
 
 }  // namespace zr::core

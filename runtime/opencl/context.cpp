@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "fault_injection.hpp"
 #include "opencl/error.hpp"
 #include "opencl/pinned_host_buffer.hpp"
 #include "log.hpp"
@@ -33,6 +34,7 @@ Context::Context(Device device, cl_context adopted, ContextOptions options)
     const cl_context_properties properties[] = {CL_CONTEXT_PLATFORM,
                                                 reinterpret_cast<cl_context_properties>(device_.platform), 0};
     context_ = ContextHandle(clCreateContext(properties, 1, &device_.id, nullptr, nullptr, &code));
+    if (core::injected_lost_context(device_.name)) code = -9999;  // as NVIDIA's OpenCL, once the device is gone
     check(code, "clCreateContext", device_.name);
   }
   queue_ = make_queue(CL_QUEUE_PROFILING_ENABLE);
