@@ -37,12 +37,12 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
 // The most combines any one element goes through on its way to its segment's result (see combine_depth).
 std::uint64_t segmented_combine_depth(const Plan& plan);
 
-// Segments up to this long (the longest of them) run one work-item per segment (segitem, segitemcpu).
+// Segments up to this long (the longest of them) run one work-item per segment (segitem, segquad, segitemcpu).
 inline constexpr std::uint64_t kSegmentPerItemMaxLength = 8;
 // On GPUs segments of at most kSegmentQuadMaxLength elements take segquad, which gives a work-item kSegmentQuad
 // consecutive segments at a time: one vector of bounds for them, and one vector load and store where they are one
-// element each. One-element segments took 0.60-0.83x segitem's time on the H200; segments of four as quads took
-// 1.2-1.8x (bench/results/segquad_h200_2026-11-29).
+// element each. On the H200, one-element segments by 32-bit offsets took 0.60-0.82x segitem's time, f32 rows of one
+// 0.82-0.89x (f64 rows within 2%); segments of four as quads took 1.2-1.8x (bench/results/segquad_h200_2026-11-29).
 inline constexpr std::uint64_t kSegmentQuad = 4;
 inline constexpr std::uint64_t kSegmentQuadMaxLength = 1;
 
