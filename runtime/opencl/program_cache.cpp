@@ -58,6 +58,15 @@ void dump_binary(cl_program program, const std::string& module_name) {
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   logger().info("opencl: wrote the binary of module {} to {}", module_name, path);
 }
+// ZE_REDUCE_OPENCL_BUILD_OPTIONS=<options>: appended to every module's clBuildProgram options (and so to its binary
+// cache key), to measure what a vendor's compiler option does (e.g. NVIDIA's -cl-nv-maxrregcount=N) without a
+// rebuild. A diagnostic, as the dump above.
+std::string with_extra_build_options(std::string options) {
+  const char* extra = std::getenv("ZE_REDUCE_OPENCL_BUILD_OPTIONS");
+  if (!extra || !*extra) return options;
+  return options.empty() ? std::string(extra) : options + " " + extra;
+}
+
 // PoCL keeps a persistent kernel cache of its own and starts faster from it than from the binaries it exports
 // (a first reduction in a new process: 0.07 s against 0.12 s on the 2-core machine): it is not cached twice
 // unless ZE_REDUCE_CACHE=on asks for it, or its own cache is off (POCL_KERNEL_CACHE=0).
@@ -149,9 +158,9 @@ ProgramHandle ProgramCache::build(const core::EmbeddedModule& module) const {
   const Ingestion ingestion = ingestion_ == Ingestion::spir12 && module.spir12_bitcode.empty() && caps_.accepts_opencl_c
                                   ? Ingestion::source
                                   : ingestion_;
-  const std::string build_options = ingestion == Ingestion::spir12   ? "-x spir -spir-std=1.2"
-                                    : ingestion == Ingestion::source ? "-cl-std=" + std::string(module.cl_std)
-                                                                     : "";
+  const std::string build_options = with_extra_build_options(ingestion == Ingestion::spir12   ? "-x spir -spir-std=1.2"
+                                                              : ingestion == Ingestion::source ? "-cl-std=" + std::string(module.cl_std)
+                                                                                               : "");
   const core::BinaryCacheKey cache_key = binary_cache_key(module, ingestion, build_options);
   if (auto cached = load_cached(cache_key)) return std::move(*cached);
   switch (ingestion) {
