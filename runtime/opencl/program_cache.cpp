@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "opencl/error.hpp"
+#include "opencl/vendor_build_options.hpp"
 #include "log.hpp"
 #include "zereduce/errors.hpp"
 
@@ -158,9 +159,12 @@ ProgramHandle ProgramCache::build(const core::EmbeddedModule& module) const {
   const Ingestion ingestion = ingestion_ == Ingestion::spir12 && module.spir12_bitcode.empty() && caps_.accepts_opencl_c
                                   ? Ingestion::source
                                   : ingestion_;
-  const std::string build_options = with_extra_build_options(ingestion == Ingestion::spir12   ? "-x spir -spir-std=1.2"
-                                                              : ingestion == Ingestion::source ? "-cl-std=" + std::string(module.cl_std)
-                                                                                               : "");
+  std::string build_options = ingestion == Ingestion::spir12   ? "-x spir -spir-std=1.2"
+                              : ingestion == Ingestion::source ? "-cl-std=" + std::string(module.cl_std)
+                                                               : "";
+  if (const std::string vendor = vendor_build_options(caps_, module_name); !vendor.empty())
+    build_options += (build_options.empty() ? "" : " ") + vendor;
+  build_options = with_extra_build_options(std::move(build_options));
   const core::BinaryCacheKey cache_key = binary_cache_key(module, ingestion, build_options);
   if (auto cached = load_cached(cache_key)) return std::move(*cached);
   switch (ingestion) {

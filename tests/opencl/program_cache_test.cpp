@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "kernel_catalog.hpp"
+#include "opencl/vendor_build_options.hpp"
 #include "test_support.hpp"
 #include "zereduce/errors.hpp"
 
@@ -118,6 +119,49 @@ TEST(OpenclProgramCache, GivenTheDumpVariable_WhenAModuleIsBuilt_ThenItsDeviceBi
   ASSERT_TRUE(std::filesystem::exists(written)) << written;
   EXPECT_GT(std::filesystem::file_size(written), 0u);
   std::filesystem::remove_all(dir);
+}
+
+TEST(OpenclProgramCache, GivenExtraBuildOptions_WhenAModuleIsBuilt_ThenTheCompilerGetsThemAndABadOneIsNamed) {
+  ZR_REQUIRE_TEST_DEVICE();
+  const core::EmbeddedModule* module = nullptr;
+  Context plain(*test::test_device());
+  for (const auto& candidate : core::embedded_modules())
+    if (candidate.name == std::string_view("final_base") && plain.capabilities().can_load(candidate)) module = &candidate;
+  ASSERT_NE(module, nullptr) << "final_base is not embedded or not loadable";
+  ScopedEnv no_cache("ZE_REDUCE_CACHE", "off");  // a kept binary would skip the compiler
+  {
+    ScopedEnv env("ZE_REDUCE_OPENCL_BUILD_OPTIONS", "-cl-mad-enable");  // valid everywhere: the build succeeds
+    Context context(*test::test_device());
+    EXPECT_NE(context.programs().program(*module), nullptr);
+  }
+  ScopedEnv env("ZE_REDUCE_OPENCL_BUILD_OPTIONS", "--no-such-option-zr");
+  Context context(*test::test_device());
+  try {
+    context.programs().program(*module);
+    FAIL() << "a build with an unknown option succeeded";
+  } catch (const std::exception& e) {
+    EXPECT_TRUE(contains(e.what(), "--no-such-option-zr")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "final_base")) << e.what();
+  }
+}
+
+TEST(OpenclVendorBuildOptions, GivenAnNvidiaGpu_WhenAMeasuredModuleIsBuilt_ThenItsRegistersAreCappedAndOnlyThere) {
+  core::Capabilities nvidia;
+  nvidia.type = core::DeviceType::gpu;
+  nvidia.backend = "opencl";
+  nvidia.device_name = "NVIDIA H200";
+  EXPECT_EQ(vendor_build_options(nvidia, "segarg_base"), "-cl-nv-maxrregcount=32");
+  EXPECT_EQ(vendor_build_options(nvidia, "segt_base"), "-cl-nv-maxrregcount=32");
+  EXPECT_EQ(vendor_build_options(nvidia, "segspan_fp64"), "-cl-nv-maxrregcount=40");
+  EXPECT_EQ(vendor_build_options(nvidia, "segspan_base"), "");  // slower capped
+  EXPECT_EQ(vendor_build_options(nvidia, "segarg_fp64"), "");   // not measured
+  EXPECT_EQ(vendor_build_options(nvidia, "segargjoin_base"), "");
+  core::Capabilities other = nvidia;
+  other.device_name = "Intel(R) Data Center GPU Max 1550";
+  EXPECT_EQ(vendor_build_options(other, "segarg_base"), "");
+  other = nvidia;
+  other.type = core::DeviceType::cpu;
+  EXPECT_EQ(vendor_build_options(other, "segarg_base"), "");
 }
 
 // The persistent binary cache through the program cache: a fresh context loads what an earlier one kept (as a
