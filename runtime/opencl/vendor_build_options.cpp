@@ -13,13 +13,15 @@ struct RegisterCap {
 };
 
 // NVIDIA's compiler gives these kernels more registers than their latency-bound loops repay: capped
-// (-cl-nv-maxrregcount), more groups stay resident per SM. H200, 2^28 elements, power-law segment sizes, the same
-// library with ZE_REDUCE_OPENCL_BUILD_OPTIONS (bench/results/nvidia_register_caps_h200_2026-11-29/): segarg's
-// argmax 0.86x the time at 32 registers, segt's norm_l2 0.82x, segspan's f64 sums and maxima 0.89-0.90x at 40.
-// segspan's 4-byte kernels were slower capped (1.05-1.10x at 40, 1.35x at 32) and keep their 48. Only the modules
-// measured are capped (f32 argmax and norm_l2 live in the base modules; their f64 forms are not capped).
+// (-cl-nv-maxrregcount), more groups stay resident per SM. Measured on an H200, 2^28 elements, each A/B in one call
+// (bench/results/nvidia_register_caps_h200_2026-11-29/):
+// - segt_base at 32 (f32 norm_l2 and the other transforms of 4-byte and smaller types): power-law sizes 0.82x the
+//   time, one segment of 2^28 0.92x, one-element segments by offsets 0.91x, rows of one and of four 0.99-1.00x.
+//   Segments of 2^4..2^8 (and four-element ones by offsets) were not measured with the cap.
+// - segspan_fp64 at 40 (f64 power-law sums and maxima): 0.89-0.90x.
+// Not capped, as slower: segspan_base (1.05-1.10x at 40, 1.35x at 32) and segarg_base (argmax at 32: power law
+// 0.86x, but one-element and four-element segments 1.47-1.89x and 2^28 1.06x).
 constexpr std::array kNvidiaRegisterCaps{
-    RegisterCap{"segarg_base", 32},
     RegisterCap{"segt_base", 32},
     RegisterCap{"segspan_fp64", 40},
 };

@@ -150,18 +150,18 @@ TEST(OpenclVendorBuildOptions, GivenAnNvidiaGpu_WhenAMeasuredModuleIsBuilt_ThenI
   nvidia.type = core::DeviceType::gpu;
   nvidia.backend = "opencl";
   nvidia.device_name = "NVIDIA H200";
-  EXPECT_EQ(vendor_build_options(nvidia, "segarg_base"), "-cl-nv-maxrregcount=32");
   EXPECT_EQ(vendor_build_options(nvidia, "segt_base"), "-cl-nv-maxrregcount=32");
   EXPECT_EQ(vendor_build_options(nvidia, "segspan_fp64"), "-cl-nv-maxrregcount=40");
   EXPECT_EQ(vendor_build_options(nvidia, "segspan_base"), "");  // slower capped
-  EXPECT_EQ(vendor_build_options(nvidia, "segarg_fp64"), "");   // not measured
+  EXPECT_EQ(vendor_build_options(nvidia, "segarg_base"), "");   // slower capped at small segments
+  EXPECT_EQ(vendor_build_options(nvidia, "segt_fp64"), "");     // not measured
   EXPECT_EQ(vendor_build_options(nvidia, "segargjoin_base"), "");
   core::Capabilities other = nvidia;
   other.device_name = "Intel(R) Data Center GPU Max 1550";
-  EXPECT_EQ(vendor_build_options(other, "segarg_base"), "");
+  EXPECT_EQ(vendor_build_options(other, "segt_base"), "");
   other = nvidia;
   other.type = core::DeviceType::cpu;
-  EXPECT_EQ(vendor_build_options(other, "segarg_base"), "");
+  EXPECT_EQ(vendor_build_options(other, "segt_base"), "");
 }
 
 // The persistent binary cache through the program cache: a fresh context loads what an earlier one kept (as a
