@@ -3,7 +3,8 @@
 # to change a tree's generator). The release preset took Ninja until it took Unix Makefiles, CMake's default.
 # The whole tree goes, not just CMakeCache.txt and CMakeFiles/: the objects Ninja built have their header
 # dependencies only in Ninja's own records (.ninja_deps), so Make would take them over and miss a header edit.
-#   usage: bash scripts/configure_preset.sh <configure preset>   (the preset's own binaryDir: no -B here)
+#   usage: bash scripts/configure_preset.sh <configure preset> [-DNAME=VALUE ...]   (the preset's own binaryDir: no
+#          -B here; the rest goes to cmake)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=$1
@@ -32,4 +33,4 @@ if [ -f "$cache" ]; then
     rm -rf "$binary_dir"
   fi
 fi
-cmake --preset "$preset"
+cmake --preset "$preset" "${@:2}"

@@ -18,8 +18,10 @@ if [ -f build/wheel/CMakeCache.txt ] &&
   ! grep -qx "CMAKE_GENERATOR:INTERNAL=$CMAKE_GENERATOR" build/wheel/CMakeCache.txt; then
   rm -rf build/wheel
 fi
+# ZR_KERNEL_MODULES_FROM (test.sh sets it): the kernel modules a build of the same sources made, not compiled again.
 "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps \
-  --config-settings=build-dir=build/wheel --config-settings=cmake.define.ZR_WERROR=ON .
+  --config-settings=build-dir=build/wheel --config-settings=cmake.define.ZR_WERROR=ON \
+  --config-settings=cmake.define.ZR_KERNEL_MODULES_FROM="${ZR_KERNEL_MODULES_FROM:-}" .
 # From outside the source tree, so that `import zereduce` can only be the installed package.
 tests="$PWD/tests/python"
 cd /tmp

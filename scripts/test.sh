@@ -19,10 +19,13 @@ export CMAKE_CXX_COMPILER_LAUNCHER="${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}"
 bash scripts/configure_preset.sh release
 cmake --build --preset release --parallel "$(nproc)"
 ctest --preset release --parallel "$(nproc)" "$@" || { status=$?; bash scripts/show_failed_tests.sh build/release; exit "$status"; }
+# The wheel and the sanitized build take the kernel modules the release build has just made, instead of compiling
+# the ~230 modules again (about a minute each on 2 cores; spirv_kernels/copy_built_module.cmake checks them).
+export ZR_KERNEL_MODULES_FROM="$PWD/build/release/spirv_kernels/modules"
 # The Python package as users get it: pip install . into a project-local venv, then its tests (about 2 minutes).
 bash scripts/python_package_test.sh
 if [ "${ZR_SKIP_SANITIZED:-0}" != 1 ]; then
-  bash scripts/configure_preset.sh debug
+  bash scripts/configure_preset.sh debug -DZR_KERNEL_MODULES_FROM="$ZR_KERNEL_MODULES_FROM"
   cmake --build --preset debug --target level_zero_cpu_fault_tests level_zero_cpu_rules_tests ze_reduce_test_driver \
     zr_opencl_interop_tests zr_level_zero_interop_tests
   ctest --preset debug -L sanitized || { status=$?; bash scripts/show_failed_tests.sh build/debug; exit "$status"; }
