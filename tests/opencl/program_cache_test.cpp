@@ -151,8 +151,8 @@ TEST(OpenclVendorBuildOptions, GivenAnNvidiaGpu_WhenAMeasuredModuleIsBuilt_ThenI
   nvidia.backend = "opencl";
   nvidia.device_name = "NVIDIA H200";
   EXPECT_EQ(vendor_build_options(nvidia, "segt_base"), "-cl-nv-maxrregcount=32");
-  EXPECT_EQ(vendor_build_options(nvidia, "segspan_fp64"), "-cl-nv-maxrregcount=40");
   EXPECT_EQ(vendor_build_options(nvidia, "segspan_base"), "");  // slower capped
+  EXPECT_EQ(vendor_build_options(nvidia, "segspan_fp64"), "");  // measured on a kernel that did not land
   EXPECT_EQ(vendor_build_options(nvidia, "segarg_base"), "");   // slower capped at small segments
   EXPECT_EQ(vendor_build_options(nvidia, "segt_fp64"), "");     // not measured
   EXPECT_EQ(vendor_build_options(nvidia, "segargjoin_base"), "");
