@@ -696,6 +696,43 @@ class GivenSegmentedReduction(Case):
         document = self.run_json("--input", path("codes.npy"), "--axis", 0, "-o", "sum_i64", "--verify", "-i", 1)
         self.assertEqual([int(v) for v in document["result"]], codes.sum(axis=0, dtype=np.int64).tolist())
 
+    def test_means_and_variances_per_segment_and_axis_match_numpy(self):
+        rng = np.random.default_rng(21)
+        samples = (rng.standard_normal(20000) * 4 + 100).astype(np.float32)
+        offsets = np.array([0, 1, 1, 9000, 20000], dtype=np.int64)  # one element, an empty one, two long
+        source, bounds = save("mv_values.npy", samples), save("mv_offsets.npy", offsets)
+        for ddof in (0, 1):
+            document = self.run_json("--input", source, "--segments", bounds, "-o", "mean_var_f64", "--ddof", ddof,
+                                     "--verify", "-i", 1)
+            self.assertTrue(document["verification"]["passed"])
+            moments = document["moments"]
+            self.assertEqual(len(moments), 4)
+            self.assertEqual([m["count"] for m in moments], [1, 0, 8999, 11000])
+            self.assertEqual(document["result"], [m["mean"] for m in moments])
+            for s in (0, 2, 3):
+                part = samples[offsets[s]:offsets[s + 1]].astype(np.float64)
+                self.assertAlmostEqual(float(moments[s]["mean"]), part.mean(), delta=1e-9 * abs(part.mean()))
+                if part.size > ddof:
+                    self.assertAlmostEqual(float(moments[s]["variance"]), part.var(ddof=ddof),
+                                           delta=1e-9 * part.var(ddof=ddof) + 1e-12)
+                self.assertEqual(moments[s]["ddof"], ddof)
+        # Along every axis of a 3-D integer array, the first moved last as for the transforms.
+        table = rng.integers(-500, 500, size=(5, 6, 70)).astype(np.int16)
+        for axis in (0, 1, 2):
+            document = self.run_json("--input", save("mv_table.npy", table), "--axis", axis, "-o", "mean_var_f64",
+                                     "--verify", "-i", 1)
+            self.assertTrue(document["verification"]["passed"])
+            self.assertEqual(document["request"]["result_shape"], list(table.mean(axis=axis).shape))
+            np.testing.assert_allclose([float(m["mean"]) for m in document["moments"]],
+                                       table.mean(axis=axis, dtype=np.float64).ravel(), rtol=1e-12)
+            np.testing.assert_allclose([float(m["variance"]) for m in document["moments"]],
+                                       table.var(axis=axis, dtype=np.float64).ravel(), rtol=1e-9)
+        quiet = run("--input", source, "--segments", bounds, "-o", "mean_var_f32", "-q", "-i", 1)
+        self.assertEqual(quiet.returncode, 0, quiet.stderr)
+        fields = quiet.stdout.decode().strip().strip("[]").split(", ")
+        self.assertEqual(len(fields), 4)  # "MEAN VARIANCE" per segment
+        self.assertAlmostEqual(float(fields[3].split()[0]), samples[9000:].astype(np.float64).mean(), places=2)
+
     def test_argmin_argmax_per_segment_and_axis_are_numpys_with_indices_from_each_begin(self):
         rng = np.random.default_rng(12)
         values = rng.integers(-20, 20, size=5000).astype(np.float32)
@@ -744,7 +781,8 @@ class GivenSegmentedReduction(Case):
         self.expect_error(["--input", array, "--axis", 2], 2, "out of range", "(4, 5)")
         self.expect_error(["--axis", 0], 2, "needs an N-D .npy --input")
         self.expect_error(["--input", array, "--axis", 1, "--segments", path("past.npy")], 2, "give one")
-        self.expect_error(["--input", array, "--axis", 1, "-o", "mean_var_f64"], 2, "not mean_var_f64 yet")
+        self.expect_error(["--input", array, "--axis", 1, "-o", "mean_var_f64", "--output", path("mv.npy")], 2,
+                          "--output", "use --json")
         self.expect_error(["--input", array, "--axis", 1, "--columns", 5], 2, "cannot be combined")
         self.expect_error(["--input", array, "-o", "argmax", "--output", path("x.npy")], 2, "--output")
 

@@ -29,12 +29,25 @@ struct MomentsOutcome {
   std::uint64_t ddof = 0;
 };
 
+// A mean_var result as reported: its count, mean and m2 in the accumulator type, and the variance and standard
+// deviation that --ddof asks for.
+template <typename A>
+MomentsOutcome moments_outcome(const zr::moments<A>& m, core::DataType accumulator, std::uint64_t ddof) {
+  return {m.count,
+          core::Scalar::from<A>(accumulator, m.mean),
+          core::Scalar::from<A>(accumulator, m.m2),
+          core::Scalar::from<A>(accumulator, m.variance(ddof)),
+          core::Scalar::from<A>(accumulator, m.stddev(ddof)),
+          ddof};
+}
+
 struct RunOutcome {
   std::vector<core::Scalar> results;  // one per column, from the last timed run (transforms: of their result
                                       // type; mean_var: the mean)
   std::optional<std::uint64_t> index;  // argmin/argmax: the index of results[0] (their one result)
   std::vector<std::uint64_t> indices;  // argmin/argmax per segment: each result's index from its segment's begin
   std::optional<MomentsOutcome> moments;  // mean_var only
+  std::vector<MomentsOutcome> segment_moments;  // mean_var per segment, one each (results then hold the means)
   std::optional<core::Scalar> equal_to;   // count_equal's value
   core::Scalar identity;              // the identity the reduction used (known or --identity; argmin/argmax:
                                       // the value their kernels start from, minimum's or maximum's identity)

@@ -106,6 +106,10 @@ nlohmann::json to_json(const Report& r) {
   if (outcome.index) doc["index"] = *outcome.index;  // argmin/argmax only: the schema requires it there alone
   if (!outcome.indices.empty()) doc["index"] = outcome.indices;  // per segment, one each
   if (outcome.moments) doc["moments"] = moments_json(*outcome.moments);  // mean_var only, likewise
+  if (!outcome.segment_moments.empty()) {  // mean_var per segment: one each
+    doc["moments"] = nlohmann::json::array();
+    for (const auto& m : outcome.segment_moments) doc["moments"].push_back(moments_json(m));
+  }
   if (r.verification) {
     nlohmann::json columns = nlohmann::json::array();
     for (const auto& c : r.verification->columns) {
@@ -178,6 +182,10 @@ void print_text(const Report& r, std::FILE* out) {
       }
       if (i) text += ", ";
       text += outcome.results[i].to_string();
+      // mean_var per segment: "MEAN (variance V)" (-q: "MEAN V").
+      if (i < outcome.segment_moments.size())
+        text += (o.verbosity < 0 ? " " : " (variance ") + outcome.segment_moments[i].variance.to_string() +
+                (o.verbosity < 0 ? "" : ")");
       if (i < outcome.indices.size()) text += (o.verbosity < 0 ? " " : " at ") + std::to_string(outcome.indices[i]);
     }
     return count > 1 ? "[" + text + "]" : text;

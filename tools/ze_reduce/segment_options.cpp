@@ -89,9 +89,6 @@ void check_segment_options(const Options& options) {
   if (!segmented) return;
   const std::string which = options.axis ? "--axis" : "--segments";
   if (options.columns > 1) throw InvalidArgumentError(which + " and --columns cannot be combined: give one");
-  if (core::is_moments_op(options.op))
-    throw InvalidArgumentError(which + " takes the SYCL ops (plus ... logical_or), argmin, argmax and the transforms "
-                               "(sum_squares ... sum_f64), not " + std::string(core::name(options.op)) + " yet");
   if (options.identity) throw InvalidArgumentError(which + " takes the op's known identity: leave --identity out");
   if (options.reproducible) throw InvalidArgumentError(which + " has no reproducible sums yet: leave --reproducible out");
   if (options.strategy) throw InvalidArgumentError(which + " chooses its own plans: leave --strategy out");
@@ -122,9 +119,10 @@ std::optional<Segmentation> segment_workload(Options& options, Workload& workloa
   segmentation.result_shape.erase(segmentation.result_shape.begin() + axis);
   const std::uint64_t len = shape[k];
   const std::uint64_t inner = product(std::span(shape).subspan(k + 1));
-  // The first axis: an array reduction of `inner` columns, each a column of rows (the SYCL ops; transforms and
-  // arg-reductions have no column plans, so their first axis is moved last as any other).
-  if (k == 0 && ndim > 1 && !core::is_transform_op(options.op) && !core::is_arg_op(options.op)) {
+  // The first axis: an array reduction of `inner` columns, each a column of rows (the SYCL ops; transforms, means and
+  // variances and arg-reductions have no column plans, so their first axis is moved last as any other).
+  if (k == 0 && ndim > 1 && !core::is_transform_op(options.op) && !core::is_moments_op(options.op) &&
+      !core::is_arg_op(options.op)) {
     options.columns = inner;
     return std::nullopt;
   }

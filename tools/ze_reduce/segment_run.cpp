@@ -14,6 +14,7 @@
 #include "run_parts.hpp"
 #include "transform_choice.hpp"
 #include "transform_reference.hpp"
+#include "transform_verification.hpp"
 
 namespace zr::cli {
 
@@ -63,8 +64,7 @@ RunOutcome run_typed(zr::queue& queue, const Options& options, const Workload& w
   return outcome;
 }
 
-// A transform per segment (not mean_var: check_segment_options refuses it): results of the transform's type,
-// written, never read.
+// A transform per segment (mean_var: run_moments): results of the transform's type, written, never read.
 template <typename T, typename Transform>
 RunOutcome run_transform(zr::queue& queue, const Options& options, const Workload& workload,
                          const Segmentation& segmentation, Progress& progress, Transform transform) {
@@ -81,6 +81,31 @@ RunOutcome run_transform(zr::queue& queue, const Options& options, const Workloa
   run_timed(options, workload, progress, outcome, [] {}, submit);
   outcome.results.reserve(segments);
   for (const Result& value : results) outcome.results.push_back(core::Scalar::from<Result>(result_type, value));
+  return outcome;
+}
+
+// mean_var per segment: each segment's count, mean and m2 (an empty one: count 0, mean 0, m2 0), with the variance
+// and standard deviation --ddof asks for; the results are the means.
+template <typename T, typename Transform>
+RunOutcome run_moments(zr::queue& queue, const Options& options, const Workload& workload,
+                       const Segmentation& segmentation, Progress& progress, Transform transform) {
+  using Moments = zr::transform_result_t<Transform, T>;
+  using A = decltype(Moments{}.mean);
+  RunOutcome outcome;
+  const core::DataType accumulator = core::moments_accumulator(options.op);
+  outcome.identity = core::Scalar::from<A>(accumulator, A{});
+  const DeviceInput<T> input = place_input<T>(queue, workload, outcome.upload_ns);
+  outcome.input_on_device = input.on_device();
+  std::vector<Moments> results(segmentation.segments);
+  const zr::property_list props = properties_of(options);
+  auto submit = [&] { return submit_segments<T>(queue, input, segmentation, std::span<Moments>(results), transform, props); };
+  run_timed(options, workload, progress, outcome, [] {}, submit);
+  const std::uint64_t ddof = options.ddof.value_or(0);
+  outcome.segment_moments.reserve(results.size());
+  for (const Moments& found : results) {
+    outcome.segment_moments.push_back(moments_outcome(found, accumulator, ddof));
+    outcome.results.push_back(outcome.segment_moments.back().mean);
+  }
   return outcome;
 }
 
@@ -122,13 +147,13 @@ RunOutcome run_segmented(zr::queue& queue, const Options& options, const Workloa
       else
         return run_arg<T>(queue, options, workload, segmentation, progress, zr::argmax<>());
     });
-  if (core::is_transform_op(options.op))
+  if (core::is_transform_op(options.op) || core::is_moments_op(options.op))
     return tools::visit_element_type(static_cast<element_type>(workload.type), [&](auto type_tag) -> RunOutcome {
       using T = typename decltype(type_tag)::type;
       return with_transform<T>(options, workload, [&](auto transform) -> RunOutcome {
         if constexpr (std::is_same_v<zr::transform_result_t<decltype(transform), T>, zr::moments<float>> ||
                       std::is_same_v<zr::transform_result_t<decltype(transform), T>, zr::moments<double>>)
-          throw zr::InvalidArgumentError("mean_var per segment is not offered by ze_reduce yet");
+          return run_moments<T>(queue, options, workload, segmentation, progress, transform);
         else
           return run_transform<T>(queue, options, workload, segmentation, progress, transform);
       });
@@ -164,6 +189,11 @@ Verification verify_segments(core::Op op, const Workload& workload, const Segmen
       continue;
     }
     const std::optional<std::uint64_t> bound_depth = depth ? std::optional<std::uint64_t>(depth) : std::nullopt;
+    if (core::is_moments_op(op)) {  // count exactly, mean and m2 each within its bound
+      verification.columns.push_back(
+          check_moments(op, workload.type, data, end - begin, bound_depth, outcome.segment_moments.at(s)));
+      continue;
+    }
     // Transforms: count_equal compares with its value, the others ignore it.
     check.reference = core::is_transform_op(op)
                           ? core::transform_reference(op, workload.type, data, end - begin,

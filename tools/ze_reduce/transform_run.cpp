@@ -28,12 +28,7 @@ RunOutcome run_with(zr::queue& queue, const Options& options, const Workload& wo
     const core::DataType accumulator = core::moments_accumulator(options.op);
     const std::uint64_t ddof = options.ddof.value_or(0);
     outcome.identity = core::Scalar::from<A>(accumulator, A{});  // the state starts empty: count 0, mean 0, m2 0
-    outcome.moments = MomentsOutcome{result.count,
-                                     core::Scalar::from<A>(accumulator, result.mean),
-                                     core::Scalar::from<A>(accumulator, result.m2),
-                                     core::Scalar::from<A>(accumulator, result.variance(ddof)),
-                                     core::Scalar::from<A>(accumulator, result.stddev(ddof)),
-                                     ddof};
+    outcome.moments = moments_outcome(result, accumulator, ddof);
     outcome.results.push_back(outcome.moments->mean);
   } else {
     const core::DataType result_type = core::transform_result_type(options.op, workload.type);

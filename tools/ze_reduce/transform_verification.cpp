@@ -14,10 +14,11 @@ std::optional<std::uint64_t> combine_depth(const RunOutcome& outcome) {
 
 core::Scalar as_f64(long double value) { return core::Scalar::from<double>(core::DataType::f64, static_cast<double>(value)); }
 
-ColumnCheck check_moments(core::Op op, const Workload& workload, const RunOutcome& outcome) {
-  const core::MomentsReference reference =
-      core::moments_reference(op, workload.type, workload.data, workload.n, combine_depth(outcome));
-  const MomentsOutcome& device = outcome.moments.value();
+}  // namespace
+
+ColumnCheck check_moments(core::Op op, core::DataType type, std::span<const std::byte> data, std::uint64_t n,
+                          std::optional<std::uint64_t> depth, const MomentsOutcome& device) {
+  const core::MomentsReference reference = core::moments_reference(op, type, data, n, depth);
   const core::Moments actual{device.count, static_cast<long double>(device.mean.to_double()),
                              static_cast<long double>(device.m2.to_double())};
   ColumnCheck check;
@@ -28,12 +29,10 @@ ColumnCheck check_moments(core::Op op, const Workload& workload, const RunOutcom
   return check;
 }
 
-}  // namespace
-
 Verification verify_transform(core::Op op, const Workload& workload, const RunOutcome& outcome) {
   ColumnCheck check;
   if (core::is_moments_op(op)) {
-    check = check_moments(op, workload, outcome);
+    check = check_moments(op, workload.type, workload.data, workload.n, combine_depth(outcome), outcome.moments.value());
   } else {
     // count_equal compares with its value; the other ops ignore it.
     const core::Scalar value = outcome.equal_to.value_or(core::Scalar{workload.type, {}});
