@@ -62,6 +62,7 @@ class ProgramCache {
   cl_context context_;
   const Device& device_;
   const core::Capabilities& caps_;
+  const bool nvidia_options_;  // the compiler takes NVIDIA's build options (vendor_build_options.hpp)
   Ingestion ingestion_;
   core::BinaryCache binary_cache_;
   mutable std::mutex mutex_;

@@ -26,8 +26,8 @@ constexpr std::array kNvidiaRegisterCaps{
 };
 }  // namespace
 
-std::string vendor_build_options(const core::Capabilities& caps, std::string_view module_name) {
-  if (core::device_class(caps) != core::DeviceClass::nvidia_gpu) return {};
+std::string vendor_build_options(const core::Capabilities& caps, bool nvidia_options, std::string_view module_name) {
+  if (!nvidia_options || core::device_class(caps) != core::DeviceClass::nvidia_gpu) return {};
   for (const RegisterCap& cap : kNvidiaRegisterCaps)
     if (module_name == cap.module) return "-cl-nv-maxrregcount=" + std::to_string(cap.registers);
   return {};

@@ -8,7 +8,9 @@
 
 namespace zr::opencl {
 
-// The options to add to `module_name`'s clBuildProgram options on this device ("" for none).
-std::string vendor_build_options(const core::Capabilities& caps, std::string_view module_name);
+// The options to add to `module_name`'s clBuildProgram options on this device ("" for none). nvidia_options: the
+// device's compiler takes NVIDIA's options (cl_nv_compiler_options): NVIDIA's own driver, not another platform's
+// device that bears an NVIDIA name (PoCL's CUDA devices), whose compiler would refuse them.
+std::string vendor_build_options(const core::Capabilities& caps, bool nvidia_options, std::string_view module_name);
 
 }  // namespace zr::opencl

@@ -150,18 +150,20 @@ TEST(OpenclVendorBuildOptions, GivenAnNvidiaGpu_WhenAMeasuredModuleIsBuilt_ThenI
   nvidia.type = core::DeviceType::gpu;
   nvidia.backend = "opencl";
   nvidia.device_name = "NVIDIA H200";
-  EXPECT_EQ(vendor_build_options(nvidia, "segt_base"), "-cl-nv-maxrregcount=32");
-  EXPECT_EQ(vendor_build_options(nvidia, "segspan_base"), "");  // slower capped
-  EXPECT_EQ(vendor_build_options(nvidia, "segspan_fp64"), "");  // measured on a kernel that did not land
-  EXPECT_EQ(vendor_build_options(nvidia, "segarg_base"), "");   // slower capped at small segments
-  EXPECT_EQ(vendor_build_options(nvidia, "segt_fp64"), "");     // not measured
-  EXPECT_EQ(vendor_build_options(nvidia, "segargjoin_base"), "");
+  EXPECT_EQ(vendor_build_options(nvidia, true, "segt_base"), "-cl-nv-maxrregcount=32");
+  EXPECT_EQ(vendor_build_options(nvidia, true, "segspan_base"), "");  // slower capped
+  EXPECT_EQ(vendor_build_options(nvidia, true, "segspan_fp64"), "");  // measured on a kernel that did not land
+  EXPECT_EQ(vendor_build_options(nvidia, true, "segarg_base"), "");   // slower capped at small segments
+  EXPECT_EQ(vendor_build_options(nvidia, true, "segt_fp64"), "");     // not measured
+  EXPECT_EQ(vendor_build_options(nvidia, true, "segargjoin_base"), "");
+  // A device with NVIDIA's name on another platform (PoCL's CUDA devices): its compiler lacks NVIDIA's options.
+  EXPECT_EQ(vendor_build_options(nvidia, false, "segt_base"), "");
   core::Capabilities other = nvidia;
   other.device_name = "Intel(R) Data Center GPU Max 1550";
-  EXPECT_EQ(vendor_build_options(other, "segt_base"), "");
+  EXPECT_EQ(vendor_build_options(other, true, "segt_base"), "");
   other = nvidia;
   other.type = core::DeviceType::cpu;
-  EXPECT_EQ(vendor_build_options(other, "segt_base"), "");
+  EXPECT_EQ(vendor_build_options(other, true, "segt_base"), "");
 }
 
 // The persistent binary cache through the program cache: a fresh context loads what an earlier one kept (as a
