@@ -17,10 +17,9 @@ struct RegisterCap {
 // (bench/results/nvidia_register_caps_h200_2026-11-29/):
 // - segt_base at 32 (f32 norm_l2 and the other transforms of 4-byte and smaller types): power-law sizes 0.82x the
 //   time, one segment of 2^28 0.92x, one-element segments by offsets 0.91x, rows of one and of four 0.99-1.00x.
-//   Segments of 2^4..2^8 (and four-element ones by offsets) were not measured with the cap.
+//   Segments of 2^0..2^8, by rows and by offsets: 0.90-1.00x.
 // Not capped: segarg_base (argmax at 32: power law 0.86x, but one- and four-element segments 1.47-1.89x slower and
-// 2^28 1.06x) and segspan (f64 power law 0.89-0.90x at 40, 4-byte types 1.05-1.37x slower; measured on a variant of
-// the kernel that did not land, so the f64 cap awaits a measurement of the kernel as it is).
+// 2^28 1.06x) and segspan (at 32 the 4-byte types run 1.13-1.37x slower; f64 at 40 runs 1.03-1.14x slower).
 constexpr std::array kNvidiaRegisterCaps{
     RegisterCap{"segt_base", 32},
 };
