@@ -196,8 +196,11 @@ void SegmentedJob::check_offsets_memory() {
 }
 
 void SegmentedJob::plan(const std::byte* host_offsets, const std::byte* host_ends) {
+  std::optional<core::SegmentLayout> rows;  // offsets of equal segments from 0 to n, planned as rows
   if (host_offsets && !begin_end_) {
-    std::uint64_t previous = offset_at(host_offsets, layout_.offset_bytes, signed_offsets_, 0, n_);
+    const std::uint64_t first = offset_at(host_offsets, layout_.offset_bytes, signed_offsets_, 0, n_);
+    std::uint64_t previous = first;
+    std::uint64_t shortest = UINT64_MAX;
     layout_.longest = 0;
     for (std::uint64_t k = 1; k <= layout_.segments; ++k) {
       const std::uint64_t next = offset_at(host_offsets, layout_.offset_bytes, signed_offsets_, k, n_);
@@ -207,8 +210,10 @@ void SegmentedJob::plan(const std::byte* host_offsets, const std::byte* host_end
                                    std::to_string(next));
       if (next == previous) refuse_empty_segment(k - 1);
       layout_.longest = std::max(layout_.longest, next - previous);
+      shortest = std::min(shortest, next - previous);
       previous = next;
     }
+    rows = core::equal_offsets_as_rows(layout_, n_, first, previous, shortest);
   }
   if (begin_end_) {
     layout_.longest = 0;
@@ -234,7 +239,11 @@ void SegmentedJob::plan(const std::byte* host_offsets, const std::byte* host_end
   }
   if (host_path_) return;
   const auto& caps = device_.capabilities();
-  planned_ = planned_run(core::make_segmented_plan(caps, request_of(spec_, n_, true), layout_, core::tuning_for(caps)));
+  core::Plan plan = core::make_segmented_plan(caps, request_of(spec_, n_, true), rows.value_or(layout_), core::tuning_for(caps));
+  if (rows)
+    plan.reason = "offsets of " + std::to_string(rows->segments) + " equal segments from 0 to n, planned as rows: " +
+                  plan.reason;
+  planned_ = planned_run(std::move(plan));
 }
 
 bool SegmentedJob::takes_host_path() const {
@@ -304,7 +313,8 @@ void SegmentedJob::execute(profile& out) {
   }
   const void* offsets = begin_end_ ? static_cast<const void*>(bounds_.data()) : offsets_;
   ScopedAllocation offsets_copy;
-  if (layout_.offset_bytes && (begin_end_ || host_offsets_) && !in_place) {
+  const bool reads_offsets = planned_->plan.segments && planned_->plan.segments->offset_bytes != 0;
+  if (reads_offsets && (begin_end_ || host_offsets_) && !in_place) {
     const std::uint64_t bytes = begin_end_ ? bounds_.size() : (layout_.segments + 1) * layout_.offset_bytes;
     offsets_copy = ScopedAllocation(device_, memory_kind::device, bytes);
     timed_copy(device_, out, begin_end_ ? "copy segment begins and ends to the device" : "copy segment offsets to the device",

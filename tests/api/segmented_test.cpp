@@ -278,6 +278,83 @@ TEST(Segments, GivenSegmentsOfEverySizeWhenReducingThenEveryPlanFamilyRuns) {
   else EXPECT_TRUE(lanes);
 }
 
+// Offsets of equal segments from 0 to n are planned as rows (core::equal_offsets_as_rows): the same kernels as
+// reduce_rows, the reason says so, and every segment still matches the host fold; a sum and argmax, with offsets in
+// device and in host memory, 32- and 64-bit. Offsets whose last segment is one element short stay offsets.
+TEST(Segments, GivenOffsetsOfEqualSegmentsWhenReducingThenTheyRunAsRowsAndEachMatchesTheHostFold) {
+  ZR_REQUIRE_QUEUE(q);
+  const std::uint64_t segments = 3000, length = 12, n = segments * length;
+  const Values<std::int32_t> data(exact_values<std::int32_t>(n, 7, false), n);
+  auto device_data = make_device_array<std::int32_t>(q, n);
+  q.copy(data.data(), device_data.get(), n).wait();
+  auto kernels_of = [](const event& done) {
+    std::string kernels;
+    for (const auto& pass : done.get_profile().passes)
+      if (pass.what == pass_profile::kind::kernel) kernels += pass.kernel + " ";
+    return kernels;
+  };
+  auto expect_sums = [&](const std::vector<std::int32_t>& sums, const auto& offsets) {
+    for (std::uint64_t s = 0; s + 1 < offsets.size(); ++s) {
+      std::int32_t expected = 0;
+      for (std::uint64_t i = offsets[s]; i < offsets[s + 1]; ++i)
+        expected = static_cast<std::int32_t>(static_cast<std::uint32_t>(expected) + static_cast<std::uint32_t>(data[i]));
+      if (sums[s] != expected) {
+        ADD_FAILURE() << "segment " << s << ": got " << sums[s] << ", expected " << expected;
+        return;
+      }
+    }
+  };
+  auto device_sums = make_device_array<std::int32_t>(q, segments);
+  std::vector<std::int32_t> sums(segments);
+  const event rows = q.reduce_rows(device_data.get(), segments, length, device_sums.get(), plus<>(),
+                                   {property::reduction::initialize_to_identity{}});
+  rows.wait();
+  const std::string row_kernels = kernels_of(rows);
+  auto offsets_run = [&](const auto& offsets, Where where) {
+    using Offset = typename std::decay_t<decltype(offsets)>::value_type;
+    auto device_offsets = make_device_array<Offset>(q, offsets.size());
+    q.copy(offsets.data(), device_offsets.get(), offsets.size()).wait();
+    const Offset* pointer = where == Where::device ? device_offsets.get() : offsets.data();
+    const event done = q.reduce_segments(device_data.get(), n, pointer, segments, device_sums.get(), plus<>(),
+                                         {property::reduction::initialize_to_identity{}});
+    done.wait();
+    q.copy(device_sums.get(), sums.data(), segments).wait();
+    expect_sums(sums, offsets);
+    return done;
+  };
+  std::vector<std::uint64_t> wide(segments + 1);
+  std::vector<std::uint32_t> narrow(segments + 1);
+  for (std::uint64_t s = 0; s <= segments; ++s) wide[s] = narrow[s] = static_cast<std::uint32_t>(s * length);
+  for (Where where : {Where::device, Where::host}) {
+    for (const event& done : {offsets_run(wide, where), offsets_run(narrow, where)}) {
+      EXPECT_EQ(kernels_of(done), row_kernels);
+      EXPECT_NE(done.get_profile().plans.at(0).reason.find("planned as rows"), std::string::npos)
+          << done.get_profile().plans.at(0).reason;
+    }
+  }
+  // The last segment one element short: offsets, as given.
+  narrow.back() -= 1;
+  const event short_last = offsets_run(narrow, Where::device);
+  EXPECT_EQ(short_last.get_profile().plans.at(0).reason.find("planned as rows"), std::string::npos);
+
+  // argmax through the same offsets as rows: its result type differs, its plan family too.
+  narrow.back() += 1;
+  auto device_offsets = make_device_array<std::uint32_t>(q, narrow.size());
+  q.copy(narrow.data(), device_offsets.get(), narrow.size()).wait();
+  auto device_args = make_device_array<arg_result<std::int32_t>>(q, segments);
+  const event arg = q.reduce_segments(device_data.get(), n, device_offsets.get(), segments, device_args.get(), argmax<>());
+  arg.wait();
+  EXPECT_NE(arg.get_profile().plans.at(0).reason.find("planned as rows"), std::string::npos);
+  std::vector<arg_result<std::int32_t>> args(segments);
+  q.copy(device_args.get(), args.data(), segments).wait();
+  for (std::uint64_t s = 0; s < segments; ++s) {
+    const auto* begin = data.data() + s * length;
+    const auto best = std::max_element(begin, begin + length) - begin;  // the first of the largest
+    ASSERT_EQ(args[s].index, static_cast<std::uint64_t>(best)) << "segment " << s;
+    ASSERT_EQ(args[s].value, begin[best]) << "segment " << s;
+  }
+}
+
 TEST(Segments, GivenHalfValuesWhenReducingSegmentsThenEachMatchesTheHostFold) {
   ZR_REQUIRE_QUEUE(q);
   if (q.get_device().why_unsupported(element_type::f16, op_kind::plus))

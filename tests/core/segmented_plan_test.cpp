@@ -637,5 +637,30 @@ TEST(SegmentedPlan, GivenFewLongSegmentsWhenPlanningThenTheSlicesTakeTheGroupsOf
   EXPECT_EQ(plan.passes.front().group_count() * 512 * 256, 1ull << 28) << describe(plan);
 }
 
+// Offsets that are rows in all but name (from 0, one length, up to n) are planned as those rows; any other offsets,
+// and begin/end arrays, keep their own layout.
+TEST(SegmentedPlan, GivenOffsetsOfEqualSegmentsFromZeroToNWhenAskedThenTheyAreRowsAndNothingElseIs) {
+  const SegmentLayout offsets = by_offsets(1000, 16, 4);
+  const auto rows = equal_offsets_as_rows(offsets, 16000, 0, 16000, 16);
+  ASSERT_TRUE(rows.has_value());
+  EXPECT_EQ(*rows, equal(1000, 16));
+  const Plan plan = plan_for(test::nvidia_like_gpu(), 16000, *rows);
+  EXPECT_EQ(buffer_arg(plan.passes.front(), 2).which, BufferArg::Which::none);  // the rows read no offsets
+  EXPECT_FALSE(equal_offsets_as_rows(offsets, 16000, 0, 16000, 15));   // one segment shorter
+  EXPECT_FALSE(equal_offsets_as_rows(offsets, 16005, 0, 16000, 16));   // elements after the last segment
+  EXPECT_FALSE(equal_offsets_as_rows(offsets, 16003, 3, 16003, 16));   // elements before the first
+  EXPECT_FALSE(equal_offsets_as_rows(by_offsets(1000, 0, 4), 0, 0, 0, 0));  // empty segments only
+  EXPECT_FALSE(equal_offsets_as_rows(by_offsets(0, 0, 8), 0, 0, 0, UINT64_MAX));  // no segments
+  EXPECT_FALSE(equal_offsets_as_rows(equal(1000, 16), 16000, 0, 16000, 16));  // rows already
+  SegmentLayout begin_end = offsets;
+  begin_end.end_step = begin_end.segments;
+  begin_end.covered = 16000;
+  EXPECT_FALSE(equal_offsets_as_rows(begin_end, 16000, 0, 16000, 16));
+  // 64-bit sizes: 2^33 segments of 2^8 elements.
+  const auto wide = equal_offsets_as_rows(by_offsets(1ull << 33, 256, 8), 1ull << 41, 0, 1ull << 41, 256);
+  ASSERT_TRUE(wide.has_value());
+  EXPECT_EQ(*wide, equal(1ull << 33, 256));
+}
+
 }  // namespace
 }  // namespace zr::core

@@ -288,6 +288,16 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
   return plan;
 }
 
+std::optional<SegmentLayout> equal_offsets_as_rows(const SegmentLayout& layout, std::uint64_t n, std::uint64_t first,
+                                                   std::uint64_t last, std::uint64_t shortest) {
+  const bool offsets = layout.offset_bytes != 0 && layout.end_step == 1;
+  const std::uint64_t length = layout.longest;
+  if (!offsets || layout.segments == 0 || length == 0 || shortest != length || first != 0 || last != n ||
+      length > n / layout.segments || length * layout.segments != n)
+    return std::nullopt;
+  return SegmentLayout{layout.segments, 0, length, length};
+}
+
 std::uint64_t segmented_combine_depth(const Plan& plan) {
   if (!plan.segments || plan.passes.empty()) return 0;
   const SegmentLayout& layout = *plan.segments;
