@@ -90,6 +90,11 @@ static Tuning class_tuning(const Capabilities& caps) {
                     // (bench/results/segitem_groups_h200_2026-11-29): rows of 1 took 720 us against 969 with a
                     // work-item per segment, 32-bit offsets 1,298 against 1,670, argmax 2,759 against 3,409;
                     // 4, 8 and 16 groups were within 3% of 32 for sums and maxima, up to 1.25x slower for argmax.
+                    // A group per segment (seggroup; the lanes of segarg and segt from 1,024 elements on): 128
+                    // elements per work-item. H200, 2^28 elements (bench/results/segment_group_elements_h200_2026-11-29):
+                    // segments of 2^14 took 0.94-0.97x the time of 64 (a group of 256 instead of 512), of 2^12
+                    // 0.94-1.01x, of 2^16 within 1%; f32 argmax of 2^10 1.04x (8 lanes instead of 16).
+                    .segment_group_elements_per_item = 128,
                     .segment_item_groups_per_compute_unit = 32,
                     .segment_span_groups_per_compute_unit = 128,
                     .segment_span_lanes = 64};
