@@ -41,7 +41,7 @@ enum class Expectation : std::uint8_t {
 // of the whole input, as every other case.
 enum class SegmentShape : std::uint8_t {
   none,
-  rows,                 // equal rows of 7 (reduce_rows)
+  rows,                 // equal rows of 7, or 20 for odd seeds (reduce_rows)
   rows_of_one,          // equal rows of one element (reduce_rows with one column: a map on every device; for a
                         // third of the seeds one-element segments by offsets instead, an empty one every 97)
   tiny,                 // 0 to 5 elements each: a work-item per segment

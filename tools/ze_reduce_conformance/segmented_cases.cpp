@@ -15,9 +15,11 @@
 namespace zr::conformance {
 
 namespace {
-// The row length of the equal-rows shapes (reduce_rows); 0 for the others.
-std::uint64_t row_length(SegmentShape shape) {
-  return shape == SegmentShape::rows ? 7 : shape == SegmentShape::rows_of_one ? 1 : 0;
+// The row length of the equal-rows shapes (reduce_rows); 0 for the others. Rows are 7 long (a work-item each), or
+// for odd seeds 20 (several work-items each on GPUs, which read rows of a multiple of 16 bytes as vectors).
+std::uint64_t row_length(const ConformanceCase& c) {
+  if (c.segments == SegmentShape::rows) return c.seed % 2 == 1 ? 20 : 7;
+  return c.segments == SegmentShape::rows_of_one ? 1 : 0;
 }
 
 // Whether a case of rows of one is given as offsets rather than through reduce_rows (for a third of the seeds):
@@ -82,7 +84,7 @@ std::vector<std::uint64_t> segment_offsets(const ConformanceCase& c) {
     offsets.push_back(n);
     return offsets;
   }
-  if (const std::uint64_t length = row_length(c.segments)) {
+  if (const std::uint64_t length = row_length(c)) {
     for (std::uint64_t at = 0; at + length <= n; at += length) offsets.push_back(at);
     offsets.push_back(offsets.empty() ? 0 : offsets.back() + length);
     return offsets;
@@ -195,7 +197,7 @@ SegmentedRun reduce_segments_once(queue& q, const ConformanceCase& c, const void
       e.wait();
       return e;
     }
-    if (const std::uint64_t length = row_length(c.segments); length > 0 && !rows_as_offsets(c)) {
+    if (const std::uint64_t length = row_length(c); length > 0 && !rows_as_offsets(c)) {
       if (!c.from_host_span) return q.reduce_rows(elements, segments, length, results, op, props);
       auto e = q.reduce_rows(std::span<const T>(elements, segments * length), length,
                              std::span<std::remove_pointer_t<decltype(results)>>(results, segments), op, props);
