@@ -19,16 +19,27 @@
 //   poll_pinned_read  the same into pinned host memory (a mapped CL_MEM_ALLOC_HOST_PTR buffer), then a copy
 //   poll_kernel_read  kernel; clFlush; poll the kernel's event; blocking read (of a finished result)
 //   poll_kernel       kernel; clFlush; poll the kernel's event (a result left in device memory)
+// and waits that block in the driver (no deadline of their own: a side thread can give them one):
+//   pinned_read_finish  kernel; non-blocking read into pinned memory; clFinish
+//   pinned_read_wait    kernel; non-blocking read into pinned memory; clWaitForEvents on the read's event
+//   helper_wait         kernel; non-blocking read into pinned memory; clFlush; a waiting side thread, woken
+//                       through a condition variable, blocks in clWaitForEvents on the read's event and sets a flag
+//                       that the calling thread spins on
+//   helper_finish       the same with clFinish on the side thread
 #include <CL/cl.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -142,6 +153,50 @@ int main(int argc, char** argv) try {
     };
   };
   static cl_uint pageable_value;
+  // The side thread of helper_wait and helper_finish: it sleeps until handed a wait, makes it, then sets `done`.
+  struct Helper {
+    std::mutex mutex;
+    std::condition_variable wake;
+    cl_event event = nullptr;
+    bool pending = false, finish = false, stop = false;
+    std::atomic<bool> done{false};
+  } helper;
+  std::thread side([&] {
+    std::unique_lock lock(helper.mutex);
+    for (;;) {
+      helper.wake.wait(lock, [&] { return helper.pending || helper.stop; });
+      if (helper.stop) return;
+      helper.pending = false;
+      if (helper.finish) check(clFinish(queue), "clFinish");
+      else check(clWaitForEvents(1, &helper.event), "clWaitForEvents");
+      helper.done.store(true, std::memory_order_release);
+    }
+  });
+  auto read_then = [&](bool on_helper, bool finish) {
+    return [&, on_helper, finish] {
+      launch(queue, nullptr);
+      cl_event event = nullptr;
+      check(clEnqueueReadBuffer(queue, out, CL_FALSE, 0, 4, pinned, 0, nullptr, &event), "clEnqueueReadBuffer");
+      if (!on_helper) {
+        if (finish) check(clFinish(queue), "clFinish");
+        else check(clWaitForEvents(1, &event), "clWaitForEvents");
+      } else {
+        check(clFlush(queue), "clFlush");
+        helper.done.store(false);
+        {
+          std::lock_guard lock(helper.mutex);
+          helper.event = event;
+          helper.finish = finish;
+          helper.pending = true;
+        }
+        helper.wake.notify_one();
+        while (!helper.done.load(std::memory_order_acquire)) {
+        }
+      }
+      clReleaseEvent(event);
+      std::memcpy(&pageable_value, pinned, 4);
+    };
+  };
   const Way ways[] = {
       {"poll_read", poll_read_into(&pageable_value)},
       {"poll_pinned_read", [&, inner = poll_read_into(pinned)] {
@@ -168,6 +223,10 @@ int main(int argc, char** argv) try {
       {"flush_wait3_read", flush_wait_read(3)},
       {"finish", [&] { launch(queue, nullptr); check(clFinish(queue), "clFinish"); }},
       {"finish_read", [&] { launch(queue, nullptr); check(clFinish(queue), "clFinish"); read(); }},
+      {"pinned_read_finish", read_then(false, true)},
+      {"pinned_read_wait", read_then(false, false)},
+      {"helper_wait", read_then(true, false)},
+      {"helper_finish", read_then(true, true)},
   };
 
   for (cl_uint iters : {0u, 500u, 1000u, 1500u, 2000u, 2500u, 3000u, 4000u, 5000u, 6000u, 8000u, 10000u}) {
@@ -196,6 +255,12 @@ int main(int argc, char** argv) try {
     std::printf("}\n");
     std::fflush(stdout);
   }
+  {
+    std::lock_guard lock(helper.mutex);
+    helper.stop = true;
+  }
+  helper.wake.notify_one();
+  side.join();
   check(clEnqueueUnmapMemObject(queue, pinned_buffer, pinned, 0, nullptr, nullptr), "clEnqueueUnmapMemObject");
   check(clFinish(queue), "clFinish");
   clReleaseMemObject(pinned_buffer);

@@ -21,45 +21,14 @@
 #include "zr_group_tree.h"
 #include "zr_segments.h"
 #include "zr_strided_fold.h"
+#include "zr_vector_rows.h"
 
 
 #if defined(ZR_SEGMENT_LANES)
 // segsub: 2^lanes_log2 work-items ("lanes") per segment, the group's size / lanes segments at a time, grid-strided
 // over blocks of that many segments; each lane folds every lanes-th element of its segment, then the lanes fold
 // pairwise in local memory (log2(lanes) steps, barriers shared by all the group's segments).
-// Rows whose length is a multiple of the 16-byte vector's elements, in an input that starts on 16 bytes, are read as
-// vectors instead: lane k folds vectors k, k + lanes, ... of its row, each in element order (a warp's load then covers
-// whole 32-byte sectors where the scalar loads used 8 bytes of each, for rows of 16 f32 in two lanes). The types
-// whose vectors are converted on load (bool, f16) keep the scalar loads.
-#define ZR_SEGSUB_DIRECT_bool 0
-#define ZR_SEGSUB_DIRECT_f16 0
-#define ZR_SEGSUB_DIRECT_i8 1
-#define ZR_SEGSUB_DIRECT_u8 1
-#define ZR_SEGSUB_DIRECT_i16 1
-#define ZR_SEGSUB_DIRECT_u16 1
-#define ZR_SEGSUB_DIRECT_i32 1
-#define ZR_SEGSUB_DIRECT_u32 1
-#define ZR_SEGSUB_DIRECT_f32 1
-#define ZR_SEGSUB_DIRECT_i64 1
-#define ZR_SEGSUB_DIRECT_u64 1
-#define ZR_SEGSUB_DIRECT_f64 1
-#define ZR_SEGSUB_VECTORS(TN, in, offset_bytes, length)                                                       \
-  (ZR_SEGSUB_DIRECT_##TN && (offset_bytes) == 0 && (length) % ZR_VEC_##TN == 0 && ((ulong)(in) & 15) == 0)
-#define ZR_SEGSUB_VECTOR_FOLD(OP, TN, ATN, acc, in, first, last, stride)                                      \
-  do {                                                                                                       \
-    global const ZR_VTYPE_##TN* zr_vectors_ = (global const ZR_VTYPE_##TN*)(in);                             \
-    ulong zr_v_ = (first);                                                                                   \
-    for (; zr_v_ + (ulong)(stride) < (last); zr_v_ += 2 * (ulong)(stride)) {                                 \
-      const ZR_VTYPE_##TN zr_x_ = zr_vectors_[zr_v_];                                                        \
-      const ZR_VTYPE_##TN zr_y_ = zr_vectors_[zr_v_ + (stride)];                                             \
-      ZR_FOLD(ZR_VEC_##TN, ZR_COMBINE(OP, ATN), acc, zr_x_);                                                 \
-      ZR_FOLD(ZR_VEC_##TN, ZR_COMBINE(OP, ATN), acc, zr_y_);                                                 \
-    }                                                                                                        \
-    if (zr_v_ < (last)) {                                                                                    \
-      const ZR_VTYPE_##TN zr_x_ = zr_vectors_[zr_v_];                                                        \
-      ZR_FOLD(ZR_VEC_##TN, ZR_COMBINE(OP, ATN), acc, zr_x_);                                                 \
-    }                                                                                                        \
-  } while (0)
+// Rows read as vectors where they can be (zr_vector_rows.h), two vectors a lane ahead.
 #define ZR_SEGMENT_KERNEL(OP, TN, T, ACC, ATN)                                                                 \
   kernel void zr_segsub_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,         \
                                     uint offset_bytes, ulong length, ulong segments, uint lanes_log2,          \
@@ -70,7 +39,7 @@
     const uint lane = lid & (lanes - 1);                                                                       \
     const ulong per_group = get_local_size(0) >> lanes_log2;                                                   \
     const ulong blocks = (segments + per_group - 1) / per_group;                                               \
-    const bool vectors = ZR_SEGSUB_VECTORS(TN, in, offset_bytes, length);                                      \
+    const bool vectors = ZR_ROW_VECTORS(TN, in, offset_bytes, length);                                      \
     for (ulong block = get_group_id(0); block < blocks; block += get_num_groups(0)) {                          \
       const ulong s = block * per_group + (lid >> lanes_log2);                                                 \
       ACC acc = identity;                                                                                      \
@@ -78,7 +47,8 @@
         const ulong begin = zr_segment_bound(offsets, offset_bytes, length, s, n);                             \
         const ulong end = zr_segment_end(offsets, offset_bytes, length, s, end_step, begin, n);               \
         if (vectors && end - begin == length)                                                                  \
-          ZR_SEGSUB_VECTOR_FOLD(OP, TN, ATN, acc, in, begin / ZR_VEC_##TN + lane, end / ZR_VEC_##TN, lanes);   \
+          ZR_VECTOR_RUN_FOLD2(ZR_VTYPE_##TN, ZR_ROW_VLOAD, (global const ZR_VTYPE_##TN*)in, ZR_FOLD, ZR_VEC_##TN, \
+                             ZR_COMBINE(OP, ATN), acc, begin / ZR_VEC_##TN + lane, end / ZR_VEC_##TN, lanes);    \
         else                                                                                                   \
           ZR_STRIDED_FOLD(ACC, ZR_COMBINE(OP, ATN), , TN, acc, in, begin + lane, end, lanes);                 \
       }                                                                                                        \
@@ -157,17 +127,8 @@
       const ulong vectors_end = last / ZR_VEC_##TN;                                                            \
       ACC acc = identity;                                                                                      \
       for (ulong i = first + lid; i < head_end; i += lsize) acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, i)); \
-      ulong v = head_end / ZR_VEC_##TN + lid;                                                                  \
-      for (; v + lsize < vectors_end; v += 2 * lsize) {                                                        \
-        const ZR_VTYPE_##TN x = ZR_VLOAD_##TN(v, in);                                                          \
-        const ZR_VTYPE_##TN y = ZR_VLOAD_##TN(v + lsize, in);                                                  \
-        ZR_FOLD(ZR_VEC_##TN, ZR_COMBINE(OP, ATN), acc, x);                                                     \
-        ZR_FOLD(ZR_VEC_##TN, ZR_COMBINE(OP, ATN), acc, y);                                                     \
-      }                                                                                                        \
-      if (v < vectors_end) {                                                                                   \
-        const ZR_VTYPE_##TN x = ZR_VLOAD_##TN(v, in);                                                          \
-        ZR_FOLD(ZR_VEC_##TN, ZR_COMBINE(OP, ATN), acc, x);                                                     \
-      }                                                                                                        \
+      ZR_VECTOR_RUN_FOLD4(ZR_VTYPE_##TN, ZR_VLOAD_##TN, in, ZR_FOLD, ZR_VEC_##TN, ZR_COMBINE(OP, ATN), acc,           \
+                         head_end / ZR_VEC_##TN + lid, vectors_end, lsize);                                      \
       for (ulong i = max(head_end, vectors_end * ZR_VEC_##TN) + lid; i < last; i += lsize)                     \
         acc = ZR_COMBINE(OP, ATN)(acc, ZR_LOAD_##TN(in, i));                                                   \
       ZR_LOCAL_TREE(ZR_COMBINE(OP, ATN), ACC, acc, scratch, identity);                                         \

@@ -27,6 +27,7 @@
 // value: count_equal's value (LANE), ignored by the other transforms; a uint, ignored, for means and variances.
 #include "zr_segments.h"
 #include "zr_strided_fold.h"
+#include "zr_vector_rows.h"
 
 // The further argument of every ADD step: count_equal's value (ignored by the others).
 #define ZR_SEGACC_VALUE , value
@@ -38,6 +39,26 @@
   const ulong zr_per_slice_ = (zr_end_ - zr_begin_ + (count) - 1) / (count);                     \
   const ulong first = zr_begin_ + min(zr_end_ - zr_begin_, (k) * zr_per_slice_);                 \
   const ulong last = zr_begin_ + min(zr_end_ - zr_begin_, ((k) + 1) * zr_per_slice_)
+
+// segt reads equal rows as 16-byte vectors where it can (zr_vector_rows.h): lane k folds vectors k, k + lanes, ...
+// of its row, each in element order. segm keeps the element loads (Intel's compiler spilled in its f64 kernels).
+#if defined(ZR_SEGACC_MOMENTS)
+#define ZR_SEGACC_ROW_VECTORS 0
+#else
+#define ZR_SEGACC_ROW_VECTORS 1
+#endif
+// One loaded vector x of N elements into acc, ADD(acc, x.sK, value) for K in order.
+#define ZR_SEGACC_ADD_2(ADD, acc, x) acc = ADD(ADD(acc, (x).s0, value), (x).s1, value)
+#define ZR_SEGACC_ADD_4(ADD, acc, x) \
+  acc = ADD(ADD(ADD(ADD(acc, (x).s0, value), (x).s1, value), (x).s2, value), (x).s3, value)
+#define ZR_SEGACC_ADD_8(ADD, acc, x) \
+  ZR_SEGACC_ADD_4(ADD, acc, (x).s0123); \
+  ZR_SEGACC_ADD_4(ADD, acc, (x).s4567)
+#define ZR_SEGACC_ADD_16(ADD, acc, x)             \
+  ZR_SEGACC_ADD_8(ADD, acc, (x).s01234567); \
+  ZR_SEGACC_ADD_8(ADD, acc, (x).s89abcdef)
+#define ZR_SEGACC_ADD_N(N, ADD, acc, x) ZR_SEGACC_ADD_##N(ADD, acc, x)
+#define ZR_SEGACC_ADD_VECTOR(N, ADD, acc, x) ZR_SEGACC_ADD_N(N, ADD, acc, x)
 
 // The GPU kernels' list of deferred slices: four uint counters (the slices listed, the second launch's groups done,
 // two unused: the entries are 16-byte aligned), then one entry per slice: (segment, slices << 32 | slice).
@@ -126,6 +147,7 @@
     const ulong per_group = get_local_size(0) >> lanes_log2;                                                \
     const ulong pieces = listed ? (ulong)deferred[0] : segments * slices;                                   \
     const ulong blocks = (pieces + per_group - 1) / per_group;                                              \
+    const bool vectors = ZR_SEGACC_ROW_VECTORS && ZR_ROW_VECTORS(TN, in, offset_bytes, length);             \
     for (ulong block = get_group_id(0); block < blocks; block += get_num_groups(0)) {                       \
       const ulong piece = block * per_group + (lid >> lanes_log2);                                          \
       ACC acc = NONE();                                                                                     \
@@ -137,7 +159,12 @@
           store = 0;                                                                                        \
           if (lane == 0) ZR_DEFER_SLICES(deferred, s, last - first, slice_elements);                        \
         } else {                                                                                            \
-          ZR_STRIDED_FOLD(LT, ADD, ZR_SEGACC_VALUE, TN, acc, in, first + lane, last, lanes);                \
+          if (vectors && !listed && count == 1 && last - first == length)                                   \
+            ZR_VECTOR_RUN_FOLD4(ZR_VTYPE_##TN, ZR_ROW_VLOAD, (global const ZR_VTYPE_##TN*)in,                 \
+                               ZR_SEGACC_ADD_VECTOR, ZR_VEC_##TN, ADD, acc, first / ZR_VEC_##TN + lane,        \
+                               last / ZR_VEC_##TN, lanes);                                                    \
+          else                                                                                              \
+            ZR_STRIDED_FOLD(LT, ADD, ZR_SEGACC_VALUE, TN, acc, in, first + lane, last, lanes);              \
         }                                                                                                   \
       }                                                                                                     \
       /* The branches to barriers test kernel arguments (or local memory), never a count read from global   \

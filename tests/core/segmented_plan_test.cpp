@@ -662,5 +662,21 @@ TEST(SegmentedPlan, GivenOffsetsOfEqualSegmentsFromZeroToNWhenAskedThenTheyAreRo
   EXPECT_EQ(*wide, equal(1ull << 33, 256));
 }
 
+
+TEST(SegmentedPlan, GivenRowsThatTheKernelsReadAsVectorsWhenCountingALanesChainThenItTakesWholeVectors) {
+  const SegmentLayout rows_of_20{.segments = 1000, .offset_bytes = 0, .length = 20, .longest = 20};
+  const SegmentLayout offsets_up_to_20{.segments = 1000, .offset_bytes = 4, .length = 0, .longest = 20};
+  // 20 f32 are 5 vectors: lane 0 of 4 takes vectors 0 and 4, 8 elements, where every fourth element would be 5.
+  EXPECT_EQ(segment_lane_chain(rows_of_20, DataType::f32, 2), 8u);
+  EXPECT_EQ(segment_lane_chain(rows_of_20, DataType::f32, 0), 20u);
+  // Offsets, bool and f16 keep element loads; rows of 20 f64 are 10 vectors of 2, three per lane of 4.
+  EXPECT_EQ(segment_lane_chain(offsets_up_to_20, DataType::f32, 2), 5u);
+  EXPECT_EQ(segment_lane_chain(rows_of_20, DataType::f16, 2), 5u);
+  EXPECT_EQ(segment_lane_chain(rows_of_20, DataType::boolean, 2), 5u);
+  EXPECT_EQ(segment_lane_chain(rows_of_20, DataType::f64, 2), 6u);
+  // 20 is not a multiple of 8 i16 or 16 i8: element loads.
+  EXPECT_EQ(segment_lane_chain(rows_of_20, DataType::i16, 2), 5u);
+  EXPECT_EQ(segment_lane_chain(rows_of_20, DataType::i8, 2), 5u);
+}
 }  // namespace
 }  // namespace zr::core

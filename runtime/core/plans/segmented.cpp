@@ -298,6 +298,15 @@ std::optional<SegmentLayout> equal_offsets_as_rows(const SegmentLayout& layout, 
   return SegmentLayout{layout.segments, 0, length, length};
 }
 
+std::uint64_t segment_lane_chain(const SegmentLayout& layout, DataType type, std::uint64_t lanes_log2) {
+  const std::uint64_t lanes = std::uint64_t{1} << lanes_log2;
+  const bool vector_loads = type != DataType::boolean && type != DataType::f16;
+  const std::uint64_t vector = 16 / std::max<std::size_t>(size_of(type), 1);
+  if (vector_loads && layout.offset_bytes == 0 && layout.longest % vector == 0)
+    return ceil_div(layout.longest / vector, lanes) * vector;
+  return ceil_div(layout.longest, lanes);
+}
+
 std::uint64_t segmented_combine_depth(const Plan& plan) {
   if (!plan.segments || plan.passes.empty()) return 0;
   const SegmentLayout& layout = *plan.segments;
@@ -312,12 +321,7 @@ std::uint64_t segmented_combine_depth(const Plan& plan) {
   if (first.entry_point.starts_with("zr_segbinned_")) return layout.longest + initial;  // exact until rounded once
   if (first.entry_point.starts_with("zr_segsub_")) {
     const std::uint64_t lanes_log2 = std::get<Scalar>(first.args[6]).as<std::uint32_t>();
-    // Rows read as 16-byte vectors (segments.cl) give a lane whole vectors: up to one vector's worth more.
-    const std::uint64_t vector = 16 / std::max<std::size_t>(size_of(plan.request.type), 1);
-    const std::uint64_t per_lane = layout.offset_bytes == 0 && layout.longest % vector == 0
-                                       ? ceil_div(layout.longest / vector, std::uint64_t{1} << lanes_log2) * vector
-                                       : ceil_div(layout.longest, std::uint64_t{1} << lanes_log2);
-    return per_lane + lanes_log2 + initial;
+    return segment_lane_chain(layout, plan.request.type, lanes_log2) + lanes_log2 + initial;
   }
   if (first.entry_point.starts_with("zr_segcpu_")) {
     // A piece of 2W or more (W of 2 to 16, two states on alternate blocks of W): each lane's chain through its

@@ -46,6 +46,11 @@ std::optional<SegmentLayout> equal_offsets_as_rows(const SegmentLayout& layout, 
 // The most combines any one element goes through on its way to its segment's result (see combine_depth).
 std::uint64_t segmented_combine_depth(const Plan& plan);
 
+// The longest chain of a lane of segsub or segt (2^lanes_log2 lanes a segment) through its share of a segment: every
+// 2^lanes_log2-th element, or where the kernels read equal rows as 16-byte vectors (spirv_kernels/src/
+// zr_vector_rows.h: rows a multiple of a vector long, not bool or f16), every 2^lanes_log2-th vector, whole.
+std::uint64_t segment_lane_chain(const SegmentLayout& layout, DataType type, std::uint64_t lanes_log2);
+
 // Segments up to this long (the longest of them) run one work-item per segment (segitem, segquad, segitemcpu).
 inline constexpr std::uint64_t kSegmentPerItemMaxLength = 8;
 // On GPUs segments of at most kSegmentQuadMaxLength elements take segquad, which gives a work-item kSegmentQuad

@@ -138,7 +138,11 @@ std::uint64_t segmented_transform_depth(const Plan& plan) {
   const std::uint64_t longest = plan.segments->longest;
   const std::uint64_t defer_above = cpu ? 0 : std::get<Scalar>(pass.args[14]).as<std::uint64_t>();
   const std::uint64_t piece = ceil_div(defer_above > 0 ? std::min(longest, defer_above) : longest, slices);
-  std::uint64_t depth = ceil_div(piece, std::uint64_t{1} << lanes_log2) + lanes_log2;
+  // segt (not segm) reads equal rows of one slice, none deferred, as 16-byte vectors (segtransform.cl).
+  const bool vector_rows = pass.entry_point.starts_with("zr_segt_") && slices == 1 && defer_above == 0;
+  std::uint64_t depth = (vector_rows ? segment_lane_chain(*plan.segments, plan.request.type, lanes_log2)
+                                     : ceil_div(piece, std::uint64_t{1} << lanes_log2)) +
+                        lanes_log2;
   if (slices > 1) depth += cpu ? slices : ceil_div(slices, pass.local_size) + ceil_log2(pass.local_size);
   if (defer_above > 0) {
     const std::uint64_t slice_elements = std::get<Scalar>(pass.args[17]).as<std::uint64_t>();
