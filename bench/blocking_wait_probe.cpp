@@ -258,6 +258,17 @@ int main(int argc, char** argv) try {
   };
   const Way host_ways[] = {{"zerocopy_finish", zerocopy(true)}, {"zerocopy_poll", zerocopy(false)}};
 
+  // Prints the median host time of `runs` calls of the way (after 10 left out).
+  auto time_way = [&](const Way& way) {
+    std::vector<double> host_s;
+    for (int i = 0; i < runs + 10; ++i) {
+      const auto start = clock_type::now();
+      way.run();
+      if (i >= 10) host_s.push_back(seconds_since(start));
+    }
+    std::printf(",\"%s_us\":%.1f", way.name, median(host_s) * 1e6);
+  };
+
   for (cl_uint iters : {0u, 500u, 1000u, 1500u, 2000u, 2500u, 3000u, 4000u, 5000u, 6000u, 8000u, 10000u}) {
     check(clSetKernelArg(kernel, 1, sizeof iters, &iters), "clSetKernelArg");
     std::vector<double> device_s;
@@ -272,28 +283,12 @@ int main(int argc, char** argv) try {
       if (i >= 10) device_s.push_back(static_cast<double>(end - start) * 1e-9);
     }
     std::printf("{\"iters\":%u,\"device_us\":%.2f", iters, median(device_s) * 1e6);
-    for (const Way& way : ways) {
-      std::vector<double> host_s;
-      for (int i = 0; i < runs + 10; ++i) {
-        const auto start = clock_type::now();
-        way.run();
-        if (i >= 10) host_s.push_back(seconds_since(start));
-      }
-      std::printf(",\"%s_us\":%.1f", way.name, median(host_s) * 1e6);
-    }
+    for (const Way& way : ways) time_way(way);
     check(clSetKernelArg(to_host, 1, sizeof iters, &iters), "clSetKernelArg");
     launch(queue, nullptr);
     check(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, 4, &expected, 0, nullptr, nullptr), "clEnqueueReadBuffer");
     zerocopy_mismatches = 0;
-    for (const Way& way : host_ways) {
-      std::vector<double> host_s;
-      for (int i = 0; i < runs + 10; ++i) {
-        const auto start = clock_type::now();
-        way.run();
-        if (i >= 10) host_s.push_back(seconds_since(start));
-      }
-      std::printf(",\"%s_us\":%.1f", way.name, median(host_s) * 1e6);
-    }
+    for (const Way& way : host_ways) time_way(way);
     std::printf(",\"zerocopy_mismatches\":%ld,\"zerocopy_runs\":%d}\n", zerocopy_mismatches, 2 * (runs + 10));
     std::fflush(stdout);
   }
