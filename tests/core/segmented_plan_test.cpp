@@ -662,7 +662,6 @@ TEST(SegmentedPlan, GivenOffsetsOfEqualSegmentsFromZeroToNWhenAskedThenTheyAreRo
   EXPECT_EQ(*wide, equal(1ull << 33, 256));
 }
 
-
 TEST(SegmentedPlan, GivenRowsThatTheKernelsReadAsVectorsWhenCountingALanesChainThenItTakesWholeVectors) {
   const SegmentLayout rows_of_20{.segments = 1000, .offset_bytes = 0, .length = 20, .longest = 20};
   const SegmentLayout offsets_up_to_20{.segments = 1000, .offset_bytes = 4, .length = 0, .longest = 20};
@@ -678,5 +677,6 @@ TEST(SegmentedPlan, GivenRowsThatTheKernelsReadAsVectorsWhenCountingALanesChainT
   EXPECT_EQ(segment_lane_chain(rows_of_20, DataType::i16, 2), 5u);
   EXPECT_EQ(segment_lane_chain(rows_of_20, DataType::i8, 2), 5u);
 }
+
 }  // namespace
 }  // namespace zr::core
