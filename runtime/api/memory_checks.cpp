@@ -12,13 +12,13 @@ std::string address(const void* pointer) {
   return text.str();
 }
 
-bool is_host_range(const BackendDevice& device, const void* pointer, std::uint64_t bytes, const std::string& what,
-                   bool host_allowed) {
+bool is_host_range(const BackendDevice& device, const void* pointer, std::uint64_t bytes,
+                   const std::function<std::string()>& what, bool host_allowed) {
   const auto allocation = device.find(pointer);
   if (!allocation) {
     if (host_allowed) return true;
     throw InvalidArgumentError(
-        what + " at " + address(pointer) + " is not memory of device '" + device.name() +
+        what() + " at " + address(pointer) + " is not memory of device '" + device.name() +
         "' (it is ordinary host memory or another device's allocation): allocate it with queue::malloc_device, "
         "malloc_host or malloc_shared, or pass a std::span to have the data copied");
   }
@@ -28,7 +28,7 @@ bool is_host_range(const BackendDevice& device, const void* pointer, std::uint64
   const auto* start = static_cast<const std::byte*>(pointer);
   const std::uint64_t offset = static_cast<std::uint64_t>(start - allocation->base);
   if (offset > allocation->bytes || bytes > allocation->bytes - offset)
-    throw InvalidArgumentError(what + " (" + std::to_string(bytes) + " bytes) at offset " + std::to_string(offset) +
+    throw InvalidArgumentError(what() + " (" + std::to_string(bytes) + " bytes) at offset " + std::to_string(offset) +
                                " runs past the end of its allocation of " + std::to_string(allocation->bytes) +
                                " bytes on device '" + device.name() + "'");
   return false;

@@ -227,8 +227,10 @@ void ReductionJob::check_input() const {
                                std::to_string(core::size_of(type_)) + "-byte " + std::string(core::name(type_)) +
                                " elements: start it at a multiple of the element size");
   if (host_input_) return;
-  is_host_range(device_, input_, bytes,
-                "the input range of n = " + std::to_string(n_) + " " + std::string(core::name(type_)) + " elements", false);
+  is_host_range(
+      device_, input_, bytes,
+      [this] { return "the input range of n = " + std::to_string(n_) + " " + std::string(core::name(type_)) + " elements"; },
+      false);
 }
 
 void ReductionJob::check_variable(const detail::reduction_spec& spec) const {
@@ -335,7 +337,9 @@ void ReductionJob::execute(profile& out) {
   if (staged) staging = ScopedAllocation(device_, memory_kind::device, std::min(n_, chunk_elements_) * element);
 
   // Reproducible sums in chunks: each chunk's partial lands in chunk_states[g], merged into merged_states[g].
-  std::vector<core::BinnedState> chunk_states(groups_.size()), merged_states(groups_.size());
+  // Sized only when used: a small reduction pays for every allocation here.
+  const std::size_t binned_states = binned_in_chunks_ ? groups_.size() : 0;
+  std::vector<core::BinnedState> chunk_states(binned_states), merged_states(binned_states);
   std::array<std::byte, core::kArgResultBytes> chunk_arg{};
   std::optional<core::ArgCandidate> best_arg;
   std::uint64_t first = 0;

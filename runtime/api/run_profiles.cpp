@@ -11,14 +11,15 @@ std::uint64_t now_ns() {
 }
 }  // namespace
 
-void add_run(profile& out, const core::RunProfile& run) {
-  for (const auto& pass : run.passes) {
-    out.passes.push_back({pass_profile::kind::kernel, pass.label, pass.kernel, pass.start_ns, pass.end_ns});
+void add_run(profile& out, core::RunProfile run) {
+  // Moved, not copied: a small reduction's profile is built on every call.
+  for (auto& pass : run.passes) {
     out.kernel_ns += pass.duration_ns();
+    out.passes.push_back({pass_profile::kind::kernel, std::move(pass.label), std::move(pass.kernel), pass.start_ns, pass.end_ns});
   }
-  for (const auto& copy : run.copies) {
-    out.passes.push_back({pass_profile::kind::copy, copy.label, "", copy.start_ns, copy.end_ns});
+  for (auto& copy : run.copies) {
     out.copy_ns += copy.duration_ns();
+    out.passes.push_back({pass_profile::kind::copy, std::move(copy.label), "", copy.start_ns, copy.end_ns});
   }
   out.timestamps_valid = out.timestamps_valid && run.timestamps_valid;
 }

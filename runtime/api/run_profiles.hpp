@@ -9,7 +9,7 @@
 
 namespace zr::api {
 
-void add_run(profile& out, const core::RunProfile& run);
+void add_run(profile& out, core::RunProfile run);
 
 // A blocking copy the runtime makes, timed on the host clock and listed in the profile.
 void timed_copy(BackendDevice& device, profile& out, std::string label, void* destination, const void* source,

@@ -104,8 +104,9 @@ SegmentedJob::SegmentedJob(BackendDevice& device, const void* input, std::uint64
       throw InvalidArgumentError("the input at " + address(input_) + " is not aligned to its " + std::to_string(element) +
                                  "-byte " + type_name + " elements: start it at a multiple of the element size");
     if (!host_input_)
-      is_host_range(device_, input_, n_ * element,
-                    "the input range of n = " + std::to_string(n_) + " " + type_name + " elements", false);
+      is_host_range(
+          device_, input_, n_ * element,
+          [&] { return "the input range of n = " + std::to_string(n_) + " " + type_name + " elements"; }, false);
   }
 
   layout_.segments = segments.segments;

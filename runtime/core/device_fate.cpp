@@ -9,6 +9,7 @@ void DeviceFate::fail(std::exception_ptr error) const {
     std::lock_guard lock(mutex_);
     if (!first_fault_) first_fault_ = error;
     error = first_fault_;
+    failed_.store(true, std::memory_order_release);
   }
   std::rethrow_exception(error);
 }
@@ -19,6 +20,7 @@ void DeviceFate::fail_with_current(std::string_view device) const {
 }
 
 void DeviceFate::throw_if_failed() const {
+  if (!failed_.load(std::memory_order_acquire)) return;
   std::exception_ptr error;
   {
     std::lock_guard lock(mutex_);
@@ -27,9 +29,6 @@ void DeviceFate::throw_if_failed() const {
   if (error) std::rethrow_exception(error);
 }
 
-bool DeviceFate::failed() const {
-  std::lock_guard lock(mutex_);
-  return first_fault_ != nullptr;
-}
+bool DeviceFate::failed() const { return failed_.load(std::memory_order_acquire); }
 
 }  // namespace zr::core

@@ -2,6 +2,7 @@
 // Whether a device is still usable, shared by every backend: the first fault (a lost device, a missed
 // deadline) is kept, and every later call on that device rethrows that same error instead of reaching a
 // driver that can no longer run anything. Thread-safe.
+#include <atomic>
 #include <exception>
 #include <mutex>
 #include <string_view>
@@ -43,6 +44,8 @@ class DeviceFate {
 
   mutable std::mutex mutex_;
   mutable std::exception_ptr first_fault_;
+  // Set once first_fault_ is: every call on a device checks its fate, and a healthy device's check takes no lock.
+  mutable std::atomic<bool> failed_{false};
 };
 
 }  // namespace zr::core

@@ -17,11 +17,32 @@
 
 namespace zr::opencl {
 
+namespace {
+
+std::uint64_t query_sub_buffer_alignment(const Device& device) {
+  cl_uint bits = 0;
+  check(clGetDeviceInfo(device.id, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof(bits), &bits, nullptr),
+        "clGetDeviceInfo(CL_DEVICE_MEM_BASE_ADDR_ALIGN)", device.name);
+  return bits >= 8 ? bits / 8 : 1;
+}
+
+bool query_takes_any_host_pointer(const Device& device) {
+  cl_device_svm_capabilities capabilities = 0;
+  // OpenCL 1.2 devices do not know the query: they have no SVM.
+  if (clGetDeviceInfo(device.id, CL_DEVICE_SVM_CAPABILITIES, sizeof capabilities, &capabilities, nullptr) != CL_SUCCESS)
+    return false;
+  return (capabilities & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM) != 0;
+}
+
+}  // namespace
+
 Context::Context(Device device, ContextOptions options) : Context(std::move(device), nullptr, std::move(options)) {}
 
 Context::Context(Device device, cl_context adopted, ContextOptions options)
     : device_(std::move(device)),
       capabilities_(query_capabilities(device_)),
+      sub_buffer_alignment_(query_sub_buffer_alignment(device_)),
+      takes_any_host_pointer_(query_takes_any_host_pointer(device_)),
       spin_for_(device_.type == core::DeviceType::gpu ? std::chrono::microseconds(5000)
                                                       : std::chrono::microseconds(200)) {
   if (device_.type == core::DeviceType::cpu) blocking_helper_ = std::make_unique<BlockingWaitHelper>();

@@ -73,6 +73,11 @@ class Context {
   // What the cached kernels' arguments hold now; read and changed with launch_mutex held.
   KernelArguments& kernel_arguments() { return kernel_arguments_; }
 
+  // Where a sub-buffer may start (CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes), and whether kernels may take any host
+  // pointer (fine-grained system SVM: Intel's OpenCL CPU runtime). Queried once: every run binds its pointers.
+  std::uint64_t sub_buffer_alignment() const { return sub_buffer_alignment_; }
+  bool takes_any_host_pointer() const { return takes_any_host_pointer_; }
+
   // Whether kernels really execute on this device, when known (see probe_execution in selection.hpp).
   std::optional<bool> executes_kernels() const;
 
@@ -145,6 +150,8 @@ class Context {
   mutable std::mutex state_mutex_;
   core::DeviceFate fate_;  // the error that made the context unusable, if any
   mutable std::string in_flight_;
+  std::uint64_t sub_buffer_alignment_ = 1;
+  bool takes_any_host_pointer_ = false;
   std::chrono::nanoseconds spin_for_;  // see wait_for_event
   std::unique_ptr<BlockingWaitHelper> blocking_helper_;  // CPU devices only (see BlockingWaitHelper)
   mutable std::mutex pinned_mutex_;  // held for a small copy through pinned_

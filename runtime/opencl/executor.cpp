@@ -1,5 +1,8 @@
 #include "opencl/executor.hpp"
 
+#include <algorithm>
+#include <span>
+
 #include <type_traits>
 #include <variant>
 
@@ -20,17 +23,28 @@ std::size_t Executor::cached_scratch_sets() const {
 const std::vector<Buffer>& Executor::scratch_for(const core::Plan& plan) {
   // Sets are keyed by what the buffers must contain (their initial fills), not by their sizes: a set grows
   // to the largest plan that used it, so reductions of many different sizes share one set.
-  ScratchKey key;
-  key.reserve(plan.scratch.size());
-  for (const auto& buffer : plan.scratch) {
-    std::vector<std::byte> fill;
-    if (buffer.initial_fill) {
-      fill.assign(buffer.initial_fill->data(), buffer.initial_fill->data() + buffer.initial_fill->size());
-    }
-    key.push_back(std::move(fill));
-  }
+  auto fill_of = [](const core::ScratchBuffer& buffer) {
+    return buffer.initial_fill ? std::span(buffer.initial_fill->data(), buffer.initial_fill->size())
+                               : std::span<const std::byte>();
+  };
+  // The few sets there are are compared in place: building a key costs a small reduction an allocation per buffer.
+  auto same_fills = [&](const ScratchKey& key) {
+    if (key.size() != plan.scratch.size()) return false;
+    for (std::size_t index = 0; index < key.size(); ++index)
+      if (!std::ranges::equal(key[index], fill_of(plan.scratch[index]))) return false;
+    return true;
+  };
   std::lock_guard lock(scratch_mutex_);
-  std::vector<Buffer>& buffers = scratch_[std::move(key)];
+  auto found = std::ranges::find_if(scratch_, [&](const auto& set) { return same_fills(set.first); });
+  if (found == scratch_.end()) {
+    ScratchKey key;
+    for (const auto& buffer : plan.scratch) {
+      const auto fill = fill_of(buffer);
+      key.emplace_back(fill.begin(), fill.end());
+    }
+    found = scratch_.emplace(std::move(key), std::vector<Buffer>()).first;
+  }
+  std::vector<Buffer>& buffers = found->second;
   buffers.resize(plan.scratch.size());
   for (std::size_t index = 0; index < plan.scratch.size(); ++index) {
     const core::ScratchBuffer& wanted = plan.scratch[index];
@@ -255,7 +269,10 @@ namespace {
 // The kernels of a submission, for an error that cannot name one of them.
 std::string kernels_of(const Submission& submission) {
   std::string names;
-  for (const auto& pass : submission.passes) names += (names.empty() ? "" : ", ") + pass.kernel;
+  for (const auto& pass : submission.passes) {
+    if (!names.empty()) names += ", ";
+    names += pass.kernel;
+  }
   return names;
 }
 
@@ -294,7 +311,9 @@ core::RunProfile Executor::wait_untimed(const Submission& submission) const {
     context_.wait(submission.done.get(), [&] { return "the run of " + kernels_of(submission); });
   core::RunProfile profile;
   profile.timestamps_valid = false;
-  for (const auto& pass : submission.passes) profile.passes.push_back({pass.label, pass.kernel, 0, 0});
+  profile.passes.reserve(submission.passes.size());
+  for (const auto& pass : submission.passes)
+    profile.passes.push_back({std::string(pass.label), std::string(pass.kernel), 0, 0});
   return profile;
 }
 
@@ -304,11 +323,12 @@ core::RunProfile Executor::wait(const Submission& submission) const {
   inject_faults(submission);
   if (!submission.passes.front().event) return wait_untimed(submission);
   for (const auto& pass : submission.passes)
-    context_.wait(pass.event.get(), [&] { return "the run of " + pass.kernel + " (" + pass.label + ")"; });
+    context_.wait(pass.event.get(),
+                  [&] { return "the run of " + std::string(pass.kernel) + " (" + std::string(pass.label) + ")"; });
 
   profile.timestamps_valid = context_.executes_kernels().value_or(true);
   for (const auto& pass : submission.passes) {
-    core::PassTiming timing{pass.label, pass.kernel, 0, 0};
+    core::PassTiming timing{std::string(pass.label), std::string(pass.kernel), 0, 0};
     if (!read_event_times(pass.event.get(), timing)) profile.timestamps_valid = false;
     profile.passes.push_back(std::move(timing));
   }

@@ -27,10 +27,12 @@ using core::Timestamps;
 
 // The enqueued passes of one run; wait() turns it into a RunProfile.
 struct Submission {
+  // A submission lives no longer than its plan (it is waited for, or its `done` event taken, while the plan is
+  // held): the names are views of the plan's passes, not copies made on every small reduction.
   struct Pass {
     EventHandle event;  // null in an untimed run
-    std::string label;
-    std::string kernel;
+    std::string_view label;
+    std::string_view kernel;
   };
   std::vector<Pass> passes;
   cl_command_queue queue = nullptr;  // where the passes went: later commands of the run belong there too

@@ -1,5 +1,7 @@
 #include "opencl/kernel_arguments.hpp"
 
+#include <cstring>
+
 namespace zr::opencl {
 
 std::string KernelArguments::key(Kind kind, const void* bytes, std::size_t size) {
@@ -11,8 +13,13 @@ std::string KernelArguments::key(Kind kind, const void* bytes, std::size_t size)
 
 bool KernelArguments::holds(cl_kernel kernel, cl_uint index, Kind kind, const void* bytes, std::size_t size) const {
   const auto found = held_.find(kernel);
-  if (found == held_.end() || index >= found->second.size() || found->second[index].empty()) return false;
-  return found->second[index] == key(kind, bytes, size);
+  if (found == held_.end() || index >= found->second.size()) return false;
+  // Compared in place, as key() lays it out: this runs for every argument of every small reduction.
+  const std::string& held = found->second[index];
+  const void* value = bytes ? bytes : static_cast<const void*>(&size);
+  const std::size_t value_size = bytes ? size : sizeof(size);
+  return held.size() == 1 + value_size && held[0] == static_cast<char>(kind) &&
+         std::memcmp(held.data() + 1, value, value_size) == 0;
 }
 
 void KernelArguments::remember(cl_kernel kernel, cl_uint index, Kind kind, const void* bytes, std::size_t size) {

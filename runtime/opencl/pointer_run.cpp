@@ -19,23 +19,6 @@ std::uint64_t now_ns() {
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
 }
 
-std::uint64_t base_address_alignment(const Context& context) {
-  cl_uint bits = 0;
-  check(clGetDeviceInfo(context.device().id, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof(bits), &bits, nullptr),
-        "clGetDeviceInfo(CL_DEVICE_MEM_BASE_ADDR_ALIGN)", context.device().name);
-  return bits >= 8 ? bits / 8 : 1;
-}
-
-// A device whose kernels may take any host pointer (fine-grained system SVM: Intel's OpenCL CPU runtime).
-bool takes_any_host_pointer(const Context& context) {
-  cl_device_svm_capabilities capabilities = 0;
-  // OpenCL 1.2 devices do not know the query: they have no SVM.
-  if (clGetDeviceInfo(context.device().id, CL_DEVICE_SVM_CAPABILITIES, sizeof capabilities, &capabilities, nullptr) !=
-      CL_SUCCESS)
-    return false;
-  return (capabilities & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM) != 0;
-}
-
 // What a pointer became for one run, and what must happen once the run is done.
 struct Bound {
   cl_mem mem = nullptr;
@@ -52,8 +35,8 @@ class Binder {
       : context_(context),
         allocations_(allocations),
         profile_(profile),
-        alignment_(base_address_alignment(context)),
-        any_host_pointer_(takes_any_host_pointer(context)) {}
+        alignment_(context.sub_buffer_alignment()),
+        any_host_pointer_(context.takes_any_host_pointer()) {}
 
   Bound bind(const void* pointer, std::uint64_t bytes, bool written) {
     const std::string& device = context_.device().name;
