@@ -109,7 +109,7 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
         throw InvalidArgumentError("the array reductions' column counts have no common multiple that fits 64 bits");
     }
   }
-  if (!scalars.specs.empty()) groups_.insert(groups_.begin(), scalars);
+  if (!scalars.specs.empty()) groups_.insert(groups_.begin(), std::move(scalars));
   for (const auto& group : groups_) check_strategies(group);
 
   chunk_elements_ = max_allocation ? max_allocation / element : n_;
