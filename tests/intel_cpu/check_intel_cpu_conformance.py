@@ -33,9 +33,15 @@ REQUIRED = {("work_group", "plus", "f32"), ("work_group", "maximum", "f64"), ("w
             ("global_atomics", "maximum", "f32"), ("local_atomics", "plus", "i32"), ("last_group", "plus", "f64"),
             ("tree", "plus", "f16"), ("cpu_chunks", "maximum", "u8")}
 
+# The full mode without its two heaviest sizes: random input of 2^24 + 1 elements (1,915 cases) and segments over
+# 2^18 + 5 elements (2,101). They took about 200 of this test's 460 s on the 2-core CI machine, where it is the
+# longest test; PoCL's full mode (conformance.full) and the NVIDIA reports (tests/reports) run them, and so does
+# this runtime with ZR_INTEL_CPU_EVERY_SIZE=1. Every other size stays, 2^20 + 7 and the input past 2^31 among them.
+LEFT_OUT = None if os.environ.get("ZR_INTEL_CPU_EVERY_SIZE") == "1" or MODE != "full" else "-*Of16777217_*:*Of262149In*"
+
 failures, summary = certify(CONFORMANCE, ZE_REDUCE, SCHEMA, REPORT, MODE,
                             lambda d: "Intel(R) OpenCL," in d["description"] and d["kind"] == "cpu",
-                            REQUIRED, ENV, "required by issue 19")
+                            REQUIRED, ENV, "required by issue 19", gtest_filter=LEFT_OUT)
 print(summary)
 if failures:
     print("FAILED:\n  " + "\n  ".join(failures[:40]))
