@@ -39,8 +39,11 @@ def main(folder):
         return (r["n"] * SIZES[r["type"]] + r["segments"] * result_bytes) / r["seconds"] / 1e9
 
     has_rerun = (folder / "ours_i32.jsonl").exists()
-    print("# Segmented reductions on the H100: ours against CUB DeviceSegmentedReduce\n")
     versions = (folder / "versions.txt").read_text().splitlines() if (folder / "versions.txt").exists() else []
+    # The card nvidia-smi named (the device tool lends an H100 or an H200), from the row after its CSV heading.
+    card = next((row.split(",")[0].strip() for heading, row in zip(versions, versions[1:]) if heading.startswith("name,")),
+                "the H100")
+    print(f"# Segmented reductions on {card}: ours against CUB DeviceSegmentedReduce\n")
     # The date, the commit and nvidia-smi's row (its CSV heading skipped).
     facts = [v.strip() for v in versions[:4] if v.strip() and not v.startswith("name,")]
     print("Made with `bench/run_h100_segmented.sh` (`bench/segmented_report.py`). " + "; ".join(facts) + ".\n")
