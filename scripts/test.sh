@@ -27,7 +27,7 @@ export ZR_KERNEL_MODULES_FROM="$PWD/build/release/spirv_kernels/modules"
 # The Python package as users get it: pip install . into a project-local venv, then its tests (about 2 minutes).
 bash scripts/python_package_test.sh
 if [ "${ZR_SKIP_SANITIZED:-0}" != 1 ]; then
-  # Line tables only (-g1): the sanitizers' reports keep file and line, and the build takes about a quarter less.
+  # Line tables only (-g1): the sanitizers' reports keep file and line, and a file compiles about a quarter faster.
   bash scripts/configure_preset.sh debug -DZR_KERNEL_MODULES_FROM="$ZR_KERNEL_MODULES_FROM" -DCMAKE_CXX_FLAGS_DEBUG=-g1
   cmake --build --preset debug --target level_zero_cpu_fault_tests level_zero_cpu_rules_tests ze_reduce_test_driver \
     zr_opencl_interop_tests zr_level_zero_interop_tests

@@ -6,7 +6,7 @@
 #include <sys/mman.h>
 
 #include <cstring>
-#include <memory>
+#include <new>
 #include <span>
 
 #include "test_support.hpp"
@@ -15,7 +15,7 @@ namespace zr::opencl::test {
 namespace {
 
 // The input in transparent huge pages where the kernel offers them: 4 GiB in 4 KiB pages is a million page faults,
-// which took about 15 of this test's 75 s on the 2-core CI machine.
+// about 20 of this test's 75 s on a 2-core machine of the CI kind.
 struct MappedBytes {
   std::byte* data = nullptr;
   std::uint64_t size = 0;
