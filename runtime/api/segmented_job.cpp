@@ -11,6 +11,7 @@
 #include "api/user_operators.hpp"
 #include "host_path.hpp"
 #include "host_path_segments.hpp"
+#include "plans/segment_check.hpp"
 #include "plans/segmented.hpp"
 #include "strategy.hpp"
 #include "tuning.hpp"
@@ -20,24 +21,25 @@ namespace zr::api {
 
 namespace {
 
-// `what`: "segment offset", "segment begin" or "segment end", for the messages.
-std::uint64_t offset_at(const std::byte* offsets, std::uint32_t offset_bytes, bool signed_offsets, std::uint64_t k,
-                        std::uint64_t n, const char* what = "segment offset") {
+// The bound whose bits start at `bits` (offset_bytes of them), index k of its array: `what` is "segment offset",
+// "segment begin" or "segment end", for the messages.
+std::uint64_t bound_at(const std::byte* bits, std::uint32_t offset_bytes, bool signed_offsets, std::uint64_t k,
+                       std::uint64_t n, const char* what) {
   std::int64_t value = 0;
   if (offset_bytes == 4) {
-    std::uint32_t bits = 0;
-    std::memcpy(&bits, offsets + k * 4, 4);
-    value = signed_offsets ? static_cast<std::int64_t>(static_cast<std::int32_t>(bits)) : static_cast<std::int64_t>(bits);
+    std::uint32_t word = 0;
+    std::memcpy(&word, bits, 4);
+    value = signed_offsets ? static_cast<std::int64_t>(static_cast<std::int32_t>(word)) : static_cast<std::int64_t>(word);
   } else {
-    std::uint64_t bits = 0;
-    std::memcpy(&bits, offsets + k * 8, 8);
+    std::uint64_t word = 0;
+    std::memcpy(&word, bits, 8);
     if (!signed_offsets) {
-      if (bits > n)
-        throw InvalidArgumentError(std::string(what) + " " + std::to_string(k) + " is " + std::to_string(bits) +
+      if (word > n)
+        throw InvalidArgumentError(std::string(what) + " " + std::to_string(k) + " is " + std::to_string(word) +
                                    ", past the end of the input (n = " + std::to_string(n) + ")");
-      return bits;
+      return word;
     }
-    value = static_cast<std::int64_t>(bits);
+    value = static_cast<std::int64_t>(word);
   }
   if (value < 0)
     throw InvalidArgumentError(std::string(what) + " " + std::to_string(k) + " is negative (" + std::to_string(value) + ")");
@@ -158,17 +160,24 @@ void SegmentedJob::check_request() const {
   core::choose_strategy(device_.capabilities(), request_of(spec_, n_, true));
 }
 
-void SegmentedJob::refuse_empty_segment(std::uint64_t s) const {
+bool SegmentedJob::empty_segments_refused() const {
   const auto op = static_cast<core::Op>(spec_.op);
   if (core::is_user_op(op)) {
     // Without initialize_to_identity an empty segment leaves its result's value as it is.
     const auto user = load_user_operator(*spec_.user);
-    if (user->has_identity || !spec_.properties.initialize_to_identity()) return;
-    throw InvalidArgumentError("segment " + std::to_string(s) + " is empty, and user operator '" + user->name +
+    return !user->has_identity && spec_.properties.initialize_to_identity();
+  }
+  return core::is_arg_op(op);  // the others give their identity
+}
+
+void SegmentedJob::refuse_empty_segment(std::uint64_t s) const {
+  if (!empty_segments_refused()) return;
+  const auto op = static_cast<core::Op>(spec_.op);
+  if (core::is_user_op(op))
+    throw InvalidArgumentError("segment " + std::to_string(s) + " is empty, and user operator '" +
+                               load_user_operator(*spec_.user)->name +
                                "' has no identity, so with initialize_to_identity the segment has no result: give "
                                "every segment at least one element, or fold into initial values");
-  }
-  if (!core::is_arg_op(op)) return;  // the others give their identity
   throw InvalidArgumentError("segment " + std::to_string(s) + " is empty, and an empty segment has no " +
                              std::string(core::name(op)) + " (as the argmin/argmax of an empty input): give every "
                              "segment at least one element");
@@ -196,22 +205,37 @@ void SegmentedJob::check_offsets_memory() {
   host_ends_ = check(ends_, "the segments' end offsets");
 }
 
+std::uint64_t SegmentedJob::offsets_step(std::uint64_t previous, std::uint64_t next, std::uint64_t k) const {
+  if (next < previous)
+    throw InvalidArgumentError("segment offsets must not decrease, but offset " + std::to_string(k - 1) + " is " +
+                               std::to_string(previous) + " and offset " + std::to_string(k) + " is " + std::to_string(next));
+  if (next == previous) refuse_empty_segment(k - 1);
+  return next - previous;
+}
+
+std::uint64_t SegmentedJob::begin_end_length(const std::byte* begin_bits, const std::byte* end_bits, std::uint64_t s) const {
+  const std::uint64_t begin = bound_at(begin_bits, layout_.offset_bytes, signed_offsets_, s, n_, "segment begin");
+  const std::uint64_t end = bound_at(end_bits, layout_.offset_bytes, signed_offsets_, s, n_, "segment end");
+  if (end < begin)
+    throw InvalidArgumentError("segment " + std::to_string(s) + " ends at " + std::to_string(end) + ", before it begins at " +
+                               std::to_string(begin) + " (an empty segment has its end equal to its begin)");
+  if (end == begin) refuse_empty_segment(s);
+  return end - begin;
+}
+
 void SegmentedJob::plan(const std::byte* host_offsets, const std::byte* host_ends) {
   std::optional<core::SegmentLayout> rows;  // offsets of equal segments from 0 to n, planned as rows
+  const std::uint32_t width = layout_.offset_bytes;
   if (host_offsets && !begin_end_) {
-    const std::uint64_t first = offset_at(host_offsets, layout_.offset_bytes, signed_offsets_, 0, n_);
+    const std::uint64_t first = bound_at(host_offsets, width, signed_offsets_, 0, n_, "segment offset");
     std::uint64_t previous = first;
     std::uint64_t shortest = UINT64_MAX;
     layout_.longest = 0;
     for (std::uint64_t k = 1; k <= layout_.segments; ++k) {
-      const std::uint64_t next = offset_at(host_offsets, layout_.offset_bytes, signed_offsets_, k, n_);
-      if (next < previous)
-        throw InvalidArgumentError("segment offsets must not decrease, but offset " + std::to_string(k - 1) + " is " +
-                                   std::to_string(previous) + " and offset " + std::to_string(k) + " is " +
-                                   std::to_string(next));
-      if (next == previous) refuse_empty_segment(k - 1);
-      layout_.longest = std::max(layout_.longest, next - previous);
-      shortest = std::min(shortest, next - previous);
+      const std::uint64_t next = bound_at(host_offsets + k * width, width, signed_offsets_, k, n_, "segment offset");
+      const std::uint64_t length = offsets_step(previous, next, k);
+      layout_.longest = std::max(layout_.longest, length);
+      shortest = std::min(shortest, length);
       previous = next;
     }
     rows = core::equal_offsets_as_rows(layout_, n_, first, previous, shortest);
@@ -220,24 +244,22 @@ void SegmentedJob::plan(const std::byte* host_offsets, const std::byte* host_end
     layout_.longest = 0;
     layout_.covered = 0;
     for (std::uint64_t s = 0; s < layout_.segments; ++s) {
-      const std::uint64_t begin = offset_at(host_offsets, layout_.offset_bytes, signed_offsets_, s, n_, "segment begin");
-      const std::uint64_t end = offset_at(host_ends, layout_.offset_bytes, signed_offsets_, s, n_, "segment end");
-      if (end < begin)
-        throw InvalidArgumentError("segment " + std::to_string(s) + " ends at " + std::to_string(end) +
-                                   ", before it begins at " + std::to_string(begin) +
-                                   " (an empty segment has its end equal to its begin)");
-      if (end == begin) refuse_empty_segment(s);
-      layout_.longest = std::max(layout_.longest, end - begin);
-      layout_.covered += std::min(end - begin, UINT64_MAX - layout_.covered);
+      const std::uint64_t length = begin_end_length(host_offsets + s * width, host_ends + s * width, s);
+      layout_.longest = std::max(layout_.longest, length);
+      layout_.covered += std::min(length, UINT64_MAX - layout_.covered);
     }
     // The kernels read a segment's end `segments` offsets after its begin.
-    const std::uint64_t bytes = layout_.segments * layout_.offset_bytes;
+    const std::uint64_t bytes = layout_.segments * width;
     bounds_.resize(2 * bytes);
     if (bytes > 0) {
       std::memcpy(bounds_.data(), host_offsets, bytes);
       std::memcpy(bounds_.data() + bytes, host_ends, bytes);
     }
   }
+  make_plan(rows);
+}
+
+void SegmentedJob::make_plan(const std::optional<core::SegmentLayout>& rows) {
   if (host_path_) return;
   const auto& caps = device_.capabilities();
   core::Plan plan = core::make_segmented_plan(caps, request_of(spec_, n_, true), rows.value_or(layout_), core::tuning_for(caps));
@@ -245,6 +267,69 @@ void SegmentedJob::plan(const std::byte* host_offsets, const std::byte* host_end
     plan.reason = "offsets of " + std::to_string(rows->segments) + " equal segments from 0 to n, planned as rows: " +
                   plan.reason;
   planned_ = planned_run(std::move(plan));
+}
+
+void SegmentedJob::check_on_device(profile& out) {
+  const std::uint32_t width = layout_.offset_bytes;
+  if (layout_.segments == 0) {
+    // No segments: the one offset, if any, must still be in range.
+    if (!begin_end_) {
+      std::byte first[8] = {};
+      device_.copy(first, offsets_, width);
+      bound_at(first, width, signed_offsets_, 0, n_, "segment offset");
+    }
+    layout_.longest = 0;
+    make_plan(std::nullopt);
+    return;
+  }
+  const void* bounds = offsets_;
+  if (begin_end_) {
+    // The kernels read a segment's end `segments` offsets after its begin: the two arrays, one after the other.
+    const std::uint64_t bytes = layout_.segments * width;
+    device_bounds_ = ScopedAllocation(device_, memory_kind::device, 2 * bytes);
+    auto* joined = static_cast<std::byte*>(device_bounds_.get());
+    timed_copy(device_, out, "copy segment begins to the device", joined, offsets_, bytes);
+    timed_copy(device_, out, "copy segment ends to the device", joined + bytes, ends_, bytes);
+    bounds = joined;
+  }
+  const auto& caps = device_.capabilities();
+  core::SegmentCheckRequest request;
+  request.segments = layout_.segments;
+  request.offset_bytes = width;
+  request.end_step = layout_.end_step;
+  request.n = n_;
+  request.signed_offsets = signed_offsets_;
+  request.refuse_empty = empty_segments_refused();
+  const core::Plan check = core::make_segment_check_plan(caps, core::tuning_for(caps), request);
+  std::vector<std::uint64_t> words(check.results.front().elements * core::kSegmentCheckWordsPerGroup);
+  const core::ResultTarget target{words.data(), true};
+  add_run(out, device_.run(check, bounds, std::span(&target, 1), timestamps_));
+  const core::SegmentCheckSummary summary = core::fold_segment_check(words);
+
+  if (summary.first_bad) {
+    // The bounds of the first bad segment, read back: the host's own checks then say what is wrong with them, in
+    // the words a host scan would have used.
+    const std::uint64_t s = *summary.first_bad;
+    std::byte pair[16] = {};
+    device_.copy(pair, static_cast<const std::byte*>(bounds) + s * width, width);
+    device_.copy(pair + width, static_cast<const std::byte*>(bounds) + (s + layout_.end_step) * width, width);
+    if (begin_end_) {
+      begin_end_length(pair, pair + width, s);
+    } else {
+      const std::uint64_t previous = bound_at(pair, width, signed_offsets_, s, n_, "segment offset");
+      offsets_step(previous, bound_at(pair + width, width, signed_offsets_, s + 1, n_, "segment offset"), s + 1);
+    }
+    throw std::logic_error("the device's check of the segment offsets found segment " + std::to_string(s) +
+                           " bad, but its bounds read back pass the host's checks");
+  }
+  layout_.longest = summary.longest;
+  if (begin_end_) layout_.covered = summary.covered;
+  // Equal segments that add up to n run from 0 to n: planned as rows.
+  std::optional<core::SegmentLayout> rows;
+  if (!begin_end_ && summary.shortest == summary.longest && summary.longest > 0 &&
+      layout_.segments <= n_ / summary.longest && summary.longest * layout_.segments == n_)
+    rows = core::equal_offsets_as_rows(layout_, n_, 0, n_, summary.shortest);
+  make_plan(rows);
 }
 
 bool SegmentedJob::takes_host_path() const {
@@ -287,19 +372,8 @@ void SegmentedJob::execute_on_host(profile& out) const {
 void SegmentedJob::execute(profile& out) {
   if (host_path_) return execute_on_host(out);
   device_.throw_if_unusable();
-  if (!planned_) {
-    // Device offsets, read now that the work before this reduction is done.
-    const std::uint64_t bytes = offset_count() * layout_.offset_bytes;
-    auto read = [&](const void* offsets, bool host) {
-      std::vector<std::byte> copy(bytes);
-      if (host) std::memcpy(copy.data(), offsets, bytes);
-      else device_.copy(copy.data(), offsets, bytes);
-      return copy;
-    };
-    const std::vector<std::byte> offsets = read(offsets_, host_offsets_);
-    const std::vector<std::byte> ends = begin_end_ ? read(ends_, host_ends_) : std::vector<std::byte>{};
-    plan(offsets.data(), begin_end_ ? ends.data() : nullptr);
-  }
+  // Device offsets, checked now that the work before this reduction (which may write them) is done.
+  if (!planned_) check_on_device(out);
   out.plans.push_back(planned_->summary);
   if (layout_.segments == 0) return;
   const std::size_t element = core::size_of(static_cast<core::DataType>(spec_.type));
@@ -312,10 +386,12 @@ void SegmentedJob::execute(profile& out) {
     if (n_ > 0) timed_copy(device_, out, "copy input to the device", input_copy.get(), input_, n_ * element);
     input = input_copy.get();
   }
-  const void* offsets = begin_end_ ? static_cast<const void*>(bounds_.data()) : offsets_;
+  const void* offsets = device_bounds_.get() ? device_bounds_.get()
+                        : begin_end_           ? static_cast<const void*>(bounds_.data())
+                                               : offsets_;
   ScopedAllocation offsets_copy;
   const bool reads_offsets = planned_->plan.segments && planned_->plan.segments->offset_bytes != 0;
-  if (reads_offsets && (begin_end_ || host_offsets_) && !in_place) {
+  if (reads_offsets && !device_bounds_.get() && (begin_end_ || host_offsets_) && !in_place) {
     const std::uint64_t bytes = begin_end_ ? bounds_.size() : (layout_.segments + 1) * layout_.offset_bytes;
     offsets_copy = ScopedAllocation(device_, memory_kind::device, bytes);
     timed_copy(device_, out, begin_end_ ? "copy segment begins and ends to the device" : "copy segment offsets to the device",

@@ -1,7 +1,8 @@
 #pragma once
-// One queue::reduce_segments or queue::reduce_rows call: checked and planned when it is submitted (the offsets
-// read and checked on the host, which also gives the plan its distribution of segment sizes), executed later
-// on the queue's worker. Host input, offsets and results are copied or staged as a scalar reduction's are.
+// One queue::reduce_segments or queue::reduce_rows call: checked and planned when it is submitted (offsets in host
+// memory read and checked there, which also gives the plan its distribution of segment sizes; offsets in device
+// memory checked by a kernel when the job runs), executed later on the queue's worker. Host input, offsets and
+// results are copied or staged as a scalar reduction's are.
 #include <cstdint>
 #include <vector>
 
@@ -9,6 +10,7 @@
 
 #include "api/backend_device.hpp"
 #include "api/plan_cache.hpp"
+#include "api/scoped_allocation.hpp"
 #include "plan.hpp"
 #include "zereduce/queue.hpp"
 
@@ -28,10 +30,21 @@ class SegmentedJob {
   void execute_on_host(profile& out) const;
   void check_request() const;
   void check_offsets_memory();
-  // Throws for an arg-reduction (whose empty segments have no result); the other ops give the identity.
+  // Whether an empty segment has no result: arg-reductions, and user operators without identity under
+  // initialize_to_identity; the other ops give the identity.
+  bool empty_segments_refused() const;
   void refuse_empty_segment(std::uint64_t s) const;
-  // Checks offsets (and end offsets) read to the host, when given, which tells the longest segment, and plans.
+  // Segment k - 1 of segments + 1 offsets, from offset k - 1 (`previous`) to offset k (`next`), both in range: its
+  // length, or the error for a decrease or a refused empty segment.
+  std::uint64_t offsets_step(std::uint64_t previous, std::uint64_t next, std::uint64_t k) const;
+  // Segment s of begin and end arrays, from their bits: its length, or the error for its bounds.
+  std::uint64_t begin_end_length(const std::byte* begin_bits, const std::byte* end_bits, std::uint64_t s) const;
+  // Checks offsets (and end offsets) in host memory, when given, which tells the longest segment, and plans.
   void plan(const std::byte* host_offsets, const std::byte* host_ends);
+  // Offsets in device memory: checked by a kernel (core/plans/segment_check.hpp), then planned. Bad ones throw the
+  // host check's error, from the first bad segment's bounds read back.
+  void check_on_device(profile& out);
+  void make_plan(const std::optional<core::SegmentLayout>& rows);
   std::uint64_t offset_count() const { return begin_end_ ? layout_.segments : layout_.segments + 1; }
 
   BackendDevice& device_;
@@ -44,6 +57,7 @@ class SegmentedJob {
   const void* ends_;
   bool host_ends_ = false;
   std::vector<std::byte> bounds_;  // begin and end arrays: the begins, then the ends, as the kernels read them
+  ScopedAllocation device_bounds_;  // the same on the device, where the arrays are checked there
   bool signed_offsets_ = false;
   bool host_results_ = false;
   detail::reduction_spec spec_;

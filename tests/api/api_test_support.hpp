@@ -91,4 +91,13 @@ std::vector<T> mixed_values(std::size_t n, std::uint32_t seed) {
   return values;
 }
 
+// The kernels of a reduction's own passes, in order, each followed by a space: the check of device offsets that a
+// segmented reduction runs first ("check segment offsets", core/plans/segment_check.hpp) left out.
+inline std::string reduction_kernels(const event& done) {
+  std::string kernels;
+  for (const auto& pass : done.get_profile().passes)
+    if (pass.what == pass_profile::kind::kernel && pass.label != "check segment offsets") kernels += pass.kernel + " ";
+  return kernels;
+}
+
 }  // namespace zr::test

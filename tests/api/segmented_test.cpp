@@ -252,9 +252,7 @@ TEST(Segments, GivenSegmentsOfEverySizeWhenReducingThenEveryPlanFamilyRuns) {
                                          device_sums.get(), plus<>(), {property::reduction::initialize_to_identity{}});
     std::vector<float> sums(sizes.size());
     q.copy(device_sums.get(), sums.data(), sums.size()).wait();
-    std::string kernels;
-    for (const auto& pass : done.get_profile().passes)
-      if (pass.what == pass_profile::kind::kernel) kernels += pass.kernel + " ";
+    const std::string kernels = reduction_kernels(done);
     for (std::size_t s = 0; s < sizes.size(); ++s) EXPECT_EQ(sums[s], static_cast<float>(sizes[s])) << "segment " << s;
     return kernels;
   };
@@ -287,12 +285,7 @@ TEST(Segments, GivenOffsetsOfEqualSegmentsWhenReducingThenTheyRunAsRowsAndEachMa
   const Values<std::int32_t> data(exact_values<std::int32_t>(n, 7, false), n);
   auto device_data = make_device_array<std::int32_t>(q, n);
   q.copy(data.data(), device_data.get(), n).wait();
-  auto kernels_of = [](const event& done) {
-    std::string kernels;
-    for (const auto& pass : done.get_profile().passes)
-      if (pass.what == pass_profile::kind::kernel) kernels += pass.kernel + " ";
-    return kernels;
-  };
+  auto kernels_of = [](const event& done) { return reduction_kernels(done); };
   auto expect_sums = [&](const std::vector<std::int32_t>& sums, const auto& offsets) {
     for (std::uint64_t s = 0; s + 1 < offsets.size(); ++s) {
       std::int32_t expected = 0;

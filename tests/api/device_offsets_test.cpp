@@ -1,0 +1,223 @@
+// Offsets in device memory are checked by a kernel (segcheck, runtime/core/plans/segment_check.hpp), offsets in host
+// memory by the host: the same offsets must give the same error, word for word, or the same plan and the same
+// results, whatever the offsets' width and signedness, for segments + 1 offsets and for begin and end arrays, with
+// every kind of bad bound (negative, past n, decreasing, an end before its begin, an empty segment where the op
+// refuses one) at the start, in the middle and at the end, in launches of one group and of many.
+#include "support/expect_error.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "api_test_support.hpp"
+
+namespace zr::test {
+namespace {
+
+// What one call gave: its error's message, or its plan and a digest of its results.
+struct Outcome {
+  std::string error;
+  std::string plan;
+  std::vector<std::int64_t> results;
+  bool operator==(const Outcome&) const = default;
+};
+
+std::ostream& operator<<(std::ostream& out, const Outcome& o) {
+  if (!o.error.empty()) return out << "error: " << o.error;
+  return out << "plan: " << o.plan << " (" << o.results.size() << " results)";
+}
+
+template <typename Run>
+Outcome outcome_of(Run run) {
+  Outcome o;
+  try {
+    event done = run();
+    done.wait();
+    if (!done.get_profile().plans.empty()) o.plan = done.get_profile().plans.front().description;
+  } catch (const InvalidArgumentError& e) {
+    o.error = e.what();
+  }
+  return o;
+}
+
+enum class Op { plus, argmax };
+
+// The same offsets (segments + 1 of them, or begins then ends when begin_end) given in host and in device memory,
+// with the input in device memory both times: the outcomes must agree.
+template <typename Offset>
+void expect_same_outcome(queue& q, std::uint64_t n, const std::vector<Offset>& bounds, bool begin_end, Op op) {
+  const std::uint64_t segments = begin_end ? bounds.size() / 2 : bounds.size() - 1;
+  std::vector<int> data(n);
+  for (std::uint64_t i = 0; i < n; ++i) data[i] = static_cast<int>(i * 7919 % 1000) + 1;
+  auto input = make_device_array<int>(q, n ? n : 1);
+  if (n) q.copy(data.data(), input.get(), n).wait();
+  auto device_bounds = make_device_array<Offset>(q, bounds.size());
+  q.copy(bounds.data(), device_bounds.get(), bounds.size()).wait();
+  auto run = [&](const Offset* where) {
+    return outcome_of([&]() -> event {
+      const Offset* ends = where + segments;
+      if (op == Op::argmax) {
+        std::vector<arg_result<int>> results(segments);
+        event e = begin_end ? q.reduce_segments(input.get(), n, where, ends, segments, results.data(), argmax<>())
+                            : q.reduce_segments(input.get(), n, where, segments, results.data(), argmax<>());
+        e.wait();
+        return e;
+      }
+      std::vector<int> results(segments, 7);
+      event e = begin_end ? q.reduce_segments(input.get(), n, where, ends, segments, results.data(), plus<>())
+                          : q.reduce_segments(input.get(), n, where, segments, results.data(), plus<>());
+      e.wait();
+      return e;
+    });
+  };
+  // The results themselves: the host offsets' run against a host fold, then the device offsets' run against it.
+  auto results_of = [&](const Offset* where) {
+    std::vector<std::int64_t> digest;
+    const Offset* ends = where + segments;
+    if (op == Op::argmax) {
+      std::vector<arg_result<int>> results(segments);
+      (begin_end ? q.reduce_segments(input.get(), n, where, ends, segments, results.data(), argmax<>())
+                 : q.reduce_segments(input.get(), n, where, segments, results.data(), argmax<>()))
+          .wait();
+      for (const auto& r : results) digest.push_back(static_cast<std::int64_t>(r.index) * 1000003 + r.value);
+    } else {
+      std::vector<int> results(segments, 7);
+      (begin_end ? q.reduce_segments(input.get(), n, where, ends, segments, results.data(), plus<>())
+                 : q.reduce_segments(input.get(), n, where, segments, results.data(), plus<>()))
+          .wait();
+      digest.assign(results.begin(), results.end());
+    }
+    return digest;
+  };
+  Outcome on_host = run(bounds.data());
+  Outcome on_device = run(device_bounds.get());
+  if (on_host.error.empty() && on_device.error.empty()) {
+    on_host.results = results_of(bounds.data());
+    on_device.results = results_of(device_bounds.get());
+    // Every segment against the host fold of its own range (argmax: the first greatest, counted from the begin).
+    for (std::uint64_t s = 0; s < segments; ++s) {
+      const auto begin = static_cast<std::uint64_t>(bounds[s]);
+      const auto end = static_cast<std::uint64_t>(begin_end ? bounds[segments + s] : bounds[s + 1]);
+      std::int64_t expected = 0;
+      if (op == Op::argmax) {
+        const auto best = std::max_element(data.begin() + begin, data.begin() + end);
+        expected = static_cast<std::int64_t>(best - (data.begin() + begin)) * 1000003 + *best;
+      } else {
+        expected = std::accumulate(data.begin() + begin, data.begin() + end, 7);  // after the initial value
+      }
+      ASSERT_EQ(on_device.results[s], expected) << "segment " << s << " [" << begin << ", " << end << ")";
+    }
+  }
+  EXPECT_EQ(on_device, on_host);
+}
+
+template <typename Offset>
+void expect_same_outcomes(queue& q) {
+  constexpr bool is_signed = std::is_signed_v<Offset>;
+  const Offset minus_one = is_signed ? Offset(-1) : Offset(0);
+  const std::vector<std::vector<Offset>> offsets = {
+      {0, 10, 20, 30, 40, 50},   // equal segments from 0 to n: planned as rows
+      {0, 1, 2, 3, 40, 41, 50},  // skewed
+      {5, 10, 45},               // not from 0 to n
+      {0, 10, 5, 50},            // decreasing
+      {0, 10, 51},               // the last past n
+      {51, 60},                  // the first past n
+      {0, 10, 10, 50},           // an empty segment: argmax refuses it
+      {50},                      // no segments
+      {51},                      // no segments, the one offset past n
+  };
+  for (const auto& o : offsets)
+    for (Op op : {Op::plus, Op::argmax}) {
+      SCOPED_TRACE(std::string(op == Op::plus ? "plus" : "argmax") + ", offsets of " + std::to_string(o.size()));
+      expect_same_outcome<Offset>(q, 50, o, false, op);
+    }
+  if (is_signed) {
+    expect_same_outcome<Offset>(q, 50, {minus_one, 10, 50}, false, Op::plus);
+    expect_same_outcome<Offset>(q, 50, {0, minus_one, 50}, false, Op::plus);
+    expect_same_outcome<Offset>(q, 50, {0, 10, 40, minus_one}, true, Op::plus);  // an end negative
+  }
+  // Begins, then ends.
+  for (const auto& b : std::vector<std::vector<Offset>>{{0, 30, 20, 10, 50, 25},     // overlapping, gaps
+                                                        {0, 30, 10, 20},             // an end before its begin
+                                                        {0, 30, 10, 51},             // an end past n
+                                                        {0, 51, 10, 60},             // a begin past n
+                                                        {0, 30, 10, 30}})            // an empty segment
+    for (Op op : {Op::plus, Op::argmax}) {
+      SCOPED_TRACE(std::string(op == Op::plus ? "plus" : "argmax") + ", begins and ends");
+      expect_same_outcome<Offset>(q, 50, b, true, op);
+    }
+
+  // Many groups: 300,000 segments of one, a bad bound at the start, in the middle, near the end.
+  const std::uint64_t many = 300'000;
+  std::vector<Offset> ones(many + 1);
+  std::iota(ones.begin(), ones.end(), Offset(0));
+  expect_same_outcome<Offset>(q, many, ones, false, Op::plus);
+  for (std::uint64_t at : {std::uint64_t{1}, many / 2 + 3, many - 1}) {
+    SCOPED_TRACE("a bad bound at " + std::to_string(at));
+    std::vector<Offset> decreasing = ones;
+    decreasing[at] = Offset(at + 5);  // offset at > offset at + 1
+    expect_same_outcome<Offset>(q, many, decreasing, false, Op::plus);
+    std::vector<Offset> empty = ones;
+    empty[at] = Offset(at - 1);  // segment at - 1 empty
+    expect_same_outcome<Offset>(q, many, empty, false, Op::argmax);
+    std::vector<Offset> past = ones;
+    past[at] = Offset(many + 1);
+    expect_same_outcome<Offset>(q, many, past, false, Op::plus);
+  }
+  // Skewed over many groups: lengths 1, 2, ... 7 and one of 100,000.
+  std::vector<Offset> skewed{0};
+  for (std::uint64_t s = 0; skewed.back() < Offset(many); ++s)
+    skewed.push_back(static_cast<Offset>(std::min<std::uint64_t>(many, static_cast<std::uint64_t>(skewed.back()) +
+                                                                           (s == 1000 ? 100'000 : s % 7 + 1))));
+  expect_same_outcome<Offset>(q, many, skewed, false, Op::plus);
+  expect_same_outcome<Offset>(q, many, skewed, false, Op::argmax);
+}
+
+TEST(DeviceOffsets, GivenTheSameOffsetsInHostOrDeviceMemoryWhenReducingThenTheErrorsPlansAndResultsAgree) {
+  ZR_REQUIRE_QUEUE(q);
+  {
+    SCOPED_TRACE("uint32");
+    expect_same_outcomes<std::uint32_t>(q);
+  }
+  {
+    SCOPED_TRACE("int32");
+    expect_same_outcomes<std::int32_t>(q);
+  }
+  {
+    SCOPED_TRACE("uint64");
+    expect_same_outcomes<std::uint64_t>(q);
+  }
+  {
+    SCOPED_TRACE("int64");
+    expect_same_outcomes<std::int64_t>(q);
+  }
+}
+
+// The check is a pass of its own in the profile: a device offsets' call shows it, a host offsets' call does not.
+TEST(DeviceOffsets, GivenDeviceOffsetsWhenReducingThenTheProfileListsTheCheckBeforeTheReduction) {
+  ZR_REQUIRE_QUEUE(q);
+  const std::vector<std::uint32_t> offsets = {0, 3, 10, 64};
+  auto input = make_device_array<float>(q, 64);
+  const std::vector<float> data(64, 1.0f);
+  q.copy(data.data(), input.get(), 64).wait();
+  auto device_offsets = make_device_array<std::uint32_t>(q, offsets.size());
+  q.copy(offsets.data(), device_offsets.get(), offsets.size()).wait();
+  std::vector<float> results(3);
+  const auto labels = [](const event& e) {
+    std::vector<std::string> kernels;
+    for (const auto& pass : e.get_profile().passes)
+      if (pass.what == pass_profile::kind::kernel) kernels.push_back(pass.label);
+    return kernels;
+  };
+  event on_device = q.reduce_segments(input.get(), 64, device_offsets.get(), 3, results.data(), plus<>());
+  on_device.wait();
+  const auto device_kernels = labels(on_device);
+  ASSERT_GE(device_kernels.size(), 2u);
+  EXPECT_EQ(device_kernels.front(), "check segment offsets");
+  EXPECT_EQ(results, (std::vector<float>{3, 7, 54}));
+  event on_host = q.reduce_segments(input.get(), 64, offsets.data(), 3, results.data(), plus<>());
+  on_host.wait();
+  for (const auto& label : labels(on_host)) EXPECT_NE(label, "check segment offsets");
+}
+
+}  // namespace
+}  // namespace zr::test
