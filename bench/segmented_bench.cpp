@@ -10,13 +10,15 @@
 // segments only when the lengths go up to the total)
 //
 // Prints one JSON object per line: {"peer":"ours","api":"rows"|"offsets","op":"sum"|"max"|"argmax"|"norm_l2","type","layout":
-// "equal"|"power_law","log2" (segment length; -1 for power law),"n","segments","seconds","ok"}. seconds: the
-// device span (first kernel's start to the last one's end), median of --runs runs; input, offsets and results
-// in device memory. ok: every segment's result against a host fold (maxima and i32 sums exactly, floating
+// "equal"|"power_law","log2" (segment length; -1 for power law),"n","segments","seconds","check_seconds",
+// "wall_seconds","ok"}. seconds: the reduction's device span (first kernel's start to the last one's end), median
+// of --runs runs; check_seconds: the device's check of the offsets (0 for rows); wall_seconds: the call's wall
+// time on the host, submission to completion; input, offsets and results in device memory. ok: every segment's result against a host fold (maxima and i32 sums exactly, floating
 // sums within 1e-3 relative of a double sum, norms of the double norm, argmax's value and first index within the
 // segment).
 // ZR_SEGMENTED_BENCH_REPRODUCIBLE=1: every reduction with property::reduction::reproducible (floating sums run
 // as binned sums; the other rows are unchanged), each line then carrying "reproducible":true.
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +33,8 @@ namespace {
 using zr::bench::device_span_s;
 using zr::bench::median;
 using zr::bench::Options;
+
+constexpr const char* kCheckLabel = "check segment offsets";  // core/plans/segment_check.hpp
 
 template <typename T>
 T value_at(std::uint64_t i) {
@@ -130,8 +134,20 @@ void bench(zr::queue& q, const char* type, const Options& o) {
           std::fprintf(stderr, "  pass %s (%s): %.1f us\n", pass.label.c_str(), pass.kernel.c_str(),
                        static_cast<double>(pass.duration_ns()) * 1e-3);
       }
-      std::vector<double> s;
-      for (int run = 0; run < o.runs; ++run) s.push_back(device_span_s(once()));
+      // The reduction's device span, the device check of the offsets (none for rows), and each call's wall time from
+      // submission to completion on the host's clock (the check, its read-back and the planning included).
+      std::vector<double> s, check, wall;
+      for (int run = 0; run < o.runs; ++run) {
+        const auto start = std::chrono::steady_clock::now();
+        const zr::event done = once();
+        done.wait();
+        wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        s.push_back(device_span_s(done, kCheckLabel));
+        double checked = 0;
+        for (const auto& pass : done.get_profile().passes)
+          if (pass.label == kCheckLabel) checked += static_cast<double>(pass.duration_ns()) * 1e-9;
+        check.push_back(checked);
+      }
       bool ok = false;
       if (op == "argmax") {
         std::vector<zr::arg_result<T>> got(segments);
@@ -143,9 +159,10 @@ void bench(zr::queue& q, const char* type, const Options& o) {
         ok = op == "norm_l2" ? norm_agrees(host, offsets, got) : agrees(sum, host, offsets, got);
       }
       std::printf("{\"peer\":\"ours\",\"api\":\"%s\",\"op\":\"%s\",\"type\":\"%s\",\"layout\":\"%s\",\"log2\":%d,"
-                  "\"n\":%llu,\"segments\":%llu,\"seconds\":%.9g,\"ok\":%s%s}\n",
+                  "\"n\":%llu,\"segments\":%llu,\"seconds\":%.9g,\"check_seconds\":%.9g,\"wall_seconds\":%.9g,"
+                  "\"ok\":%s%s}\n",
                   api, op.c_str(), type, layout, log2, static_cast<unsigned long long>(n),
-                  static_cast<unsigned long long>(segments), median(s), ok ? "true" : "false",
+                  static_cast<unsigned long long>(segments), median(s), median(check), median(wall), ok ? "true" : "false",
                   reproducible ? ",\"reproducible\":true" : "");
       std::fflush(stdout);
     }

@@ -81,6 +81,26 @@ def main(folder):
                 label = f"2^{log2}" if log2 >= 0 else "power law"
                 print(f"| {label} | {best['segments']} | {cell(row_r)} | {cell(off_r)} | {cell(cub_r)} | {vs} |")
             print()
+    wall_section(ours)
+
+
+def wall_section(ours):
+    """Offsets in device memory: what a call costs on the host's clock next to its kernels (from the runs that
+    recorded wall_seconds: the device check of the offsets, its read-back and the planning come on top)."""
+    timed = [r for k, r in sorted(ours.items(), key=lambda kr: (kr[0][2], kr[0][1], kr[0][4] if kr[0][4] >= 0 else 99))
+             if k[0] == "offsets" and "wall_seconds" in r]
+    if not timed:
+        return
+    print("## Offsets in device memory: the call's wall time\n")
+    print("Microseconds, medians: the reduction's kernels (device span), the device's check of the offsets, and "
+          "the whole call from submission to completion on the host's clock (`queue::reduce_segments(...).wait()`).\n")
+    print("| op | type | segment | segments | kernels us | check us | wall us | wall / kernels |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in timed:
+        label = f"2^{r['log2']}" if r["log2"] >= 0 else "power law"
+        print(f"| {r['op']} | {r['type']} | {label} | {r['segments']} | {r['seconds'] * 1e6:.1f} | "
+              f"{r['check_seconds'] * 1e6:.1f} | {r['wall_seconds'] * 1e6:.1f} | {r['wall_seconds'] / r['seconds']:.2f} |")
+    print()
 
 
 if __name__ == "__main__":
