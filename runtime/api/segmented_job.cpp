@@ -49,6 +49,11 @@ std::uint64_t bound_at(const std::byte* bits, std::uint32_t offset_bytes, bool s
   return static_cast<std::uint64_t>(value);
 }
 
+// Device offsets of at most this many bytes are read back and checked on the host; more, by the device (segcheck).
+// H200, f32 sums of 2^28 elements: the check took 8-18 us of device time for up to 65,537 offsets, and a call with
+// 50 million offsets 0.9 ms of wall time where reading them back took 418 ms (bench/results/segcheck_h200_2026-11-30).
+constexpr std::uint64_t kHostCheckedOffsetBytes = 16 * 1024;
+
 }  // namespace
 
 SegmentedJob::SegmentedJob(BackendDevice& device, const void* input, std::uint64_t n, bool host_input,
@@ -271,17 +276,6 @@ void SegmentedJob::make_plan(const std::optional<core::SegmentLayout>& rows) {
 
 void SegmentedJob::check_on_device(profile& out) {
   const std::uint32_t width = layout_.offset_bytes;
-  if (layout_.segments == 0) {
-    // No segments: the one offset, if any, must still be in range.
-    if (!begin_end_) {
-      std::byte first[8] = {};
-      device_.copy(first, offsets_, width);
-      bound_at(first, width, signed_offsets_, 0, n_, "segment offset");
-    }
-    layout_.longest = 0;
-    make_plan(std::nullopt);
-    return;
-  }
   const void* bounds = offsets_;
   if (begin_end_) {
     // The kernels read a segment's end `segments` offsets after its begin: the two arrays, one after the other.
@@ -372,8 +366,19 @@ void SegmentedJob::execute_on_host(profile& out) const {
 void SegmentedJob::execute(profile& out) {
   if (host_path_) return execute_on_host(out);
   device_.throw_if_unusable();
-  // Device offsets, checked now that the work before this reduction (which may write them) is done.
-  if (!planned_) check_on_device(out);
+  // Device offsets, checked now that the work before this reduction (which may write them) is done: a few read
+  // back and checked here (one copy, as the check's summaries are, without its launch), more by the device.
+  if (!planned_) {
+    const std::uint64_t bytes = offset_count() * layout_.offset_bytes;
+    if (bytes * (begin_end_ ? 2 : 1) > kHostCheckedOffsetBytes) {
+      check_on_device(out);
+    } else {
+      std::vector<std::byte> offsets(bytes), ends(begin_end_ ? bytes : 0);
+      device_.copy(offsets.data(), offsets_, bytes);
+      if (begin_end_) device_.copy(ends.data(), ends_, bytes);
+      plan(offsets.data(), begin_end_ ? ends.data() : nullptr);
+    }
+  }
   out.plans.push_back(planned_->summary);
   if (layout_.segments == 0) return;
   const std::size_t element = core::size_of(static_cast<core::DataType>(spec_.type));

@@ -1,8 +1,8 @@
 #pragma once
 // One queue::reduce_segments or queue::reduce_rows call: checked and planned when it is submitted (offsets in host
 // memory read and checked there, which also gives the plan its distribution of segment sizes; offsets in device
-// memory checked by a kernel when the job runs), executed later on the queue's worker. Host input, offsets and
-// results are copied or staged as a scalar reduction's are.
+// memory checked when the job runs, by a kernel where there are more than a few), executed later on the queue's
+// worker. Host input, offsets and results are copied or staged as a scalar reduction's are.
 #include <cstdint>
 #include <vector>
 
@@ -41,8 +41,8 @@ class SegmentedJob {
   std::uint64_t begin_end_length(const std::byte* begin_bits, const std::byte* end_bits, std::uint64_t s) const;
   // Checks offsets (and end offsets) in host memory, when given, which tells the longest segment, and plans.
   void plan(const std::byte* host_offsets, const std::byte* host_ends);
-  // Offsets in device memory: checked by a kernel (core/plans/segment_check.hpp), then planned. Bad ones throw the
-  // host check's error, from the first bad segment's bounds read back.
+  // Offsets in device memory (at least one segment): checked by a kernel (core/plans/segment_check.hpp), then
+  // planned. Bad ones throw the host check's error, from the first bad segment's bounds read back.
   void check_on_device(profile& out);
   void make_plan(const std::optional<core::SegmentLayout>& rows);
   std::uint64_t offset_count() const { return begin_end_ ? layout_.segments : layout_.segments + 1; }

@@ -2,7 +2,8 @@
 // memory by the host: the same offsets must give the same error, word for word, or the same plan and the same
 // results, whatever the offsets' width and signedness, for segments + 1 offsets and for begin and end arrays, with
 // every kind of bad bound (negative, past n, decreasing, an end before its begin, an empty segment where the op
-// refuses one) at the start, in the middle and at the end, in launches of one group and of many.
+// refuses one) at the start, in the middle and at the end: a few offsets (read back and checked on the host) and
+// hundreds of thousands (checked by the device, in many groups).
 #include "support/expect_error.hpp"
 
 #include <algorithm>
@@ -163,6 +164,33 @@ void expect_same_outcomes(queue& q) {
     past[at] = Offset(many + 1);
     expect_same_outcome<Offset>(q, many, past, false, Op::plus);
   }
+  // The same as begins and ends (many enough that the device checks them too).
+  std::vector<Offset> pairs(2 * many);
+  for (std::uint64_t s = 0; s < many; ++s) {
+    pairs[s] = Offset(s);
+    pairs[many + s] = Offset(s + 1);
+  }
+  expect_same_outcome<Offset>(q, many, pairs, true, Op::argmax);
+  for (std::uint64_t at : {std::uint64_t{0}, many / 2 + 3, many - 1}) {
+    SCOPED_TRACE("a bad begin or end at " + std::to_string(at));
+    std::vector<Offset> backwards = pairs;
+    backwards[many + at] = Offset(at / 2);  // an end before its begin (or empty at 0)
+    expect_same_outcome<Offset>(q, many, backwards, true, Op::plus);
+    std::vector<Offset> empty = pairs;
+    empty[many + at] = Offset(at);
+    expect_same_outcome<Offset>(q, many, empty, true, Op::argmax);
+    std::vector<Offset> past = pairs;
+    past[at] = Offset(many + 1);
+    expect_same_outcome<Offset>(q, many, past, true, Op::plus);
+    if (is_signed) {
+      std::vector<Offset> negative = pairs;
+      negative[many + at] = minus_one;
+      expect_same_outcome<Offset>(q, many, negative, true, Op::plus);
+      std::vector<Offset> negative_offset = ones;
+      negative_offset[at] = minus_one;
+      expect_same_outcome<Offset>(q, many, negative_offset, false, Op::plus);
+    }
+  }
   // Skewed over many groups: lengths 1, 2, ... 7 and one of 100,000.
   std::vector<Offset> skewed{0};
   for (std::uint64_t s = 0; skewed.back() < Offset(many); ++s)
@@ -192,31 +220,43 @@ TEST(DeviceOffsets, GivenTheSameOffsetsInHostOrDeviceMemoryWhenReducingThenTheEr
   }
 }
 
-// The check is a pass of its own in the profile: a device offsets' call shows it, a host offsets' call does not.
-TEST(DeviceOffsets, GivenDeviceOffsetsWhenReducingThenTheProfileListsTheCheckBeforeTheReduction) {
+// The check is a pass of its own in the profile where the device makes it (more offsets than a few KiB); a few
+// device offsets are read back and checked on the host, as host offsets are checked when the call is made.
+TEST(DeviceOffsets, GivenManyOrFewDeviceOffsetsWhenReducingThenTheProfileListsTheCheckOnlyForMany) {
   ZR_REQUIRE_QUEUE(q);
-  const std::vector<std::uint32_t> offsets = {0, 3, 10, 64};
-  auto input = make_device_array<float>(q, 64);
-  const std::vector<float> data(64, 1.0f);
-  q.copy(data.data(), input.get(), 64).wait();
-  auto device_offsets = make_device_array<std::uint32_t>(q, offsets.size());
-  q.copy(offsets.data(), device_offsets.get(), offsets.size()).wait();
-  std::vector<float> results(3);
   const auto labels = [](const event& e) {
     std::vector<std::string> kernels;
     for (const auto& pass : e.get_profile().passes)
       if (pass.what == pass_profile::kind::kernel) kernels.push_back(pass.label);
     return kernels;
   };
-  event on_device = q.reduce_segments(input.get(), 64, device_offsets.get(), 3, results.data(), plus<>());
-  on_device.wait();
-  const auto device_kernels = labels(on_device);
-  ASSERT_GE(device_kernels.size(), 2u);
-  EXPECT_EQ(device_kernels.front(), "check segment offsets");
-  EXPECT_EQ(results, (std::vector<float>{3, 7, 54}));
-  event on_host = q.reduce_segments(input.get(), 64, offsets.data(), 3, results.data(), plus<>());
-  on_host.wait();
-  for (const auto& label : labels(on_host)) EXPECT_NE(label, "check segment offsets");
+  for (std::uint64_t segments : {3u, 100'000u}) {
+    SCOPED_TRACE(std::to_string(segments) + " segments");
+    std::vector<std::uint32_t> offsets(segments + 1);
+    for (std::uint64_t s = 0; s <= segments; ++s) offsets[s] = static_cast<std::uint32_t>(s * s % 7 + 3 * s);
+    const std::uint64_t n = offsets.back();
+    auto input = make_device_array<float>(q, n);
+    const std::vector<float> data(n, 1.0f);
+    q.copy(data.data(), input.get(), n).wait();
+    auto device_offsets = make_device_array<std::uint32_t>(q, offsets.size());
+    q.copy(offsets.data(), device_offsets.get(), offsets.size()).wait();
+    std::vector<float> results(segments);
+    event on_device = q.reduce_segments(input.get(), n, device_offsets.get(), segments, results.data(), plus<>(),
+                                        {property::reduction::initialize_to_identity{}});
+    on_device.wait();
+    for (std::uint64_t s = 0; s < segments; ++s)
+      ASSERT_EQ(results[s], static_cast<float>(offsets[s + 1] - offsets[s])) << "segment " << s;
+    const auto device_kernels = labels(on_device);
+    ASSERT_GE(device_kernels.size(), 1u);
+    if (segments > 4096) {
+      EXPECT_EQ(device_kernels.front(), "check segment offsets");
+    } else {
+      for (const auto& label : device_kernels) EXPECT_NE(label, "check segment offsets");
+    }
+    event on_host = q.reduce_segments(input.get(), n, offsets.data(), segments, results.data(), plus<>());
+    on_host.wait();
+    for (const auto& label : labels(on_host)) EXPECT_NE(label, "check segment offsets");
+  }
 }
 
 }  // namespace
