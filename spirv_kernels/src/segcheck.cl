@@ -13,32 +13,63 @@
 #define ZR_CHECK_TN u32
 #define ZR_CHECK_T uint
 #define ZR_CHECK_NEGATIVE(v) ((int)(v) < 0)
+// Four bounds a load where they are 16-byte aligned and each segment ends at the next bound: the segments of lanes
+// (k, k + 1), then (3, the next vector's first).
+#define ZR_CHECK_V 4
+#define ZR_CHECK_VT uint4
+#define ZR_CHECK_PAIRS(F, v, s) F((v).s0, (v).s1, (s)) F((v).s1, (v).s2, (s) + 1) F((v).s2, (v).s3, (s) + 2)
+#define ZR_CHECK_LAST(v) (v).s3
 #elif defined(ZR_CLASS_BITS64)
 #define ZR_CHECK_TN u64
 #define ZR_CHECK_T ulong
 #define ZR_CHECK_NEGATIVE(v) ((long)(v) < 0)
+#define ZR_CHECK_V 2
+#define ZR_CHECK_VT ulong2
+#define ZR_CHECK_PAIRS(F, v, s) F((v).s0, (v).s1, (s))
+#define ZR_CHECK_LAST(v) (v).s1
 #endif
 #define ZR_CHECK_NAME(TN) ZR_CHECK_NAME_(TN)
 #define ZR_CHECK_NAME_(TN) zr_segcheck_##TN
+
+// Segment s from `begin` to `end`: a bad one lowers *first_bad, a good one raises *longest, lowers *shortest and adds
+// its length to *covered.
+static inline void zr_check_segment(ZR_CHECK_T begin, ZR_CHECK_T end, ulong s, ulong n, uint signed_bounds,
+                                    uint refuse_empty, ulong* first_bad, ulong* longest, ulong* shortest,
+                                    ulong* covered) {
+  const bool negative = signed_bounds && (ZR_CHECK_NEGATIVE(begin) || ZR_CHECK_NEGATIVE(end));
+  const bool bad = negative || (ulong)begin > n || (ulong)end > n || end < begin || (refuse_empty && end == begin);
+  if (bad) {
+    *first_bad = min(*first_bad, s);
+  } else {
+    const ulong length = (ulong)(end - begin);
+    *longest = max(*longest, length);
+    *shortest = min(*shortest, length);
+    *covered = add_sat(*covered, length);
+  }
+}
 
 kernel void ZR_CHECK_NAME(ZR_CHECK_TN)(global const ZR_CHECK_T* bounds, ulong segments, ulong end_step, ulong n,
                                        uint signed_bounds, uint refuse_empty, global ulong* partials,
                                        local ulong* scratch) {
   ulong first_bad = ULONG_MAX, longest = 0, shortest = ULONG_MAX, covered = 0;
-  for (ulong s = get_global_id(0); s < segments; s += get_global_size(0)) {
-    const ZR_CHECK_T begin = bounds[s];
-    const ZR_CHECK_T end = bounds[s + end_step];
-    const bool negative = signed_bounds && (ZR_CHECK_NEGATIVE(begin) || ZR_CHECK_NEGATIVE(end));
-    const bool bad = negative || (ulong)begin > n || (ulong)end > n || end < begin || (refuse_empty && end == begin);
-    if (bad) {
-      first_bad = min(first_bad, s);  // the grid-stride walk meets a work-item's segments in order
-    } else {
-      const ulong length = (ulong)(end - begin);
-      longest = max(longest, length);
-      shortest = min(shortest, length);
-      covered = add_sat(covered, length);
+#define ZR_CHECK_ONE(begin, end, s) \
+  zr_check_segment((begin), (end), (s), n, signed_bounds, refuse_empty, &first_bad, &longest, &shortest, &covered);
+  // Segments + 1 offsets at a 16-byte boundary: a vector of bounds a work-item at a time, then the rest one by one.
+  // (H200: scalar loads read 268 million offsets at 1.7 TB/s.)
+  ulong vectored = 0;
+  if (end_step == 1 && ((ulong)bounds & 15) == 0) {
+    const ulong vectors = segments / ZR_CHECK_V;
+    for (ulong q = get_global_id(0); q < vectors; q += get_global_size(0)) {
+      const ZR_CHECK_VT v = ((global const ZR_CHECK_VT*)bounds)[q];
+      const ulong s = q * ZR_CHECK_V;
+      ZR_CHECK_PAIRS(ZR_CHECK_ONE, v, s)
+      ZR_CHECK_ONE(ZR_CHECK_LAST(v), bounds[s + ZR_CHECK_V], s + ZR_CHECK_V - 1)
     }
+    vectored = vectors * ZR_CHECK_V;
   }
+  for (ulong s = vectored + get_global_id(0); s < segments; s += get_global_size(0))
+    ZR_CHECK_ONE(bounds[s], bounds[s + end_step], s)
+#undef ZR_CHECK_ONE
   const uint lid = (uint)get_local_id(0);
   const uint size = (uint)get_local_size(0);
   local ulong* bad_slots = scratch;

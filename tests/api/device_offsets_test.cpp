@@ -43,16 +43,19 @@ Outcome outcome_of(Run run) {
 enum class Op { plus, argmax };
 
 // The same offsets (segments + 1 of them, or begins then ends when begin_end) given in host and in device memory,
-// with the input in device memory both times: the outcomes must agree.
+// with the input in device memory both times: the outcomes must agree. `shifted`: the device offsets start one
+// element into their allocation (off the 16-byte boundary where the device check loads vectors of them).
 template <typename Offset>
-void expect_same_outcome(queue& q, std::uint64_t n, const std::vector<Offset>& bounds, bool begin_end, Op op) {
+void expect_same_outcome(queue& q, std::uint64_t n, const std::vector<Offset>& bounds, bool begin_end, Op op,
+                         bool shifted = false) {
   const std::uint64_t segments = begin_end ? bounds.size() / 2 : bounds.size() - 1;
   std::vector<int> data(n);
   for (std::uint64_t i = 0; i < n; ++i) data[i] = static_cast<int>(i * 7919 % 1000) + 1;
   auto input = make_device_array<int>(q, n ? n : 1);
   if (n) q.copy(data.data(), input.get(), n).wait();
-  auto device_bounds = make_device_array<Offset>(q, bounds.size());
-  q.copy(bounds.data(), device_bounds.get(), bounds.size()).wait();
+  auto device_allocation = make_device_array<Offset>(q, bounds.size() + 1);
+  Offset* const device_bounds = device_allocation.get() + (shifted ? 1 : 0);
+  q.copy(bounds.data(), device_bounds, bounds.size()).wait();
   auto run = [&](const Offset* where) {
     return outcome_of([&]() -> event {
       const Offset* ends = where + segments;
@@ -90,10 +93,10 @@ void expect_same_outcome(queue& q, std::uint64_t n, const std::vector<Offset>& b
     return digest;
   };
   Outcome on_host = run(bounds.data());
-  Outcome on_device = run(device_bounds.get());
+  Outcome on_device = run(device_bounds);
   if (on_host.error.empty() && on_device.error.empty()) {
     on_host.results = results_of(bounds.data());
-    on_device.results = results_of(device_bounds.get());
+    on_device.results = results_of(device_bounds);
     // Every segment against the host fold of its own range (argmax: the first greatest, counted from the begin).
     for (std::uint64_t s = 0; s < segments; ++s) {
       const auto begin = static_cast<std::uint64_t>(bounds[s]);
@@ -147,8 +150,9 @@ void expect_same_outcomes(queue& q) {
       expect_same_outcome<Offset>(q, 50, b, true, op);
     }
 
-  // Many groups: 300,000 segments of one, a bad bound at the start, in the middle, near the end.
-  const std::uint64_t many = 300'000;
+  // Many groups: 300,003 segments of one (not a whole number of the check's vectors of bounds), a bad bound at the
+  // start, in the middle, near the end.
+  const std::uint64_t many = 300'003;
   std::vector<Offset> ones(many + 1);
   std::iota(ones.begin(), ones.end(), Offset(0));
   expect_same_outcome<Offset>(q, many, ones, false, Op::plus);
@@ -163,7 +167,9 @@ void expect_same_outcomes(queue& q) {
     std::vector<Offset> past = ones;
     past[at] = Offset(many + 1);
     expect_same_outcome<Offset>(q, many, past, false, Op::plus);
+    expect_same_outcome<Offset>(q, many, past, false, Op::plus, /*shifted=*/true);
   }
+  expect_same_outcome<Offset>(q, many, ones, false, Op::argmax, /*shifted=*/true);
   // The same as begins and ends (many enough that the device checks them too).
   std::vector<Offset> pairs(2 * many);
   for (std::uint64_t s = 0; s < many; ++s) {
