@@ -50,7 +50,7 @@ std::uint64_t bound_at(const std::byte* bits, std::uint32_t offset_bytes, bool s
 }
 
 // Device offsets of at most this many bytes are read back and checked on the host; more, by the device (segcheck).
-// H200, f32 sums of 2^28 elements: the check took 8-18 us of device time for up to 65,537 offsets, and a call with
+// H200, f32 sums of 2^28 elements: the check took 11-18 us of device time for up to 65,537 offsets, and a call with
 // 50 million offsets 0.9 ms of wall time where reading them back took 418 ms (bench/results/segcheck_h200_2026-11-30).
 constexpr std::uint64_t kHostCheckedOffsetBytes = 16 * 1024;
 
