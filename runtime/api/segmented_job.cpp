@@ -373,9 +373,15 @@ void SegmentedJob::execute(profile& out) {
     if (bytes * (begin_end_ ? 2 : 1) > kHostCheckedOffsetBytes) {
       check_on_device(out);
     } else {
-      std::vector<std::byte> offsets(bytes), ends(begin_end_ ? bytes : 0);
-      device_.copy(offsets.data(), offsets_, bytes);
-      if (begin_end_) device_.copy(ends.data(), ends_, bytes);
+      // (Begin and end arrays may lie one in host memory, the other in device memory.)
+      auto read = [&](const void* array, bool host) {
+        std::vector<std::byte> copy(bytes);
+        if (host) std::memcpy(copy.data(), array, bytes);
+        else device_.copy(copy.data(), array, bytes);
+        return copy;
+      };
+      const std::vector<std::byte> offsets = read(offsets_, host_offsets_);
+      const std::vector<std::byte> ends = begin_end_ ? read(ends_, host_ends_) : std::vector<std::byte>{};
       plan(offsets.data(), begin_end_ ? ends.data() : nullptr);
     }
   }

@@ -226,6 +226,52 @@ TEST(DeviceOffsets, GivenTheSameOffsetsInHostOrDeviceMemoryWhenReducingThenTheEr
   }
 }
 
+// Begins in host memory and ends in device memory (and the other way round), few and many: the results of the
+// arrays both in host memory, and the same error for an end before its begin.
+TEST(DeviceOffsets, GivenBeginsAndEndsInDifferentMemoriesWhenReducingThenTheyActAsBothOnTheHost) {
+  ZR_REQUIRE_QUEUE(q);
+  for (std::uint64_t segments : {3u, 10'000u}) {
+    SCOPED_TRACE(std::to_string(segments) + " segments");
+    const std::uint64_t n = 3 * segments + 5;
+    std::vector<std::uint32_t> begins(segments), ends(segments);
+    for (std::uint64_t s = 0; s < segments; ++s) {
+      begins[s] = static_cast<std::uint32_t>((s * 7) % n);
+      ends[s] = static_cast<std::uint32_t>(std::min<std::uint64_t>(n, begins[s] + s % 9));
+    }
+    std::vector<int> data(n);
+    for (std::uint64_t i = 0; i < n; ++i) data[i] = static_cast<int>(i % 13) - 6;
+    auto input = make_device_array<int>(q, n);
+    q.copy(data.data(), input.get(), n).wait();
+    auto device_begins = make_device_array<std::uint32_t>(q, segments), device_ends = make_device_array<std::uint32_t>(q, segments);
+    auto reduce = [&](const std::uint32_t* b, const std::uint32_t* e) {
+      std::vector<int> results(segments, 1);
+      q.reduce_segments(input.get(), n, b, e, segments, results.data(), plus<>()).wait();
+      return results;
+    };
+    auto error_of = [&](const std::uint32_t* b, const std::uint32_t* e) {
+      try {
+        reduce(b, e);
+      } catch (const InvalidArgumentError& error) {
+        return std::string(error.what());
+      }
+      return std::string("no error");
+    };
+    q.copy(begins.data(), device_begins.get(), segments).wait();
+    q.copy(ends.data(), device_ends.get(), segments).wait();
+    const std::vector<int> on_host = reduce(begins.data(), ends.data());
+    for (std::uint64_t s = 0; s < segments; ++s)
+      ASSERT_EQ(on_host[s], std::accumulate(data.begin() + begins[s], data.begin() + ends[s], 1)) << "segment " << s;
+    EXPECT_EQ(reduce(begins.data(), device_ends.get()), on_host);
+    EXPECT_EQ(reduce(device_begins.get(), ends.data()), on_host);
+    ends[1] = begins[1] - 1;  // begins[1] is 7
+    q.copy(ends.data(), device_ends.get(), segments).wait();
+    const std::string expected = error_of(begins.data(), ends.data());
+    EXPECT_NE(expected.find("before it begins"), std::string::npos) << expected;
+    EXPECT_EQ(error_of(begins.data(), device_ends.get()), expected);
+    EXPECT_EQ(error_of(device_begins.get(), ends.data()), expected);
+  }
+}
+
 // The check is a pass of its own in the profile where the device makes it (more offsets than a few KiB); a few
 // device offsets are read back and checked on the host, as host offsets are checked when the call is made.
 TEST(DeviceOffsets, GivenManyOrFewDeviceOffsetsWhenReducingThenTheProfileListsTheCheckOnlyForMany) {
