@@ -88,7 +88,8 @@ event queue::submit(const void* input, element_type type, std::uint64_t n, bool 
                     std::span<const detail::reduction_spec> specs) {
   auto job = std::make_shared<api::ReductionJob>(backend_of(*impl_), input, type, n, host_input, specs,
                                                  impl_->profiling() ? core::Timestamps::on : core::Timestamps::off);
-  const bool small = n <= detail::queue_impl::kInlineReductionBytes / core::size_of(static_cast<core::DataType>(type));
+  const bool small = job->on_calling_thread() ||
+                     n <= detail::queue_impl::kInlineReductionBytes / core::size_of(static_cast<core::DataType>(type));
   return event(impl_->submit([job](profile& out) { job->execute(out); }, small));
 }
 
@@ -104,7 +105,8 @@ event queue::submit_segments(const void* input, std::uint64_t n, bool host_input
                              const detail::segment_source& segments, const detail::reduction_spec& spec) {
   auto job = std::make_shared<api::SegmentedJob>(backend_of(*impl_), input, n, host_input, segments, spec,
                                                  impl_->profiling() ? core::Timestamps::on : core::Timestamps::off);
-  const bool small = n <= detail::queue_impl::kInlineReductionBytes / core::size_of(static_cast<core::DataType>(spec.type));
+  const bool small = job->on_calling_thread() ||
+                     n <= detail::queue_impl::kInlineReductionBytes / core::size_of(static_cast<core::DataType>(spec.type));
   return event(impl_->submit([job](profile& out) { job->execute(out); }, small));
 }
 

@@ -28,7 +28,9 @@ class queue_impl {
 
   const device& get_device() const { return device_; }
   bool profiling() const { return profiling_; }
-  // `small`: the work is worth running here when nothing else is queued or running (see the limits below).
+  // `small`: the work is worth running here when nothing else is queued or running (see the limits below; work on
+  // a CPU device's host path counts as small whatever its size: handed to the worker, a 4 MiB f32 maximum on PoCL
+  // on 2 cores took 210 us, 79 us of them the reduction, the rest two wake-ups).
   std::shared_ptr<event_state> submit(Work work, bool small = false);
   // A copy of at most this many bytes counts as small.
   static constexpr std::uint64_t kInlineBytes = 256 * 1024;

@@ -199,7 +199,8 @@ void ReductionJob::execute_on_host(profile& out) const {
                    " take the calling thread (core/host_path.hpp)";
   summary.description =
       core::is_arg_op(request.op)
-          ? std::string("on the calling thread: the extreme value (vectorised), then its first index")
+          ? std::string("on the calling thread: the extreme of each 16 KiB block (vectorised) in one pass, then the "
+                        "first index of the extreme in the first block that holds it")
           : "on the calling thread: " + std::to_string(core::kHostLanes) + " interleaved accumulators" +
                 (spec.columns > 1 ? " per column" : "") + " combined pairwise" +
                 (core::is_binned_sum(request) ? " (binned sum: the host model of the kernels' bins)" : "");

@@ -27,6 +27,9 @@ class ReductionJob {
                std::span<const detail::reduction_spec> specs, core::Timestamps timestamps);
 
   void execute(profile& out);
+  // Whether the calling thread reduces the input itself (core/host_path.hpp): its work is the same on any thread,
+  // so the queue runs it where it was submitted rather than waking its worker for it.
+  bool on_calling_thread() const { return host_path_; }
 
  private:
   // Reductions that run as one plan, and the indices of their specs.

@@ -22,6 +22,8 @@ class SegmentedJob {
                const detail::segment_source& segments, const detail::reduction_spec& spec, core::Timestamps timestamps);
 
   void execute(profile& out);
+  // As ReductionJob::on_calling_thread (core/host_path_segments.hpp).
+  bool on_calling_thread() const { return host_path_; }
 
  private:
   // Small host input and host results on a CPU device: the calling thread reduces the segments

@@ -1,6 +1,7 @@
 #pragma once
 // The host path's typed folds (host_path.hpp, host_path_segments.hpp, host_path_columns.hpp): one element type and
 // accumulator each, with the kernels' semantics (spirv_kernels/src/zr_types.h). Internal to runtime/core.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -228,9 +229,13 @@ inline void fold_into(Op op, DataType type, Acc identity, const std::byte* data,
   store<Element, Acc>(type, result, out);
 }
 
-// argmin/argmax in two looks: the extreme value (the vectorised extremes above; a NaN anywhere is the answer),
-// then the first index holding a value equal to it (-0.0 equals +0.0: the first zero of either sign wins, with
-// its own sign), as the kernels order candidates (arg_reference.hpp).
+// argmin/argmax in one pass over the input, in blocks small enough to stay in the first-level cache: each block's
+// extreme (the vectorised folds above), kept with the first block that holds the running extreme; then the first
+// index in that block of a value equal to it (-0.0 equals +0.0: the first zero of either sign wins, with its own
+// sign), as the kernels order candidates (arg_reference.hpp). A block holding a NaN holds the answer: its first
+// NaN, returned as the canonical NaN. Two whole looks (the extreme, then its index) cost 1.5x the reads on average.
+inline constexpr std::uint64_t kArgBlockBytes = 16 << 10;
+
 template <typename Element, typename Acc>
 ArgCandidate arg_as(Op op, DataType type, const std::byte* data, std::uint64_t n) {
   const bool minimum = op == Op::argmin;
@@ -238,32 +243,40 @@ ArgCandidate arg_as(Op op, DataType type, const std::byte* data, std::uint64_t n
                                                                  : std::numeric_limits<Acc>::max())
                                : (std::is_floating_point_v<Acc> ? -std::numeric_limits<Acc>::infinity()
                                                                  : std::numeric_limits<Acc>::lowest());
-  const Acc extreme = minimum ? reduce_as<Element, Acc>(Op::minimum, data, n, identity)
-                              : reduce_as<Element, Acc>(Op::maximum, data, n, identity);
-  // The first index whose element satisfies `matches`: blocks of 64 tested at once (a vectorised OR), then the
-  // block that holds it one by one.
-  auto first_index = [&](auto matches) {
-    constexpr std::uint64_t kBlock = 64;
-    std::uint64_t block = 0;
-    for (; block + kBlock <= n; block += kBlock) {
+  const Op fold = minimum ? Op::minimum : Op::maximum;
+  constexpr std::uint64_t kBlock = kArgBlockBytes / sizeof(Element);
+  // The first index from `from` whose element satisfies `matches` (one exists): runs of 64 tested at once (a
+  // vectorised OR), then the run that holds it one by one.
+  auto first_index = [&](std::uint64_t from, auto matches) {
+    constexpr std::uint64_t kRun = 64;
+    for (; from + kRun <= n; from += kRun) {
       int hit = 0;
-      for (std::uint64_t j = 0; j < kBlock; ++j) hit |= matches(load<Element, Acc>(data, block + j));
+      for (std::uint64_t j = 0; j < kRun; ++j) hit |= matches(load<Element, Acc>(data, from + j));
       if (hit) break;
     }
-    while (!matches(load<Element, Acc>(data, block))) ++block;
-    return block;
+    while (!matches(load<Element, Acc>(data, from))) ++from;
+    return from;
   };
-  std::uint64_t index = 0;
-  if constexpr (std::is_floating_point_v<Acc>) {
-    if (extreme != extreme) {  // the first NaN
-      index = first_index([](Acc x) { return x != x; });
-      Element nan;
-      if constexpr (std::is_same_v<Element, std::uint16_t>) nan = 0x7e00;
-      else nan = canonical_nan<Element>();
-      return {Scalar::from(type, nan), index};
+  Acc extreme = identity;
+  std::uint64_t extreme_block = 0;
+  for (std::uint64_t block = 0; block < n; block += kBlock) {
+    const std::uint64_t count = std::min(kBlock, n - block);
+    const Acc value = reduce_as<Element, Acc>(fold, data + block * sizeof(Element), count, identity);
+    if constexpr (std::is_floating_point_v<Acc>) {
+      if (value != value) {  // the first NaN of the input is in this block
+        const std::uint64_t index = first_index(block, [](Acc x) { return x != x; });
+        Element nan;
+        if constexpr (std::is_same_v<Element, std::uint16_t>) nan = 0x7e00;
+        else nan = canonical_nan<Element>();
+        return {Scalar::from(type, nan), index};
+      }
+    }
+    if (block == 0 || (minimum ? value < extreme : extreme < value)) {
+      extreme = value;
+      extreme_block = block;
     }
   }
-  index = first_index([extreme](Acc x) { return x == extreme; });
+  const std::uint64_t index = first_index(extreme_block, [extreme](Acc x) { return x == extreme; });
   Element value;
   std::memcpy(&value, data + index * sizeof(Element), sizeof(Element));
   return {Scalar::from(type, value), index};

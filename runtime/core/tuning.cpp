@@ -53,10 +53,12 @@ static Tuning class_tuning(const Capabilities& caps) {
                     // at 2^14 its 16 scalar lanes lose (f32 max 104-155 us against 78-99).
                     .final_only_max_elements = 1u << 12,
                     // Divided by the compute units (host_path.cpp): the device's threads share the work, the
-                    // calling thread does it alone. Measured from Python on the 2-core machine (PoCL 3.1, f32 sum,
-                    // medians of 7; 2026-11-26): the calling thread took 199 us at 4 MiB against 281 us for the
-                    // device, and 378 against 260 at 8 MiB; so 4 MiB on 2 compute units.
-                    .host_path_max_bytes = 8u << 20,
+                    // calling thread does it alone. Measured with the C++ API on the 2-core machine (f32 sum and
+                    // max, medians of 200, 2026-11-30, once the queue stopped handing host-path work above 1 MiB
+                    // to its worker thread): PoCL 3.1's device took 350-374 us at 8 MiB against 192-195 us on
+                    // the calling thread, and 773-922 against 962-977 at 16 MiB; Intel's CPU runtime 198-252
+                    // against 190-212 at 8 MiB, and 428-518 against 838-841 at 16 MiB. So 8 MiB on 2 compute units.
+                    .host_path_max_bytes = 16u << 20,
                     // Measured from Python on the same machine (2026-11-28, f32 sums of rows of 1, 4, 16 and 256
                     // values, medians): the calling thread took 0.44-0.80x the device's time at 1 MiB and won
                     // rows of 1-4 values at 4 MiB but lost rows of 16-256 (1.35-1.5x the device's time), so

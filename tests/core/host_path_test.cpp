@@ -159,6 +159,82 @@ TEST(HostPath, GivenArgReductions_WhenReducedOnTheHost_ThenTheHostReferencesValu
   EXPECT_GT(checked, 100);
 }
 
+// The host path finds an arg-reduction's extreme in one pass over blocks of kArgBlockBytes (host_fold.hpp): the
+// extreme repeated in several blocks, at their first and last elements, in a short last block, after a NaN and
+// before one, and zeros of both signs as the extreme, in different blocks.
+TEST(HostPath, GivenInputsOfSeveralBlocks_WhenArgReducedOnTheHost_ThenTheFirstExtremeOfAnyBlockWins) {
+  int checked = 0;
+  for (zc::DataType type : zc::kAllDataTypes) {
+    if (type == zc::DataType::boolean) continue;
+    const std::size_t size = zc::size_of(type);
+    const std::uint64_t block = zc::host_fold::kArgBlockBytes / size;
+    const std::uint64_t n = 3 * block + 7;
+    const auto put = [&](std::vector<std::byte>& data, std::uint64_t at, std::uint64_t bits) {
+      std::memcpy(data.data() + at * size, &bits, size);  // little-endian: the low bytes
+    };
+    for (zc::Op op : zc::kArgOps) {
+      for (int variant = 0; variant < 6; ++variant) {
+        auto data = make_data(type, n, variant * 101 + static_cast<int>(type), false);
+        auto request = request_for(op, type, n, false);
+        const auto first = zc::arg_reference(op, type, data, n);
+        std::vector<std::byte> extreme(size);
+        std::memcpy(extreme.data(), data.data() + first.index * size, size);
+        const auto copy_extreme_to = [&](std::uint64_t at) {
+          std::memcpy(data.data() + at * size, extreme.data(), size);
+        };
+        const bool floating = zc::is_floating(type);
+        const std::uint64_t nan = type == zc::DataType::f16   ? 0x7e00
+                                  : type == zc::DataType::f32 ? 0x7fc00000
+                                                              : 0x7ff8000000000000;
+        const std::uint64_t sign = std::uint64_t{1} << (size * 8 - 1);
+        if (variant == 0) {  // ties at block edges: the earliest must win
+          copy_extreme_to(2 * block);
+          copy_extreme_to(block - 1);
+          copy_extreme_to(n - 1);
+        } else if (variant == 1) {  // the extreme only in the short last block: everything else the other extreme
+          const auto other = zc::arg_reference(op == zc::Op::argmax ? zc::Op::argmin : zc::Op::argmax, type, data, n);
+          std::vector<std::byte> low(size);
+          std::memcpy(low.data(), data.data() + other.index * size, size);
+          for (std::uint64_t i = 0; i < n; ++i) std::memcpy(data.data() + i * size, low.data(), size);
+          copy_extreme_to(n - 3);
+          copy_extreme_to(n - 1);
+        } else if (variant == 2) {  // the extreme at the first element of block 1, ties later
+          copy_extreme_to(block);
+          copy_extreme_to(block + 1);
+          copy_extreme_to(3 * block);
+        } else if (variant == 3 && floating) {  // a NaN after the extreme's block, and one later still
+          copy_extreme_to(3);
+          put(data, 2 * block + 5, nan);
+          put(data, n - 2, nan);
+        } else if (variant == 4 && floating) {  // a NaN at a block's first element
+          put(data, block, nan);
+        } else if (variant == 5 && floating) {  // zeros of both signs as the extreme (below or above the rest)
+          const bool maximum = op == zc::Op::argmax;
+          for (std::uint64_t i = 0; i < n; ++i) {
+            std::uint64_t bits = 0;
+            std::memcpy(&bits, data.data() + i * size, size);
+            bits = maximum ? (bits | sign) : (bits & ~sign);  // every value at or below zero (argmax), at or above
+            put(data, i, bits);
+          }
+          put(data, 2 * block + 9, 0);  // +0.0
+          put(data, block + 17, sign);  // -0.0, earlier: the first zero of either sign wins, with its sign
+          put(data, 3 * block + 1, 0);
+        } else {
+          continue;
+        }
+        request.n = n;
+        const auto got = zc::host_path_arg_reduce(request, data);
+        const auto expected = zc::arg_reference(op, type, data, n);
+        EXPECT_EQ(got.index, expected.index) << zc::name(op) << ' ' << zc::name(type) << " variant " << variant;
+        EXPECT_TRUE(got.value.bitwise_equal(expected.value))
+            << zc::name(op) << ' ' << zc::name(type) << " variant " << variant;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 80);
+}
+
 TEST(HostPath, GivenRequestsItDoesNotServe_WhenAsked_ThenItSaysNo) {
   auto explicit_strategy = request_for(zc::Op::plus, zc::DataType::f32, 10, true);
   explicit_strategy.strategy = zc::Strategy::tree;
