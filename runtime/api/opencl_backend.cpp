@@ -1,5 +1,6 @@
 #include "api/opencl_backend.hpp"
 
+#include <atomic>
 #include <mutex>
 
 #include "device_fate.hpp"
@@ -88,8 +89,14 @@ class OpenClBackend final : public BackendDevice {
   // A device found lost while its context is made (clCreateContext, a queue or a program build answering -9999)
   // stays lost: every later call throws that error instead of trying the driver again.
   State& state() const {
+    // Every call of a reduction asks for the state several times: once made, it is one atomic load (a lost
+    // device is still reported by the context's own checks).
+    if (State* made = made_.load(std::memory_order_acquire)) return *made;
     creation_fate_.keep_if_lost(device_.name, [this] {
-      std::call_once(once_, [this] { state_ = std::make_unique<State>(device_); });
+      std::call_once(once_, [this] {
+        state_ = std::make_unique<State>(device_);
+        made_.store(state_.get(), std::memory_order_release);
+      });
     });
     return *state_;
   }
@@ -98,6 +105,7 @@ class OpenClBackend final : public BackendDevice {
   mutable core::DeviceFate creation_fate_;
   mutable std::once_flag once_;
   mutable std::unique_ptr<State> state_;
+  mutable std::atomic<State*> made_{nullptr};
 };
 
 }  // namespace

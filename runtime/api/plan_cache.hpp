@@ -35,6 +35,13 @@ class PlanCache {
   std::shared_ptr<const PlannedRun> get(const core::ReductionRequest& request,
                                         const std::function<PlannedRun()>& make);
 
+  // Whether a request of this shape has passed core::choose_strategy on this device before. The host path plans
+  // nothing, and choosing a strategy only to learn that the device allows the request was a third of a small
+  // host-path call (issue 42). The shape leaves n out, except for binned sums, whose limit on n is the one
+  // refusal that depends on it.
+  bool checked(const core::ReductionRequest& request);
+  void remember_checked(const core::ReductionRequest& request);
+
  private:
   struct Entry {
     core::ReductionRequest request;
@@ -42,6 +49,7 @@ class PlanCache {
   };
   std::mutex mutex_;
   std::vector<Entry> entries_;  // most recently used last
+  std::vector<core::ReductionRequest> checked_;  // as entries_
 };
 
 }  // namespace zr::api

@@ -40,6 +40,21 @@ void check_user_identity(const std::string& which, const detail::reduction_spec&
                                "): give that, or use reduction(var, op) without an identity");
 }
 
+// What a host-path summary says it did: a few fixed texts, made once, so that a call copies one.
+const std::string& host_path_description(const core::ReductionRequest& request, bool columns) {
+  static const std::string kArg =
+      "on the calling thread: the extreme of each 16 KiB block (vectorised) in one pass, then the first index of "
+      "the extreme in the first block that holds it";
+  auto lanes = [](bool per_column, bool binned) {
+    return "on the calling thread: " + std::to_string(core::kHostLanes) + " interleaved accumulators" +
+           (per_column ? " per column" : "") + " combined pairwise" +
+           (binned ? " (binned sum: the host model of the kernels' bins)" : "");
+  };
+  static const std::string kLanes[2][2] = {{lanes(false, false), lanes(false, true)}, {lanes(true, false), lanes(true, true)}};
+  if (core::is_arg_op(request.op)) return kArg;
+  return kLanes[columns][core::is_binned_sum(request)];
+}
+
 }  // namespace
 
 ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_type type, std::uint64_t n,
@@ -92,7 +107,10 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
       cached_scalar_plan_ = device_.plan_cache().find(request_of(spec, scalar_first_chunk, true));
     auto scalar_request = request_of(spec, n_, true);
     scalar_request.strategy.reset();
-    if (!cached_scalar_plan_) core::choose_strategy(device_.capabilities(), scalar_request);
+    if (!cached_scalar_plan_ && !device_.plan_cache().checked(scalar_request)) {
+      core::choose_strategy(device_.capabilities(), scalar_request);
+      device_.plan_cache().remember_checked(scalar_request);
+    }
     const bool binned = core::is_binned_sum(scalar_request);
     if (binned && spec.columns > 1)
       throw UnsupportedError(which() + ": reproducible array reductions of floating-point sums are not offered yet: "
@@ -133,6 +151,7 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
                              "reduce it in parts");
   // Small host input on a CPU device: the calling thread reduces it (core/host_path.hpp), nothing to plan or
   // build. The request was checked above as for the device, so both paths refuse the same requests.
+  host_path_limit_ = core::host_path_max_bytes(device_.capabilities());
   host_path_ = takes_host_path();
   if (host_path_) return;
   // Planning now is what turns an unavailable strategy or a missing kernel into an error before any work.
@@ -142,7 +161,7 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
 bool ReductionJob::takes_host_path() const {
   if (specs_.size() != 1 || !host_input_ || !device_.reads_host_input_in_place()) return false;
   const auto& spec = specs_.front();
-  if (spec.partial || n_ * core::size_of(type_) > core::host_path_max_bytes(device_.capabilities())) return false;
+  if (spec.partial || n_ * core::size_of(type_) > host_path_limit_) return false;
   const auto request = request_of(spec, n_, true);
   return spec.columns == 1 ? core::host_path_serves(request) : core::host_path_serves_columns(request);
 }
@@ -194,16 +213,8 @@ void ReductionJob::execute_on_host(profile& out) const {
   plan_summary summary;
   summary.host_path = true;
   summary.strategy = zr::strategy::cpu_chunks;
-  summary.reason = "host path: " + std::to_string(n_ * element) + " bytes on a CPU device, at most " +
-                   std::to_string(core::host_path_max_bytes(device_.capabilities())) +
-                   " take the calling thread (core/host_path.hpp)";
-  summary.description =
-      core::is_arg_op(request.op)
-          ? std::string("on the calling thread: the extreme of each 16 KiB block (vectorised) in one pass, then the "
-                        "first index of the extreme in the first block that holds it")
-          : "on the calling thread: " + std::to_string(core::kHostLanes) + " interleaved accumulators" +
-                (spec.columns > 1 ? " per column" : "") + " combined pairwise" +
-                (core::is_binned_sum(request) ? " (binned sum: the host model of the kernels' bins)" : "");
+  summary.reason = host_path_reason(n_ * element, host_path_limit_, "core/host_path.hpp");
+  summary.description = host_path_description(request, spec.columns > 1);
   summary.combine_depth = core::host_path_combine_depth(n_ / spec.columns);
   out.plans.push_back(std::move(summary));
 }

@@ -75,6 +75,7 @@ class ReductionJob {
   // by the chunk's first element, and the first of them in the arg order is the result.
   bool arg_in_chunks_ = false;
   bool host_path_ = false;  // reduced on the calling thread (core/host_path.hpp)
+  std::uint64_t host_path_limit_ = 0;  // core::host_path_max_bytes of the device, asked once
 };
 
 }  // namespace zr::api

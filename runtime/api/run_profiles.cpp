@@ -1,5 +1,6 @@
 #include "api/run_profiles.hpp"
 
+#include <charconv>
 #include <chrono>
 
 namespace zr::api {
@@ -22,6 +23,18 @@ void add_run(profile& out, core::RunProfile run) {
     out.passes.push_back({pass_profile::kind::copy, std::move(copy.label), "", copy.start_ns, copy.end_ns});
   }
   out.timestamps_valid = out.timestamps_valid && run.timestamps_valid;
+}
+
+std::string host_path_reason(std::uint64_t bytes, std::uint64_t limit, std::string_view where) {
+  char numbers[2][24];
+  const std::string_view bytes_text(numbers[0], std::to_chars(numbers[0], numbers[0] + 24, bytes).ptr - numbers[0]);
+  const std::string_view limit_text(numbers[1], std::to_chars(numbers[1], numbers[1] + 24, limit).ptr - numbers[1]);
+  constexpr std::string_view kHead = "host path: ", kMiddle = " bytes on a CPU device, at most ",
+                             kTail = " take the calling thread (";
+  std::string reason;
+  reason.reserve(kHead.size() + bytes_text.size() + kMiddle.size() + limit_text.size() + kTail.size() + where.size() + 1);
+  reason.append(kHead).append(bytes_text).append(kMiddle).append(limit_text).append(kTail).append(where).append(")");
+  return reason;
 }
 
 void timed_copy(BackendDevice& device, profile& out, std::string label, void* destination, const void* source,

@@ -354,9 +354,8 @@ void SegmentedJob::execute_on_host(profile& out) const {
   summary.host_path = true;
   summary.strategy = zr::strategy::tree;  // what segmented plans report on the device
   const std::size_t element = core::size_of(request.type);
-  summary.reason = "host path: " + std::to_string(n_ * element) + " bytes on a CPU device, at most " +
-                   std::to_string(core::host_path_segment_max_bytes(device_.capabilities())) +
-                   " take the calling thread (core/host_path_segments.hpp)";
+  summary.reason = host_path_reason(n_ * element, core::host_path_segment_max_bytes(device_.capabilities()),
+                                    "core/host_path_segments.hpp");
   summary.description = "on the calling thread, " + std::to_string(layout_.segments) + " segments one after another" +
                         (core::is_binned_sum(request) ? " (binned sums: the host model of the kernels' bins)" : "");
   summary.combine_depth = core::host_path_segment_combine_depth(layout_.longest);
