@@ -8,8 +8,8 @@
 namespace zr::core::host_fold {
 
 // Elements [0, end) of n folded with `x < m ? x : m` (or its maximum twin) from `identity` into `result`, beside
-// `poisoned`, the sum of x * 0 (NaN where an element is a NaN or an infinity), as extreme_vectorised goes on
-// from them: the caller folds [end, n) and settles NaNs and zero signs. end is a multiple of the block.
+// `poisoned`: NaN where one of them is a NaN, else 0, as extreme_vectorised goes on from them: the caller folds
+// [end, n) and settles NaNs and zero signs. end is a multiple of the block.
 template <typename T>
 struct ExtremeScan {
   std::uint64_t end;

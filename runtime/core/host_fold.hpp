@@ -128,18 +128,12 @@ Acc reduce_lanes(const std::byte* data, std::uint64_t n, Acc identity) {
   return lane[0];
 }
 
-// The end of a floating minimum/maximum folded with `x < m ? x : m` beside `poisoned`, the sum of x * 0: the
-// canonical NaN where an element is a NaN, and a zero result given the sign IEEE 754-2019 asks for (-0.0 below
-// +0.0), each found by another look at the input only when needed.
+// The end of a floating minimum/maximum folded with `x < m ? x : m` beside `poisoned`, NaN where an element is a
+// NaN (else 0): the canonical NaN then, and a zero result given the sign IEEE 754-2019 asks for (-0.0 below
+// +0.0), found by another look at the input only then.
 template <typename T, bool kMinimum>
 T settle_extreme(const std::byte* data, std::uint64_t n, T result, T poisoned) {
-  if (poisoned != poisoned) {  // an infinity or a NaN somewhere: is it a NaN?
-    for (std::uint64_t k = 0; k < n; ++k) {
-      T x;
-      std::memcpy(&x, data + k * sizeof(T), sizeof(T));
-      if (x != x) return canonical_nan<T>();
-    }
-  }
+  if (poisoned != poisoned) return canonical_nan<T>();
   if (result != result) return canonical_nan<T>();
   if (result == 0) {  // which zero: -0.0 for minimum when there is one, +0.0 for maximum when there is one
     using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
@@ -163,7 +157,7 @@ void fold_extremes(const std::byte* data, std::uint64_t i, std::uint64_t n, T& r
     T x;
     std::memcpy(&x, data + i * sizeof(T), sizeof(T));
     result = kMinimum ? (x < result ? x : result) : (result < x ? x : result);
-    poisoned += x * 0;
+    if (x != x) poisoned = x;
   }
 }
 
@@ -176,8 +170,8 @@ T extreme_scalar(const std::byte* data, std::uint64_t n, T identity) {
 }
 
 // Floating minimum/maximum, vectorised by hand in the CPU's widest vectors (host_extremes.hpp): selects
-// `x < m ? x : m` (minps/maxps), which pass NaNs by and keep the first of two equal zeros, beside x * 0, which turns
-// NaN where an input is NaN or infinite. Only then is the input looked at again, for a NaN (the result is the
+// `x < m ? x : m` (minps/maxps), which pass NaNs by and keep the first of two equal zeros, beside masks of the
+// elements that are NaN (x != x). Only then is the input looked at again, for its first NaN (the result is the
 // canonical NaN, as ieee_minimum gives); and a zero result is given the sign IEEE 754-2019 asks for (-0.0 below
 // +0.0) by one more look, only then. The bits are the same in every vector width.
 template <typename T, bool kMinimum>

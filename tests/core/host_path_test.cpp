@@ -297,7 +297,8 @@ void check_every_vector_width_scans_alike() {
           const T wide_result = wide_done.result, wide_poisoned = wide_done.poisoned;
           EXPECT_EQ(wide_result, narrow_result) << width << " bytes, n " << n << ", special " << special;
           EXPECT_EQ(wide_poisoned != wide_poisoned, narrow_poisoned != narrow_poisoned) << width << " bytes, n " << n;
-          EXPECT_EQ(wide_poisoned != wide_poisoned, special == 1 || special == 2) << width << " bytes, n " << n;
+          // Poisoned by a NaN alone: an infinity is an ordinary extreme (it used to send the scan to look again).
+          EXPECT_EQ(wide_poisoned != wide_poisoned, special == 1) << width << " bytes, n " << n;
         }
       }
     }
