@@ -478,7 +478,7 @@ class Bench {
     // moved 27-50 us within one run); the first call of each block is left out: it pays for switching
     // between the two contexts (about 140 us on NVIDIA's OpenCL).
     const zr::property_list props{zr::property::reduction::initialize_to_identity{}};
-    std::vector<double> wall, floor_read, floor_finish;
+    std::vector<double> wall, with_initial, floor_read, floor_finish;
     for (int block = 0; block <= kLatencyRuns / (kLatencyBlock - 1); ++block) {
       for (int i = 0; i < kLatencyBlock; ++i) {
         T value{};
@@ -486,6 +486,14 @@ class Bench {
         plain_.reduce(data, n, zr::reduction(&value, fn, props)).wait();
         const double w = seconds_since(start);
         if (block > 0 && i > 0) wall.push_back(w);
+      }
+      // SYCL's default: the variable's value before joins the result.
+      for (int i = 0; i < kLatencyBlock; ++i) {
+        T value = T(1);
+        const auto start = clock_type::now();
+        plain_.reduce(data, n, zr::reduction(&value, fn)).wait();
+        const double w = seconds_since(start);
+        if (block > 0 && i > 0) with_initial.push_back(w);
       }
       if (!peer_) continue;
       for (int i = 0; i < kLatencyBlock; ++i) {
@@ -528,6 +536,7 @@ class Bench {
              {"op", op},
              {"log2", log2},
              {"wall_s", median(wall)},
+             {"initial_value_wall_s", median(with_initial)},
              {"profiled_wall_s", median(profiled_wall)},
              {"host_s", median(worker)},
              {"kernel_s", median(kernels)},
@@ -538,9 +547,9 @@ class Bench {
       row["cl_empty_kernel_finish_s"] = median(floor_finish);
     }
     out_["latency"].push_back(row);
-    std::printf("latency %-3s %-3s 2^%-2d blocking reduce into a host variable %6.1f us (floor %.1f us); into device "
-                "memory %6.1f us; profiled %6.1f us (worker %.1f, kernels %.1f, copies %.1f)\n",
-                type_name(T{}), op.c_str(), log2, median(wall) * 1e6, median(floor_read) * 1e6,
+    std::printf("latency %-3s %-3s 2^%-2d blocking reduce into a host variable %6.1f us (floor %.1f us; with its initial "
+                "value %6.1f us); into device memory %6.1f us; profiled %6.1f us (worker %.1f, kernels %.1f, copies %.1f)\n",
+                type_name(T{}), op.c_str(), log2, median(wall) * 1e6, median(floor_read) * 1e6, median(with_initial) * 1e6,
                 median(device_result) * 1e6, median(profiled_wall) * 1e6, median(worker) * 1e6,
                 median(kernels) * 1e6, median(copies) * 1e6);
   }

@@ -103,8 +103,10 @@ ReductionJob::ReductionJob(BackendDevice& device, const void* input, element_typ
     if (spec.has_user_identity) check_user_identity(which(), spec);
     // Validates the (op, type) on this device before any work: the message names the device and what it lacks.
     // A request the device has planned before passed this check then, and its plan is the one to run.
-    if (specs_.size() == 1 && spec.columns == 1)
-      cached_scalar_plan_ = device_.plan_cache().find(request_of(spec, scalar_first_chunk, true));
+    if (specs_.size() == 1 && spec.columns == 1) {
+      initial_on_host_ = scalar_first_chunk == n_ && folds_initial_on_host(spec);
+      cached_scalar_plan_ = device_.plan_cache().find(planned_request(spec, scalar_first_chunk, true));
+    }
     auto scalar_request = request_of(spec, n_, true);
     scalar_request.strategy.reset();
     if (!cached_scalar_plan_ && !device_.plan_cache().checked(scalar_request)) {
@@ -305,8 +307,25 @@ core::Plan ReductionJob::plan_for(const Group& group, std::uint64_t n, bool firs
   return core::make_fused_plan(caps, type_, n, results, core::tuning_for(caps));
 }
 
+core::ReductionRequest ReductionJob::planned_request(const detail::reduction_spec& spec, std::uint64_t n,
+                                                     bool first_chunk) const {
+  core::ReductionRequest request = request_of(spec, n, first_chunk);
+  if (initial_on_host_) request.include_initial = false;
+  return request;
+}
+
+bool ReductionJob::folds_initial_on_host(const detail::reduction_spec& spec) const {
+  const auto op = static_cast<core::Op>(spec.op);
+  if (spec.properties.initialize_to_identity() || spec.partial || core::is_arg_op(op) || core::is_transform_op(op) ||
+      core::is_moments_op(op) || core::is_user_op(op) || core::accumulator_type(type_) != type_)
+    return false;
+  if (spec.properties.reproducible() && core::is_floating(type_)) return false;  // a binned sum adds it to its bins
+  const auto allocation = device_.find(spec.var);
+  return !(allocation && device_.kernels_access(allocation->kind));
+}
+
 core::ReductionRequest ReductionJob::scalar_request(const Group& group, std::uint64_t n, bool first_chunk) const {
-  core::ReductionRequest request = request_of(specs_[group.specs.front()], n, first_chunk);
+  core::ReductionRequest request = planned_request(specs_[group.specs.front()], n, first_chunk);
   if (group.binned && binned_in_chunks_) {
     request.binned_state_output = true;
     request.include_initial = false;
@@ -353,6 +372,8 @@ void ReductionJob::execute(profile& out) {
   const std::size_t binned_states = binned_in_chunks_ ? groups_.size() : 0;
   std::vector<core::BinnedState> chunk_states(binned_states), merged_states(binned_states);
   std::array<std::byte, core::kArgResultBytes> chunk_arg{};
+  core::Scalar initial{type_, {}};
+  if (initial_on_host_) std::memcpy(initial.bytes.data(), specs_.front().var, element);
   std::optional<core::ArgCandidate> best_arg;
   std::uint64_t first = 0;
   do {
@@ -395,6 +416,13 @@ void ReductionJob::execute(profile& out) {
     const core::ResultTarget& target = targets.front();
     if (target.host_memory) std::memcpy(target.pointer, chunk_arg.data(), chunk_arg.size());
     else device_.copy(target.pointer, chunk_arg.data(), chunk_arg.size());
+  }
+  if (initial_on_host_) {
+    core::Scalar result{type_, {}};
+    std::memcpy(result.bytes.data(), specs_.front().var, element);
+    std::memcpy(specs_.front().var, core::combine_initial(static_cast<core::Op>(specs_.front().op), initial, result).data(),
+                element);
+    out.plans.front().combine_depth += 1;  // the combine the kernels would have made
   }
   for (std::size_t g = 0; g < groups_.size(); ++g)
     if (groups_[g].binned && binned_in_chunks_)

@@ -40,6 +40,9 @@ class ReductionJob {
   };
   core::Plan plan_for(const Group& group, std::uint64_t n, bool first_chunk) const;
   core::ReductionRequest scalar_request(const Group& group, std::uint64_t n, bool first_chunk) const;
+  // request_of(spec, ...), less the initial value where initial_on_host_ folds it in on the host.
+  core::ReductionRequest planned_request(const detail::reduction_spec& spec, std::uint64_t n, bool first_chunk) const;
+  bool folds_initial_on_host(const detail::reduction_spec& spec) const;
   // The variable of a reproducible sum run in chunks: the merged partial sums, with the initial value added
   // unless initialize_to_identity, rounded once (or the partial itself for queue::reduce_partial).
   void write_binned_result(const detail::reduction_spec& spec, const core::ResultTarget& target,
@@ -76,6 +79,10 @@ class ReductionJob {
   bool arg_in_chunks_ = false;
   bool host_path_ = false;  // reduced on the calling thread (core/host_path.hpp)
   std::uint64_t host_path_limit_ = 0;  // core::host_path_max_bytes of the device, asked once
+  // A single scalar reduction in one chunk into a host variable whose initial value joins the result: the kernels
+  // run without it and the host folds it in after them (core::combine_initial), with the same bits. Before, every
+  // such call (SYCL's default) copied the initial value to the device first, one command more before the kernel.
+  bool initial_on_host_ = false;
 };
 
 }  // namespace zr::api

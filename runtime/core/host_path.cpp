@@ -74,6 +74,18 @@ Scalar host_path_reduce(const ReductionRequest& request, std::span<const std::by
   return result;
 }
 
+Scalar combine_initial(Op op, const Scalar& initial, const Scalar& result) {
+  if (accumulator_type(result.type) != result.type || initial.type != result.type)
+    throw Error("combine_initial: " + std::string(name(result.type)) + " is not its own accumulator type");
+  Scalar combined{result.type, {}};
+  host_fold::with_element_types(result.type, [&]<typename Element, typename Acc>() {
+    const Acc value = host_fold::Combine<Acc>{op}(host_fold::load<Element, Acc>(initial.data(), 0),
+                                                  host_fold::load<Element, Acc>(result.data(), 0));
+    host_fold::store<Element, Acc>(result.type, value, combined.bytes.data());
+  });
+  return combined;
+}
+
 ArgCandidate host_path_arg_reduce(const ReductionRequest& request, std::span<const std::byte> data) {
   const Op op = request.op;
   const DataType type = request.type;

@@ -37,6 +37,12 @@ std::uint64_t host_path_segment_max_bytes(const Capabilities& caps);
 // `data` holds request.n packed elements.
 Scalar host_path_reduce(const ReductionRequest& request, std::span<const std::byte> data, const Scalar& initial);
 
+// combine(initial, result) of one element each, as the kernels fold an initial value into a result (the initial
+// value first; the combine of zr_types.h, the store of the kernels): for reductions whose host variable's initial
+// value the host folds in after the kernels (api/reduction_job.cpp). The element type must be its own accumulator
+// type (not f16), so that the stored result is the kernels' accumulator exactly.
+Scalar combine_initial(Op op, const Scalar& initial, const Scalar& result);
+
 // argmin/argmax (request.n >= 1): the first occurrence of the extreme value, a NaN first (the canonical NaN).
 ArgCandidate host_path_arg_reduce(const ReductionRequest& request, std::span<const std::byte> data);
 

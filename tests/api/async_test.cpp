@@ -57,7 +57,8 @@ TEST(Events, GivenAProfilingQueueThenAReductionsProfileTimesItsKernelPassesAndCo
     }
   }
   EXPECT_GE(kernels, 1u);
-  EXPECT_GE(copies, 2u) << "the host span is copied in and the result copied back";
+  // (The variable's initial value is folded in on the host, after the kernels: no copy in.)
+  EXPECT_GE(copies, 1u) << "the result is copied back (and the host span copied in where the device reads it elsewhere)";
   EXPECT_GT(p.host_ns, 0u);
   EXPECT_GT(p.kernel_ns, 0u);
 }

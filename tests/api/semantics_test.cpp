@@ -158,6 +158,69 @@ TEST(InitialValue, GivenNonIdentityInitialValueWhenInitializeToIdentityIsOffThen
   EXPECT_EQ(replaced, 300);
 }
 
+// A host variable's initial value joins the result on the host, after the kernels (api/reduction_job.cpp); a
+// device variable's inside the kernels. Both must give the same bits for every op, with the initial values
+// whose combine has rules of its own: NaN, -0.0 against +0.0, infinities, integer wrap-around.
+template <typename T, typename Op>
+void check_initial_value_bits(queue& q, const std::vector<T>& values, const T* device_values, T initial, T* device_var) {
+  const std::size_t n = values.size();
+  T in_host = initial;
+  q.reduce(device_values, n, reduction(&in_host, Op{})).wait();
+  q.copy(&initial, device_var, 1).wait();
+  q.reduce(device_values, n, reduction(device_var, Op{})).wait();
+  T in_device{};
+  q.copy(device_var, &in_device, 1).wait();
+  EXPECT_EQ(std::memcmp(&in_host, &in_device, sizeof(T)), 0)
+      << to_string(detail::op_of<Op>::kind) << ", n " << n << ", initial " << +initial << ": host variable " << +in_host
+      << ", device variable " << +in_device;
+  if constexpr (std::is_integral_v<T>) {
+    EXPECT_EQ(in_host, host_fold<T>(values, initial, Op{})) << to_string(detail::op_of<Op>::kind) << ", n " << n;
+  }
+}
+
+template <typename T>
+class InitialValueBits : public ::testing::Test {};
+using InitialValueTypes = ::testing::Types<float, double, std::int8_t, std::uint16_t, std::int32_t, std::uint64_t>;
+TYPED_TEST_SUITE(InitialValueBits, InitialValueTypes);
+
+TYPED_TEST(InitialValueBits, GivenSpecialInitialValues_WhenTheVariableIsInHostOrDeviceMemory_ThenTheBitsAgree) {
+  ZR_REQUIRE_QUEUE(q);
+  using T = TypeParam;
+  using Limits = std::numeric_limits<T>;
+  std::vector<T> initials = {T(0), T(1), Limits::max(), Limits::lowest()};
+  if constexpr (std::is_floating_point_v<T>)
+    initials.insert(initials.end(), {T(-0.0), Limits::quiet_NaN(), Limits::infinity(), -Limits::infinity(), T(1.5)});
+  else if constexpr (std::is_signed_v<T>)
+    initials.push_back(T(-1));
+  std::mt19937 rng(11);
+  for (const std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{70000}}) {
+    // Random values, and (floating types) negative zeros alone, whose result's sign the initial value decides.
+    for (int kind = 0; kind < (std::is_floating_point_v<T> ? 2 : 1); ++kind) {
+      std::vector<T> values(n);
+      for (T& v : values) {
+        if constexpr (std::is_floating_point_v<T>) v = kind ? T(-0.0) : T(std::uniform_real_distribution<double>(-1, 1)(rng));
+        else v = static_cast<T>(rng());
+      }
+      T* device_values = q.malloc_device<T>(n);
+      T* device_var = q.malloc_device<T>(1);
+      q.copy(values.data(), device_values, n).wait();
+      for (const T initial : initials) {
+        check_initial_value_bits<T, plus<T>>(q, values, device_values, initial, device_var);
+        check_initial_value_bits<T, multiplies<T>>(q, values, device_values, initial, device_var);
+        check_initial_value_bits<T, minimum<T>>(q, values, device_values, initial, device_var);
+        check_initial_value_bits<T, maximum<T>>(q, values, device_values, initial, device_var);
+        if constexpr (std::is_integral_v<T>) {
+          check_initial_value_bits<T, bit_and<T>>(q, values, device_values, initial, device_var);
+          check_initial_value_bits<T, bit_or<T>>(q, values, device_values, initial, device_var);
+          check_initial_value_bits<T, bit_xor<T>>(q, values, device_values, initial, device_var);
+        }
+      }
+      q.free(device_values);
+      q.free(device_var);
+    }
+  }
+}
+
 TEST(SeveralReductions, GivenSumAndMaxOf0To1023WhenReducedInOnePassThenSyclExampleResults) {
   ZR_REQUIRE_QUEUE(q);
   std::vector<int> values(1024);
