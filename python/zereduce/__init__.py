@@ -608,12 +608,11 @@ def _arg_axis(x, op, axis, keepdims, device, return_value):
 
 def _arg_now(x, maximum):
     """The fast path of argmax and argmin without an axis, strategy or device: a plain NumPy array that the default
-    device reduces on the calling thread (see ``_reduce_now``), found at once by the extension as ``(index,
-    value)``; None when the call needs the general path."""
+    device reduces on the calling thread (see ``_reduce_now``), found at once by the extension as ``(index, 0-d
+    array of the value)`` (the value taken out only when asked for); None when the call needs the general path."""
     if type(x) is not _np.ndarray:
         return None
-    found = _zereduce.arg_now(x, maximum)
-    return None if found is None else (found[0], found[1][()])
+    return _zereduce.arg_now(x, maximum)
 
 
 def argmax(x, axis=None, *, strategy=None, device=None, return_value=False, keepdims=False):
@@ -623,7 +622,7 @@ def argmax(x, axis=None, *, strategy=None, device=None, return_value=False, keep
     if axis is None and strategy is None and device is None:
         found = _arg_now(x, True)
         if found is not None:
-            return found if return_value else found[0]
+            return (found[0], found[1][()]) if return_value else found[0]
     if axis is not None:
         if strategy is not None:
             raise UnsupportedError("argmax along an axis runs as segments, which choose their own plan: no strategy")
@@ -637,7 +636,7 @@ def argmin(x, axis=None, *, strategy=None, device=None, return_value=False, keep
     if axis is None and strategy is None and device is None:
         found = _arg_now(x, False)
         if found is not None:
-            return found if return_value else found[0]
+            return (found[0], found[1][()]) if return_value else found[0]
     if axis is not None:
         if strategy is not None:
             raise UnsupportedError("argmin along an axis runs as segments, which choose their own plan: no strategy")
