@@ -80,7 +80,7 @@ class ReductionJob {
   bool host_path_ = false;  // reduced on the calling thread (core/host_path.hpp)
   std::uint64_t host_path_limit_ = 0;  // core::host_path_max_bytes of the device, asked once
   // A single scalar reduction in one chunk into a host variable whose initial value joins the result: the kernels
-  // run without it and the host folds it in after them (core::combine_initial), with the same bits. Before, every
+  // run without it and the host folds it in after them with their combine (core::combine_initial). Before, every
   // such call (SYCL's default) copied the initial value to the device first, one command more before the kernel.
   bool initial_on_host_ = false;
 };

@@ -160,14 +160,16 @@ TEST(InitialValue, GivenNonIdentityInitialValueWhenInitializeToIdentityIsOffThen
 
 // A host variable's initial value joins the result on the host, after the kernels (api/reduction_job.cpp); a
 // device variable's inside the kernels. Both must give the same bits for every op, with the initial values
-// whose combine has rules of its own: NaN, -0.0 against +0.0, infinities, integer wrap-around.
+// whose combine has rules of its own: NaN, -0.0 against +0.0, infinities, integer wrap-around. Deterministic, so
+// that both runs combine in one order (a device's float atomics, which its default may take, do not).
 template <typename T, typename Op>
 void check_initial_value_bits(queue& q, const std::vector<T>& values, const T* device_values, T initial, T* device_var) {
   const std::size_t n = values.size();
+  const property_list deterministic{property::reduction::deterministic{}};
   T in_host = initial;
-  q.reduce(device_values, n, reduction(&in_host, Op{})).wait();
+  q.reduce(device_values, n, reduction(&in_host, Op{}, deterministic)).wait();
   q.copy(&initial, device_var, 1).wait();
-  q.reduce(device_values, n, reduction(device_var, Op{})).wait();
+  q.reduce(device_values, n, reduction(device_var, Op{}, deterministic)).wait();
   T in_device{};
   q.copy(device_var, &in_device, 1).wait();
   EXPECT_EQ(std::memcmp(&in_host, &in_device, sizeof(T)), 0)
