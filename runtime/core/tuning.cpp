@@ -122,14 +122,27 @@ static std::uint64_t environment_count(const char* name) {
 // ZE_REDUCE_SEGMENT_SPAN_GROUPS and ZE_REDUCE_SEGMENT_SPAN_LANES (positive integers, read once) replace
 // segment_lane_elements, segment_group_elements_per_item, segment_item_groups_per_compute_unit,
 // segment_span_groups_per_compute_unit and segment_span_lanes:
-// knobs for benchmarks that sweep them (bench/run_h100_segmented.sh), not for applications.
+// knobs for benchmarks that sweep them (bench/run_h100_segmented.sh), not for applications. Likewise
+// ZE_REDUCE_WORK_GROUP_SIZE, ZE_REDUCE_MIN_ELEMENTS_PER_ITEM, ZE_REDUCE_FINAL_WORK_GROUP_SIZE,
+// ZE_REDUCE_MAX_FINAL_INPUTS and ZE_REDUCE_FINAL_ONLY_MAX_ELEMENTS for the small inputs' launch shapes
+// (bench/results/small_shapes_h200_2026-11-30).
 Tuning tuning_for(const Capabilities& caps) {
+  static const std::uint64_t work_group = environment_count("ZE_REDUCE_WORK_GROUP_SIZE");
+  static const std::uint64_t elements_per_item = environment_count("ZE_REDUCE_MIN_ELEMENTS_PER_ITEM");
+  static const std::uint64_t final_group = environment_count("ZE_REDUCE_FINAL_WORK_GROUP_SIZE");
+  static const std::uint64_t final_inputs = environment_count("ZE_REDUCE_MAX_FINAL_INPUTS");
+  static const std::uint64_t final_only = environment_count("ZE_REDUCE_FINAL_ONLY_MAX_ELEMENTS");
   static const std::uint64_t lane_elements = environment_count("ZE_REDUCE_SEGMENT_LANE_ELEMENTS");
   static const std::uint64_t group_elements = environment_count("ZE_REDUCE_SEGMENT_GROUP_ELEMENTS");
   static const std::uint64_t item_groups = environment_count("ZE_REDUCE_SEGMENT_ITEM_GROUPS");
   static const std::uint64_t span_groups = environment_count("ZE_REDUCE_SEGMENT_SPAN_GROUPS");
   static const std::uint64_t span_lanes = environment_count("ZE_REDUCE_SEGMENT_SPAN_LANES");
   Tuning tuning = class_tuning(caps);
+  if (work_group > 0) tuning.work_group_size = work_group;
+  if (elements_per_item > 0) tuning.min_elements_per_item = elements_per_item;
+  if (final_group > 0) tuning.final_work_group_size = final_group;
+  if (final_inputs > 0) tuning.max_final_inputs = final_inputs;
+  if (final_only > 0) tuning.final_only_max_elements = final_only;
   if (lane_elements > 0) tuning.segment_lane_elements = lane_elements;
   if (group_elements > 0) tuning.segment_group_elements_per_item = group_elements;
   if (item_groups > 0) tuning.segment_item_groups_per_compute_unit = item_groups;
