@@ -399,13 +399,30 @@ void run_at_once(std::uint64_t bytes, Submit&& submit) {
   }
 }
 
+// A NumPy scalar of `dtype` holding the bytes at `value` (what numpy.sum returns), made by NumPy's
+// PyArray_Scalar: pybind11 does not wrap it, and a 0-d array indexed with () from Python took about 0.3 us more.
+// Its slot in NumPy's C-API table (60) has not moved since NumPy 1.0.
+py::object numpy_scalar(const void* value, const py::dtype& dtype) {
+  using ScalarFunction = PyObject* (*)(void*, PyObject*, PyObject*);
+  static const ScalarFunction make = [] {
+    const py::object table = py::module_::import("numpy.core.multiarray").attr("_ARRAY_API");
+    void** api = static_cast<void**>(PyCapsule_GetPointer(table.ptr(), nullptr));
+    if (api == nullptr) throw py::error_already_set();
+    return reinterpret_cast<ScalarFunction>(api[60]);
+  }();
+  PyObject* scalar = make(const_cast<void*>(value), dtype.ptr(), nullptr);
+  if (scalar == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(scalar);
+}
+
 // zereduce.sum(x) and its siblings without keyword arguments (or with an int `axis` alone), on a NumPy array that
 // is C-contiguous, aligned, of a dtype in the host's byte order, not empty, and small enough for the default
 // device's host path (a CPU device reduces it on this thread: core/host_path*.hpp): reduced at once (run_at_once),
 // the result returned as a 0-d array, or with `axis` an array: the last axis as rows (queue::reduce_rows, shaped
 // as the array without that axis) or axis 0 of a 2-D array (an array reduction, a result per column). None for
 // anything else: the general path converts or refuses, and waits for devices without the GIL and with Ctrl-C able to
-// interrupt the wait while it keeps the work's memory alive.
+// interrupt the wait while it keeps the work's memory alive. Without `axis` the result is a NumPy scalar, as
+// numpy.sum's, where it is one value.
 py::object reduce_now(const py::handle& values, int op_index, std::optional<long> axis) {
   static const std::uint64_t host_path_bytes = queue_for(-1).get_device().host_path_max_bytes();
   static const std::uint64_t segment_host_path_bytes = queue_for(-1).get_device().host_path_max_segment_bytes();
@@ -418,7 +435,7 @@ py::object reduce_now(const py::handle& values, int op_index, std::optional<long
   const long last = static_cast<long>(ndim) - 1;
   const bool rows = axis && (*axis == -1 || *axis == last);
   const bool columns = axis && ndim == 2 && (*axis == 0 || *axis == -2);
-  if (axis && !rows && !columns) return py::none();
+  if (axis && ((!rows && !columns) || ndim == 0)) return py::none();
   const auto bytes = static_cast<std::uint64_t>(array.nbytes());
   if (bytes > (rows ? segment_host_path_bytes : host_path_bytes)) return py::none();
   const py::dtype dtype = array.dtype();
@@ -431,8 +448,11 @@ py::object reduce_now(const py::handle& values, int op_index, std::optional<long
   if (rows) shape.assign(array.shape(), array.shape() + ndim - 1);
   if (columns) shape = {array.shape(1)};
   zr::queue& q = queue_for(-1);
-  py::array out(dtype, shape);
-  void* result = out.mutable_data();
+  const bool one_value = shape.empty();  // no axis, or the one axis of a 1-D array
+  alignas(8) std::byte scalar[8];        // then the result, the widest element
+  std::optional<py::array> out;  // (a default py::array is a new empty array, not nothing)
+  if (!one_value) out.emplace(dtype, shape);
+  void* result = one_value ? static_cast<void*>(scalar) : out->mutable_data();
   const void* input = array.data();
   zr::tools::visit_pair(*type, op, [&](auto type_tag, auto op_tag) {
     using T = typename decltype(type_tag)::type;
@@ -446,12 +466,12 @@ py::object reduce_now(const py::handle& values, int op_index, std::optional<long
                        : q.reduce(host, zr::reduction(results, Op{}, props));
     });
   });
-  return out;
+  return one_value ? numpy_scalar(scalar, dtype) : py::object(std::move(*out));
 }
 
 // zereduce.argmax(x) and argmin(x) without keyword arguments, on a NumPy array as reduce_now takes it (C-contiguous,
 // aligned, a numeric dtype in the host's byte order, not empty, small enough for the default device's host path):
-// found at once with the GIL held, as (index, 0-d array of the value); None for anything else (the general path).
+// found at once with the GIL held, as (index, the value as a NumPy scalar); None for anything else (the general path).
 py::object arg_now(const py::handle& values, bool maximum) {
   static const std::uint64_t host_path_bytes = queue_for(-1).get_device().host_path_max_bytes();
   if (!py::isinstance<py::array>(values)) return py::none();
@@ -463,7 +483,7 @@ py::object arg_now(const py::handle& values, bool maximum) {
   const auto type = native_element_type(dtype);
   if (!type || *type == zr::element_type::boolean) return py::none();
   zr::queue& q = queue_for(-1);
-  py::array value(dtype, std::vector<py::ssize_t>{});
+  alignas(8) std::byte value[8];  // the extreme, the widest element
   std::uint64_t index = 0;
   zr::tools::visit_element_type(*type, [&](auto type_tag) {
     using T = typename decltype(type_tag)::type;
@@ -471,12 +491,81 @@ py::object arg_now(const py::handle& values, bool maximum) {
       zr::arg_result<T> result;
       const std::span<const T> host(static_cast<const T*>(array.data()), static_cast<std::uint64_t>(array.size()));
       run_at_once(host.size_bytes(), [&] { return maximum ? q.argmax(host, &result) : q.argmin(host, &result); });
-      std::memcpy(value.mutable_data(), &result.value, sizeof(T));
+      std::memcpy(value, &result.value, sizeof(T));
       index = result.index;
     }
   });
-  return py::make_tuple(index, value);
+  return py::make_tuple(index, numpy_scalar(value, dtype));
 }
+
+// reduce_now and arg_now as CPython METH_FASTCALL functions: pybind11's dispatcher (its argument loaders, an
+// overload loop and a call record) took about 1,500 instructions a call, a third of what these fast paths add to
+// the C++ call (callgrind, 2^10 float32; bench/results/python_binding_2026-11-30). Exceptions are turned into
+// Python ones by the translators pybind11 registered, as its dispatcher does.
+PyObject* raise_translated() {
+  try {
+    throw;
+  } catch (py::error_already_set& error) {
+    error.restore();
+  } catch (...) {
+    if (!py::detail::apply_exception_translators(py::detail::get_local_internals().registered_exception_translators) &&
+        !py::detail::apply_exception_translators(py::detail::get_internals().registered_exception_translators))
+      PyErr_SetString(PyExc_SystemError, "an exception escaped zereduce's exception translators");
+  }
+  return nullptr;
+}
+
+bool long_argument(PyObject* value, const char* what, long& out) {
+  out = PyLong_AsLong(value);
+  if (out == -1 && PyErr_Occurred()) {
+    PyErr_Format(PyExc_TypeError, "%s must be an int", what);
+    return false;
+  }
+  return true;
+}
+
+// reduce_now(values, op[, axis])
+PyObject* reduce_now_fastcall(PyObject*, PyObject* const* args, Py_ssize_t count) {
+  if (count < 2 || count > 3) {
+    PyErr_SetString(PyExc_TypeError, "reduce_now(values, op, axis=None) takes 2 or 3 positional arguments");
+    return nullptr;
+  }
+  long op = 0;
+  if (!long_argument(args[1], "op", op)) return nullptr;
+  std::optional<long> axis;
+  if (count == 3 && args[2] != Py_None) {
+    long value = 0;
+    if (!long_argument(args[2], "axis", value)) return nullptr;
+    axis = value;
+  }
+  try {
+    return reduce_now(py::handle(args[0]), static_cast<int>(op), axis).release().ptr();
+  } catch (...) {
+    return raise_translated();
+  }
+}
+
+// arg_now(values, maximum)
+PyObject* arg_now_fastcall(PyObject*, PyObject* const* args, Py_ssize_t count) {
+  if (count != 2) {
+    PyErr_SetString(PyExc_TypeError, "arg_now(values, maximum) takes 2 positional arguments");
+    return nullptr;
+  }
+  const int maximum = PyObject_IsTrue(args[1]);
+  if (maximum < 0) return nullptr;
+  try {
+    return arg_now(py::handle(args[0]), maximum != 0).release().ptr();
+  } catch (...) {
+    return raise_translated();
+  }
+}
+
+PyMethodDef fast_paths[] = {
+    {"reduce_now", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&reduce_now_fastcall)), METH_FASTCALL,
+     "reduce_now(values, op, axis=None): zereduce.sum and its siblings at once, or None"},
+    {"arg_now", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&arg_now_fastcall)), METH_FASTCALL,
+     "arg_now(values, maximum): zereduce.argmax/argmin at once as (index, value), or None"},
+};
 
 // NumPy's reduceat at once, for its usual call: a small 1-D C-contiguous array the default device reduces on the
 // calling thread (a CPU device's host path), int64 indices strictly increasing inside it, one of the nine ops (by
@@ -839,8 +928,11 @@ PYBIND11_MODULE(_zereduce, m) {
   m.def("moments", &moments, py::arg("values"), py::arg("accumulator"), py::arg("strategy"), py::arg("device"));
   m.def("transform_reduce", &transform_reduce, py::arg("values"), py::arg("op"), py::arg("value"), py::arg("strategy"),
         py::arg("device"));
-  m.def("reduce_now", &reduce_now, py::arg("values"), py::arg("op"), py::arg("axis") = py::none());
-  m.def("arg_now", &arg_now, py::arg("values"), py::arg("maximum"));
+  for (PyMethodDef& method : fast_paths) {
+    PyObject* function = PyCFunction_NewEx(&method, nullptr, nullptr);
+    if (function == nullptr) throw py::error_already_set();
+    m.add_object(method.ml_name, py::reinterpret_steal<py::object>(function));
+  }
   m.def("reduceat_now", &reduceat_now, py::arg("values"), py::arg("indices"), py::arg("op"));
   m.def("segment_transform", &segment_transform, py::arg("values"), py::arg("offsets"), py::arg("columns"), py::arg("op"),
         py::arg("value"), py::arg("device"), py::arg("ends") = py::none());

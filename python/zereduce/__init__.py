@@ -425,7 +425,10 @@ def _is_column_axis(x, axis):
 
 
 def _axes_of(axis, ndim):
-    """``axis`` (an int or a tuple of ints, negative ones counted from the end) as sorted unique axes."""
+    """``axis`` (an int or a tuple of ints, negative ones counted from the end) as sorted unique axes. As NumPy, a 0-d
+    array takes an int axis of 0 or -1 as no axis (a tuple must be empty)."""
+    if ndim == 0 and isinstance(axis, (int, _np.integer)) and int(axis) in (0, -1):
+        return ()
     axes = (axis,) if isinstance(axis, (int, _np.integer)) else tuple(axis)
     normalized = []
     for a in axes:
@@ -525,12 +528,9 @@ def _reduce_now(x, op_index, kwargs):
         if len(kwargs) != 1 or type(axis) is not int:
             return None
     try:
-        result = _zereduce.reduce_now(x, op_index, axis)
+        return _zereduce.reduce_now(x, op_index, axis)
     except _zereduce.InvalidArgumentError as error:
         raise InvalidArgumentError(str(error)) from None
-    if result is None:
-        return None
-    return result[()] if result.ndim == 0 else result
 
 
 def sum(x, **kwargs):  # noqa: A001 (NumPy's name)
@@ -587,7 +587,10 @@ def _arg_axis(x, op, axis, keepdims, device, return_value):
     shape = tuple(values.shape)
     if not isinstance(axis, (int, _np.integer)):
         raise TypeError(f"{op}'s axis is one integer, not {type(axis).__name__}")
-    (a,) = _axes_of(axis, len(shape))
+    (a,) = _axes_of(axis, len(shape)) or (None,)
+    if a is None:  # a 0-d array, axis 0 or -1: no axis, as NumPy takes it
+        index, value = _arg(x, op, None, device)
+        return (index, value) if return_value else index
     if shape[a] == 0:
         raise ValueError(f"attempt to get {op} of an empty sequence")
     kept = tuple(k for k in range(len(shape)) if k != a)
@@ -603,13 +606,15 @@ def _arg_axis(x, op, axis, keepdims, device, return_value):
     if keepdims:
         out_shape = tuple(1 if k == a else shape[k] for k in range(len(shape)))
     indices, found = indices.reshape(out_shape), found.reshape(out_shape)
+    if not out_shape:  # a 1-D array's one axis: scalars, as NumPy gives
+        indices, found = indices[()], found[()]
     return (indices, found) if return_value else indices
 
 
 def _arg_now(x, maximum):
     """The fast path of argmax and argmin without an axis, strategy or device: a plain NumPy array that the default
-    device reduces on the calling thread (see ``_reduce_now``), found at once by the extension as ``(index, 0-d
-    array of the value)`` (the value taken out only when asked for); None when the call needs the general path."""
+    device reduces on the calling thread (see ``_reduce_now``), found at once by the extension as ``(index, value)``
+    (the value a NumPy scalar); None when the call needs the general path."""
     if type(x) is not _np.ndarray:
         return None
     return _zereduce.arg_now(x, maximum)
@@ -622,7 +627,7 @@ def argmax(x, axis=None, *, strategy=None, device=None, return_value=False, keep
     if axis is None and strategy is None and device is None:
         found = _arg_now(x, True)
         if found is not None:
-            return (found[0], found[1][()]) if return_value else found[0]
+            return found if return_value else found[0]
     if axis is not None:
         if strategy is not None:
             raise UnsupportedError("argmax along an axis runs as segments, which choose their own plan: no strategy")
@@ -636,7 +641,7 @@ def argmin(x, axis=None, *, strategy=None, device=None, return_value=False, keep
     if axis is None and strategy is None and device is None:
         found = _arg_now(x, False)
         if found is not None:
-            return (found[0], found[1][()]) if return_value else found[0]
+            return found if return_value else found[0]
     if axis is not None:
         if strategy is not None:
             raise UnsupportedError("argmin along an axis runs as segments, which choose their own plan: no strategy")

@@ -514,6 +514,27 @@ def test_the_fast_path_gives_what_the_general_path_gives_value_and_type(code):
     assert zereduce.max(x.astype(x.dtype.newbyteorder(">"))) == zereduce.max(x)
 
 
+# An int axis of a 0-d array (0 or -1: no axis, as NumPy takes it) and the one axis of a 1-D array give NumPy's scalar,
+# of NumPy's type, on the fast path and the general one; any other axis of a 0-d array is refused. (The fast path read
+# the last axis's length of a 0-d array and crashed the interpreter.)
+@pytest.mark.parametrize("code", ["f4", "i8", "?"])
+def test_the_axis_of_a_0d_or_1d_array_gives_numpys_scalar(code):
+    for x in (np.array(3, dtype=code), (np.arange(1, 6) % 4).astype(code)):
+        for axis in (0, -1):
+            ours, numpys = (zereduce.any, np.any) if code == "?" else (zereduce.max, np.max)
+            pairs = [(ours(x, axis=axis), numpys(x, axis=axis)),
+                     (ours(x, axis=axis, deterministic=True), numpys(x, axis=axis))]
+            if code != "?":
+                pairs.append((zereduce.sum(x, axis=axis), np.sum(x, axis=axis, dtype=x.dtype)))
+                # A 0-d array's argmax is that of no axis: a Python int, as zereduce.argmax(x) gives.
+                index = zereduce.argmax(x, axis=axis)
+                pairs.append((index, np.argmax(x, axis=axis) if x.ndim else int(np.argmax(x, axis=axis))))
+            for ours, numpys in pairs:
+                assert type(ours) is type(numpys) and ours == numpys, (x.ndim, axis, ours, numpys)
+    with pytest.raises(IndexError, match="out of bounds"):
+        zereduce.sum(np.array(3, dtype=code), axis=1)
+
+
 # argmax/argmin without keywords take the extension's arg_now: NumPy's index, the value of the array's dtype, and
 # what the general path (a strategy named) gives, ties, NaNs and signed zeros included; anything it cannot take
 # goes to the general path, errors as NumPy's.
