@@ -514,6 +514,20 @@ def test_the_fast_path_gives_what_the_general_path_gives_value_and_type(code):
     assert zereduce.max(x.astype(x.dtype.newbyteorder(">"))) == zereduce.max(x)
 
 
+# The extension's fast entry points (CPython fastcall functions, not pybind11's) check their own arguments.
+def test_the_fast_entry_points_refuse_wrong_arguments_with_type_errors():
+    x = np.arange(8, dtype=np.float32)
+    for call in (lambda: zereduce._zereduce.reduce_now(x), lambda: zereduce._zereduce.reduce_now(x, "plus"),
+                 lambda: zereduce._zereduce.reduce_now(x, 0, "last"), lambda: zereduce._zereduce.reduce_now(x, 0, None, 1),
+                 lambda: zereduce._zereduce.arg_now(x)):
+        with pytest.raises(TypeError):
+            call()
+    assert zereduce._zereduce.reduce_now([1, 2], 0) is None and zereduce._zereduce.reduce_now(x, 99) is None
+    default = next((d for d in zereduce.devices() if d["default"]), None)
+    if default is not None and default["host_path_max_bytes"] >= x.nbytes:  # else they answer None: no host path
+        assert zereduce._zereduce.reduce_now(x, 0) == 28 and zereduce._zereduce.arg_now(x, True) == (7, 7)
+
+
 # An int axis of a 0-d array (0 or -1: no axis, as NumPy takes it) and the one axis of a 1-D array give NumPy's scalar,
 # of NumPy's type, on the fast path and the general one; any other axis of a 0-d array is refused. (The fast path read
 # the last axis's length of a 0-d array and crashed the interpreter.)
