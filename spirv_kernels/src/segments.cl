@@ -22,13 +22,17 @@
 #include "zr_segments.h"
 #include "zr_strided_fold.h"
 #include "zr_vector_rows.h"
+#if defined(ZR_SEGMENT_LANES)
+#include "zr_quick_extremes.h"
+#endif
 
 
 #if defined(ZR_SEGMENT_LANES)
 // segsub: 2^lanes_log2 work-items ("lanes") per segment, the group's size / lanes segments at a time, grid-strided
 // over blocks of that many segments; each lane folds every lanes-th element of its segment, then the lanes fold
 // pairwise in local memory (log2(lanes) steps, barriers shared by all the group's segments).
-// Rows read as vectors where they can be (zr_vector_rows.h), two vectors a lane ahead.
+// Rows read as vectors where they can be (zr_vector_rows.h), two vectors a lane ahead; f32 minima and maxima
+// of such rows with fmin/fmax, settled once per lane (zr_quick_extremes.h).
 #define ZR_SEGMENT_KERNEL(OP, TN, T, ACC, ATN)                                                                 \
   kernel void zr_segsub_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,         \
                                     uint offset_bytes, ulong length, ulong segments, uint lanes_log2,          \
@@ -46,10 +50,18 @@
       if (s < segments) {                                                                                      \
         const ulong begin = zr_segment_bound(offsets, offset_bytes, length, s, n);                             \
         const ulong end = zr_segment_end(offsets, offset_bytes, length, s, end_step, begin, n);               \
-        if (vectors && end - begin == length)                                                                  \
-          ZR_VECTOR_RUN_FOLD2(ZR_VTYPE_##TN, ZR_ROW_VLOAD, (global const ZR_VTYPE_##TN*)in, ZR_FOLD, ZR_VEC_##TN, \
-                             ZR_COMBINE(OP, ATN), acc, begin / ZR_VEC_##TN + lane, end / ZR_VEC_##TN, lanes);    \
-        else                                                                                                   \
+        if (vectors && end - begin == length) {                                                                \
+          const ulong first = begin / ZR_VEC_##TN + lane, last = end / ZR_VEC_##TN;                            \
+          global const ZR_VTYPE_##TN* const rows = (global const ZR_VTYPE_##TN*)in;                            \
+          ACC probe = 0;                                                                                       \
+          ZR_VECTOR_RUN_FOLD2(ZR_VTYPE_##TN, ZR_ROW_VLOAD, rows, ZR_QUICK_VFOLD, zr_quick_fold_##OP##_##TN, acc, \
+                              probe, first, last, lanes);                                                      \
+          if (ZR_QUICK_REDO(OP, ATN, acc, probe)) { /* a NaN, an infinity or a zero: the exact combine */      \
+            acc = identity;                                                                                    \
+            ZR_VECTOR_RUN_FOLD2(ZR_VTYPE_##TN, ZR_ROW_VLOAD, rows, ZR_FOLD, ZR_VEC_##TN, ZR_COMBINE(OP, ATN), acc, \
+                                first, last, lanes);                                                           \
+          }                                                                                                    \
+        } else                                                                                                 \
           ZR_STRIDED_FOLD(ACC, ZR_COMBINE(OP, ATN), , TN, acc, in, begin + lane, end, lanes);                 \
       }                                                                                                        \
       scratch[lid] = acc;                                                                                      \

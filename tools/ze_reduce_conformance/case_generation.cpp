@@ -355,7 +355,8 @@ ConformanceCase planned_segments_case(std::size_t slot, element_type type, op_ki
 }
 
 // Segmented reductions (segmented_cases.hpp): every op the device runs (plain, argmin/argmax, transforms, means and
-// variances), every shape of segments, random input (and infinities for floating types' plain ops), from the
+// variances), every shape of segments, random input (and infinities for floating types' plain ops, signed zeros
+// and a NaN for their minima and maxima), from the
 // identity and from initial values, deterministic (so each runs twice); floating sums also reproducible.
 void add_segment_checks(std::vector<ConformanceCase>& out, const DeviceUnderTest& dut, std::size_t slot,
                         element_type type, SuiteMode mode, std::uint64_t base_seed) {
@@ -369,6 +370,10 @@ void add_segment_checks(std::vector<ConformanceCase>& out, const DeviceUnderTest
     // Transforms (written, never read: no initial values) on random input: their special values are the 1-D cases'.
     std::vector<InputKind> inputs = {InputKind::random};
     if (is_floating(type) && !transform) inputs.push_back(InputKind::infinities);
+    // Floating minima and maxima also of zeros of both signs and with a NaN: the kernels that fold a run with
+    // fmin/fmax settle exactly those (spirv_kernels/src/zr_quick_extremes.h).
+    if (is_floating(type) && (op == op_kind::minimum || op == op_kind::maximum))
+      inputs.insert(inputs.end(), {InputKind::signed_zeros, InputKind::nan_middle});
     for (std::uint64_t n : sizes)
       for (InputKind input : inputs)
         for (std::size_t k = 0; k < std::size(kShapes); ++k) {
