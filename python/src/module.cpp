@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -418,11 +419,11 @@ py::object numpy_scalar(const void* value, const py::dtype& dtype) {
 // zereduce.sum(x) and its siblings without keyword arguments (or with an int `axis` alone), on a NumPy array that
 // is C-contiguous, aligned, of a dtype in the host's byte order, not empty, and small enough for the default
 // device's host path (a CPU device reduces it on this thread: core/host_path*.hpp): reduced at once (run_at_once),
-// the result returned as a 0-d array, or with `axis` an array: the last axis as rows (queue::reduce_rows, shaped
-// as the array without that axis) or axis 0 of a 2-D array (an array reduction, a result per column). None for
-// anything else: the general path converts or refuses, and waits for devices without the GIL and with Ctrl-C able to
-// interrupt the wait while it keeps the work's memory alive. Without `axis` the result is a NumPy scalar, as
-// numpy.sum's, where it is one value.
+// the result returned as a NumPy scalar (as numpy.sum's), or with `axis` an array: the last axis as rows
+// (queue::reduce_rows, shaped as the array without that axis; a scalar for a 1-D array) or axis 0 of a 2-D array
+// (an array reduction, a result per column). None for anything else: the general path converts or refuses, and
+// waits for devices without the GIL and with Ctrl-C able to interrupt the wait while it keeps the work's memory
+// alive.
 py::object reduce_now(const py::handle& values, int op_index, std::optional<long> axis) {
   static const std::uint64_t host_path_bytes = queue_for(-1).get_device().host_path_max_bytes();
   static const std::uint64_t segment_host_path_bytes = queue_for(-1).get_device().host_path_max_segment_bytes();
@@ -515,13 +516,10 @@ PyObject* raise_translated() {
   return nullptr;
 }
 
-bool long_argument(PyObject* value, const char* what, long& out) {
+// An int argument; false with Python's TypeError or OverflowError set when it is none or does not fit.
+bool long_argument(PyObject* value, long& out) {
   out = PyLong_AsLong(value);
-  if (out == -1 && PyErr_Occurred()) {
-    PyErr_Format(PyExc_TypeError, "%s must be an int", what);
-    return false;
-  }
-  return true;
+  return !(out == -1 && PyErr_Occurred());
 }
 
 // reduce_now(values, op[, axis])
@@ -531,15 +529,17 @@ PyObject* reduce_now_fastcall(PyObject*, PyObject* const* args, Py_ssize_t count
     return nullptr;
   }
   long op = 0;
-  if (!long_argument(args[1], "op", op)) return nullptr;
+  if (!long_argument(args[1], op)) return nullptr;
   std::optional<long> axis;
   if (count == 3 && args[2] != Py_None) {
     long value = 0;
-    if (!long_argument(args[2], "axis", value)) return nullptr;
+    if (!long_argument(args[2], value)) return nullptr;
     axis = value;
   }
+  // An op index out of int's range is no op (None), never another op by truncation.
+  const int op_index = op >= 0 && op <= std::numeric_limits<int>::max() ? static_cast<int>(op) : -1;
   try {
-    return reduce_now(py::handle(args[0]), static_cast<int>(op), axis).release().ptr();
+    return reduce_now(py::handle(args[0]), op_index, axis).release().ptr();
   } catch (...) {
     return raise_translated();
   }

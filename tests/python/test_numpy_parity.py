@@ -523,6 +523,7 @@ def test_the_fast_entry_points_refuse_wrong_arguments_with_type_errors():
         with pytest.raises(TypeError):
             call()
     assert zereduce._zereduce.reduce_now([1, 2], 0) is None and zereduce._zereduce.reduce_now(x, 99) is None
+    assert zereduce._zereduce.reduce_now(x, (1 << 32) + 1) is None  # not op 1 by truncation
     default = next((d for d in zereduce.devices() if d["default"]), None)
     if default is not None and default["host_path_max_bytes"] >= x.nbytes:  # else they answer None: no host path
         assert zereduce._zereduce.reduce_now(x, 0) == 28 and zereduce._zereduce.arg_now(x, True) == (7, 7)
