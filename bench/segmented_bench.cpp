@@ -18,11 +18,13 @@
 // segment).
 // ZR_SEGMENTED_BENCH_REPRODUCIBLE=1: every reduction with property::reduction::reproducible (floating sums run
 // as binned sums; the other rows are unchanged), each line then carrying "reproducible":true.
+// ZR_SEGMENTED_BENCH_OPS=argmax,norm_l2 (a comma-separated list): only those ops, for a short A/B of one kernel.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "device_timing.hpp"
@@ -35,6 +37,18 @@ using zr::bench::median;
 using zr::bench::Options;
 
 constexpr const char* kCheckLabel = "check segment offsets";  // core/plans/segment_check.hpp
+
+bool op_selected(const std::string& op) {
+  const char* list = std::getenv("ZR_SEGMENTED_BENCH_OPS");
+  if (list == nullptr || *list == '\0') return true;
+  std::string_view rest(list);
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    if (rest.substr(0, comma) == op) return true;
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+  }
+  return false;
+}
 
 template <typename T>
 T value_at(std::uint64_t i) {
@@ -105,6 +119,7 @@ void bench(zr::queue& q, const char* type, const Options& o) {
     q.copy(offsets.data(), offsets_device.get(), offsets.size()).wait();
     for (const std::string op : {"sum", "max", "argmax", "norm_l2"}) {
       if ((op == "argmax" || op == "norm_l2") && !std::is_same_v<T, float>) continue;
+      if (!op_selected(op)) continue;
       const bool sum = op == "sum";
       auto once = [&] {
         const bool rows = std::string(api) == "rows";

@@ -54,6 +54,11 @@ struct Tuning {
   std::uint64_t segment_span_groups_per_compute_unit = 8;
   // ... and its lanes per group at most (a power of two; the lanes' scan takes log2 of it in barriers).
   std::uint64_t segment_span_lanes = 256;
+  // argmin/argmax per segment on GPUs (plans/segmented_arg.cpp): at most a lane per this many elements of the mean
+  // segment (and no more than segment_lanes gives a sum). H200, f32 argmax, 2^28 in all
+  // (bench/results/segarg_vectors_h200_2026-11-30): segments of 16 and 64 took 0.60x and 0.79x the time with one
+  // lane each rather than 2 and 4, 256 took 0.90x with 4 lanes rather than 8 (2 lanes: 1.01x), and 1024 kept its 8.
+  std::uint64_t segment_arg_lane_elements = 64;
 };
 
 Tuning tuning_for(const Capabilities& caps);

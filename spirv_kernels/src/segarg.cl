@@ -30,8 +30,9 @@
   ZR_ARG_STORE_RESULT(TN, T, (result) + 2 * (s), bv, (bi) == ULONG_MAX ? (bi) : (bi) - (begin))
 
 // Pieces of at most this many elements are scanned one element at a time (the vector scan's head, body and tail
-// cost more than they save there).
-#define ZR_SEGARG_SCALAR_MAX 16
+// cost more than they save there). 16 made a work-item's row of 16 f32 take 1.6x the time of its four 16-byte loads
+// on the H200 (bench/results/segarg_vectors_h200_2026-11-30).
+#define ZR_SEGARG_SCALAR_MAX 4
 
 // GPUs scan 8-bit elements one at a time: their 16-lane vector states made Intel's compiler spill 2 KiB per
 // segarg kernel on PVC (level_zero_nohw.pvc), where the 1-D argtree, with less else live, does not.
@@ -167,18 +168,22 @@
       }                                                                                                         \
       ACC bv = b_value;                                                                                         \
       ulong bi = b_index;                                                                                       \
-      scratch[lid].value = bv;                                                                                  \
-      scratch[lid].index = bi;                                                                                  \
-      barrier(CLK_LOCAL_MEM_FENCE);                                                                             \
-      for (uint step = lanes >> 1; step > 0; step >>= 1) {                                                      \
-        if (lane < step) {                                                                                      \
-          const ACC v = scratch[lid + step].value;                                                              \
-          const ulong at = scratch[lid + step].index;                                                           \
-          ZR_ARG_TAKE(OP, ATN, bv, bi, v, at);                                                                  \
-          scratch[lid].value = bv;                                                                              \
-          scratch[lid].index = bi;                                                                              \
-        }                                                                                                       \
+      /* A work-item per piece (lanes = 1, the same for the whole launch) meets no other lane: no barrier holds   \
+         its group's work-items to the longest segment of the block. */                                        \
+      if (lanes > 1) {                                                                                          \
+        scratch[lid].value = bv;                                                                                \
+        scratch[lid].index = bi;                                                                                \
         barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
+        for (uint step = lanes >> 1; step > 0; step >>= 1) {                                                    \
+          if (lane < step) {                                                                                    \
+            const ACC v = scratch[lid + step].value;                                                            \
+            const ulong at = scratch[lid + step].index;                                                         \
+            ZR_ARG_TAKE(OP, ATN, bv, bi, v, at);                                                                \
+            scratch[lid].value = bv;                                                                            \
+            scratch[lid].index = bi;                                                                            \
+          }                                                                                                     \
+          barrier(CLK_LOCAL_MEM_FENCE);                                                                         \
+        }                                                                                                       \
       }                                                                                                         \
       if (lane == 0 && store) {                                                                                 \
         if (slices > 1) {                                                                                       \
@@ -189,7 +194,7 @@
         }                                                                                                       \
       }                                                                                                         \
       /* The next block's lanes overwrite the slots just read. */                                               \
-      barrier(CLK_LOCAL_MEM_FENCE);                                                                             \
+      if (lanes > 1) barrier(CLK_LOCAL_MEM_FENCE);                                                              \
     }                                                                                                           \
     /* The listing launch's last group resets the counters. */                                                   \
     ZR_RESET_DEFERRED(listed, deferred)                                                                          \

@@ -150,23 +150,6 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
 #define ZR_SPLIT_N(N, v, k, x) ZR_SPLIT_##N(v, k, x)
 #define ZR_SPLIT(N, v, k, x) ZR_SPLIT_N(N, v, k, x)
 
-// The 16-byte vector at vector index i of a 16-byte-aligned input: a load of the vector type itself, which NVIDIA's
-// compiler issues as one 16-byte load (vloadN promises only the element's alignment, and comes as N loads). f16 and
-// bool, whose vectors are converted on the way in, keep their vloadN.
-#define ZR_ALIGNED_VLOAD(VT, i, p) (((global const VT*)(p))[i])
-#define ZR_ALIGNED_VLOAD_i8(i, p) ZR_ALIGNED_VLOAD(char16, i, p)
-#define ZR_ALIGNED_VLOAD_u8(i, p) ZR_ALIGNED_VLOAD(uchar16, i, p)
-#define ZR_ALIGNED_VLOAD_i16(i, p) ZR_ALIGNED_VLOAD(short8, i, p)
-#define ZR_ALIGNED_VLOAD_u16(i, p) ZR_ALIGNED_VLOAD(ushort8, i, p)
-#define ZR_ALIGNED_VLOAD_i32(i, p) ZR_ALIGNED_VLOAD(int4, i, p)
-#define ZR_ALIGNED_VLOAD_u32(i, p) ZR_ALIGNED_VLOAD(uint4, i, p)
-#define ZR_ALIGNED_VLOAD_f32(i, p) ZR_ALIGNED_VLOAD(float4, i, p)
-#define ZR_ALIGNED_VLOAD_i64(i, p) ZR_ALIGNED_VLOAD(long2, i, p)
-#define ZR_ALIGNED_VLOAD_u64(i, p) ZR_ALIGNED_VLOAD(ulong2, i, p)
-#define ZR_ALIGNED_VLOAD_f64(i, p) ZR_ALIGNED_VLOAD(double2, i, p)
-#define ZR_ALIGNED_VLOAD_f16(i, p) ZR_VLOAD_f16(i, p)
-#define ZR_ALIGNED_VLOAD_bool(i, p) ZR_VLOAD_bool(i, p)
-
 // v[0, ZR_SPAN_ITEMS) = in[first, first + ZR_SPAN_ITEMS), the identity at and past t1: 16-byte loads (first is a
 // multiple of ZR_SPAN_ITEMS) when the run lies before t1 (vector-typed ones when the input is 16-byte aligned),
 // element by element in the input's last tile.

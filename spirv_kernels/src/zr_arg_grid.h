@@ -82,9 +82,17 @@
 // workers-th vector from there, the scalar tail. The identity when the worker has no element.
 #define ZR_ARG_RANGE_SCAN(OP, TN, ACC, ATN, in, begin, end, worker, workers, best) \
   ZR_ARG_RANGE_SCAN_(OP, TN, ACC, ATN, in, begin, end, worker, workers, best, ZR_VEC_##TN)
-#define ZR_ARG_RANGE_SCAN_(OP, TN, ACC, ATN, in, begin, end, worker, workers, best, VEC) \
-  ZR_ARG_RANGE_SCAN_VEC(OP, TN, ACC, ATN, in, begin, end, worker, workers, best, VEC)
-#define ZR_ARG_RANGE_SCAN_VEC(OP, TN, ACC, ATN, in, begin, end, worker, workers, best, VEC)                  \
+// The vectors are read with loads of the vector type where the input starts on 16 bytes (ZR_ALIGNED_VLOAD: one
+// 16-byte load on NVIDIA, where vloadN comes as N loads; segsub's short rows read 0.8-0.9x the time that way:
+// bench/results/segsub_vectors_h200_2026-11-29).
+#define ZR_ARG_RANGE_SCAN_(OP, TN, ACC, ATN, in, begin, end, worker, workers, best, VEC)                          \
+  do {                                                                                                           \
+    if (((ulong)(in) & 15) == 0)                                                                                 \
+      ZR_ARG_RANGE_SCAN_VEC(OP, TN, ACC, ATN, in, begin, end, worker, workers, best, VEC, ZR_ALIGNED_VLOAD_##TN); \
+    else                                                                                                         \
+      ZR_ARG_RANGE_SCAN_VEC(OP, TN, ACC, ATN, in, begin, end, worker, workers, best, VEC, ZR_VLOAD_##TN);         \
+  } while (0)
+#define ZR_ARG_RANGE_SCAN_VEC(OP, TN, ACC, ATN, in, begin, end, worker, workers, best, VEC, VLOAD)           \
   do {                                                                                                     \
     ZR_ARG_IDENTITY(OP, ATN, best##_value, best##_index);                                                  \
     const ulong zr_head_end_ = min((ulong)(end), ((ulong)(begin) + VEC - 1) / VEC * VEC);                 \
@@ -92,18 +100,18 @@
     const ulong zr_stride_ = (workers);                                                                    \
     const ulong zr_first_ = zr_head_end_ / VEC + (worker);                                                 \
     if (zr_first_ < zr_vectors_) {                                                                         \
-      ZR_VTYPE_##TN zr_values_ = ZR_VLOAD_##TN(zr_first_, (in));                                           \
+      ZR_VTYPE_##TN zr_values_ = VLOAD(zr_first_, (in));                                                  \
       ZR_AG_CAT(uint, VEC) zr_visits_ = (ZR_AG_CAT(uint, VEC))(0);                                         \
       uint zr_c_ = 1;                                                                                      \
       ulong zr_v_ = zr_first_ + zr_stride_;                                                                \
       for (; zr_v_ + zr_stride_ < zr_vectors_; zr_v_ += 2 * zr_stride_, zr_c_ += 2) {                      \
-        const ZR_VTYPE_##TN zr_x_ = ZR_VLOAD_##TN(zr_v_, (in));                                            \
-        const ZR_VTYPE_##TN zr_y_ = ZR_VLOAD_##TN(zr_v_ + zr_stride_, (in));                               \
+        const ZR_VTYPE_##TN zr_x_ = VLOAD(zr_v_, (in));                                                   \
+        const ZR_VTYPE_##TN zr_y_ = VLOAD(zr_v_ + zr_stride_, (in));                                      \
         ZR_ARG_LANES_STEP(OP, ATN, VEC, zr_values_, zr_visits_, zr_x_, zr_c_);                             \
         ZR_ARG_LANES_STEP(OP, ATN, VEC, zr_values_, zr_visits_, zr_y_, zr_c_ + 1);                         \
       }                                                                                                    \
       if (zr_v_ < zr_vectors_) {                                                                           \
-        const ZR_VTYPE_##TN zr_x_ = ZR_VLOAD_##TN(zr_v_, (in));                                            \
+        const ZR_VTYPE_##TN zr_x_ = VLOAD(zr_v_, (in));                                                   \
         ZR_ARG_LANES_STEP(OP, ATN, VEC, zr_values_, zr_visits_, zr_x_, zr_c_);                             \
       }                                                                                                    \
       ZR_ARG_LANES_##VEC(OP, ATN, VEC, best, zr_values_, zr_visits_, zr_first_, zr_stride_)                \

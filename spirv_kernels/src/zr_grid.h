@@ -50,6 +50,23 @@
 #define ZR_VLOAD_u64(v, p) vload2((v), (p))
 #define ZR_VLOAD_f64(v, p) vload2((v), (p))
 
+// The 16-byte vector at vector index i of a 16-byte-aligned input: a load of the vector type itself, which NVIDIA's
+// compiler issues as one 16-byte load (vloadN promises only the element's alignment, and comes as N loads). f16 and
+// bool, whose vectors are converted on the way in, keep their vloadN.
+#define ZR_ALIGNED_VLOAD(VT, i, p) (((global const VT*)(p))[i])
+#define ZR_ALIGNED_VLOAD_i8(i, p) ZR_ALIGNED_VLOAD(char16, i, p)
+#define ZR_ALIGNED_VLOAD_u8(i, p) ZR_ALIGNED_VLOAD(uchar16, i, p)
+#define ZR_ALIGNED_VLOAD_i16(i, p) ZR_ALIGNED_VLOAD(short8, i, p)
+#define ZR_ALIGNED_VLOAD_u16(i, p) ZR_ALIGNED_VLOAD(ushort8, i, p)
+#define ZR_ALIGNED_VLOAD_i32(i, p) ZR_ALIGNED_VLOAD(int4, i, p)
+#define ZR_ALIGNED_VLOAD_u32(i, p) ZR_ALIGNED_VLOAD(uint4, i, p)
+#define ZR_ALIGNED_VLOAD_f32(i, p) ZR_ALIGNED_VLOAD(float4, i, p)
+#define ZR_ALIGNED_VLOAD_i64(i, p) ZR_ALIGNED_VLOAD(long2, i, p)
+#define ZR_ALIGNED_VLOAD_u64(i, p) ZR_ALIGNED_VLOAD(ulong2, i, p)
+#define ZR_ALIGNED_VLOAD_f64(i, p) ZR_ALIGNED_VLOAD(double2, i, p)
+#define ZR_ALIGNED_VLOAD_f16(i, p) ZR_VLOAD_f16(i, p)
+#define ZR_ALIGNED_VLOAD_bool(i, p) ZR_VLOAD_bool(i, p)
+
 #define ZR_FOLD2(C, acc, x) acc = C(C(acc, (x).s0), (x).s1)
 #define ZR_FOLD4(C, acc, x) acc = C(C(C(C(acc, (x).s0), (x).s1), (x).s2), (x).s3)
 #define ZR_FOLD8(C, acc, x) \

@@ -419,6 +419,12 @@ TEST(SegmentedPlan, GivenAnArgReductionWhenPlanningThenLanesFollowTheSizesAndFew
         EXPECT_GE(lanes, previous_lanes);  // longer segments, more lanes each
         if (cpu) {
           EXPECT_EQ(lanes, 1u);  // CPU groups run their work-items one after another: one each
+        } else {
+          // A lane per segment_arg_lane_elements (64) of the mean segment at most: one for 4 and 64, with no tree.
+          if (length <= 64) {
+            EXPECT_EQ(lanes, 1u);
+          }
+          EXPECT_LE(lanes, std::max<std::uint64_t>(length / 64, 1));
         }
         previous_lanes = lanes;
         EXPECT_EQ(combine_depth(plan), 0u);  // compares, never rounds
