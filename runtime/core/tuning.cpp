@@ -119,10 +119,10 @@ static std::uint64_t environment_count(const char* name) {
 }
 
 // ZE_REDUCE_SEGMENT_LANE_ELEMENTS, ZE_REDUCE_SEGMENT_GROUP_ELEMENTS, ZE_REDUCE_SEGMENT_ITEM_GROUPS,
-// ZE_REDUCE_SEGMENT_SPAN_GROUPS, ZE_REDUCE_SEGMENT_SPAN_LANES and ZE_REDUCE_SEGMENT_ARG_LANE_ELEMENTS (positive
-// integers, read once) replace segment_lane_elements, segment_group_elements_per_item,
-// segment_item_groups_per_compute_unit, segment_span_groups_per_compute_unit, segment_span_lanes and
-// segment_arg_lane_elements:
+// ZE_REDUCE_SEGMENT_SPAN_GROUPS, ZE_REDUCE_SEGMENT_SPAN_LANES, ZE_REDUCE_SEGMENT_ARG_LANE_ELEMENTS and
+// ZE_REDUCE_SEGMENT_TRANSFORM_LANE_ELEMENTS (positive integers, read once) replace segment_lane_elements,
+// segment_group_elements_per_item, segment_item_groups_per_compute_unit, segment_span_groups_per_compute_unit,
+// segment_span_lanes, segment_arg_lane_elements and segment_transform_lane_elements:
 // knobs for benchmarks that sweep them (bench/run_h100_segmented.sh), not for applications. Likewise
 // ZE_REDUCE_WORK_GROUP_SIZE, ZE_REDUCE_MIN_ELEMENTS_PER_ITEM, ZE_REDUCE_FINAL_WORK_GROUP_SIZE,
 // ZE_REDUCE_MAX_FINAL_INPUTS and ZE_REDUCE_FINAL_ONLY_MAX_ELEMENTS for the small inputs' launch shapes
@@ -139,6 +139,7 @@ Tuning tuning_for(const Capabilities& caps) {
   static const std::uint64_t span_groups = environment_count("ZE_REDUCE_SEGMENT_SPAN_GROUPS");
   static const std::uint64_t span_lanes = environment_count("ZE_REDUCE_SEGMENT_SPAN_LANES");
   static const std::uint64_t arg_lane_elements = environment_count("ZE_REDUCE_SEGMENT_ARG_LANE_ELEMENTS");
+  static const std::uint64_t transform_lane_elements = environment_count("ZE_REDUCE_SEGMENT_TRANSFORM_LANE_ELEMENTS");
   Tuning tuning = class_tuning(caps);
   if (work_group > 0) tuning.work_group_size = work_group;
   if (elements_per_item > 0) tuning.min_elements_per_item = elements_per_item;
@@ -151,6 +152,7 @@ Tuning tuning_for(const Capabilities& caps) {
   if (span_groups > 0) tuning.segment_span_groups_per_compute_unit = span_groups;
   if (span_lanes > 0) tuning.segment_span_lanes = span_lanes;
   if (arg_lane_elements > 0) tuning.segment_arg_lane_elements = arg_lane_elements;
+  if (transform_lane_elements > 0) tuning.segment_transform_lane_elements = transform_lane_elements;
   return tuning;
 }
 

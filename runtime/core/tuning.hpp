@@ -59,6 +59,10 @@ struct Tuning {
   // (bench/results/segarg_vectors_h200_2026-11-30): segments of 16 and 64 took 0.60x and 0.79x the time with one
   // lane each rather than 2 and 4, 256 took 0.90x with 4 lanes rather than 8 (2 lanes: 1.01x), and 1024 kept its 8.
   std::uint64_t segment_arg_lane_elements = 64;
+  // The same for transform-reductions and moments per segment (plans/segmented_transform.cpp; 0: a sum's lanes).
+  // H200, f32 norm_l2 (same results folder): segments of 16 took 0.78x the time with one lane rather than 2; 32, 64
+  // and 128 per lane made segments of 64 and 256 slower (1.13-1.51x), 16 left them as they were.
+  std::uint64_t segment_transform_lane_elements = 16;
 };
 
 Tuning tuning_for(const Capabilities& caps);

@@ -53,7 +53,7 @@
 #define ZR_SEGARG_SLICE(OP, TN, ACC, ATN, s, k, lane, lanes, begin, b, scalar_only)                             \
   do {                                                                                                          \
     const ulong end = zr_segment_end(offsets, offset_bytes, length, s, end_step, begin, n);                    \
-    const ulong per_slice = (end - begin + slices - 1) / slices;                                                \
+    const ulong per_slice = ZR_SLICE_LENGTH(end - begin, slices);                                               \
     const ulong first = begin + min(end - begin, (k) * per_slice);                                              \
     const ulong last = begin + min(end - begin, ((k) + 1) * per_slice);                                         \
     if ((scalar_only) || last - first <= ZR_SEGARG_SCALAR_MAX) {                                                \

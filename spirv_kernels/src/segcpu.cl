@@ -37,7 +37,7 @@
       const ulong k = piece - s * slices;                                                                   \
       const ulong begin = zr_segment_bound(offsets, offset_bytes, length, s, n);                            \
       const ulong end = zr_segment_end(offsets, offset_bytes, length, s, end_step, begin, n);              \
-      const ulong per_slice = slices == 1 ? end - begin : (end - begin + slices - 1) / slices;              \
+      const ulong per_slice = ZR_SLICE_LENGTH(end - begin, slices);                                         \
       const ulong first = begin + min(end - begin, k * per_slice);                                          \
       const ulong last = begin + min(end - begin, (k + 1) * per_slice);                                     \
       ACC acc = identity;                                                                                   \

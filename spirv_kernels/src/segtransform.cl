@@ -36,7 +36,7 @@
 #define ZR_SEGACC_PIECE(s, k, count, first, last)                                                \
   const ulong zr_begin_ = zr_segment_bound(offsets, offset_bytes, length, s, n);                 \
   const ulong zr_end_ = zr_segment_end(offsets, offset_bytes, length, s, end_step, zr_begin_, n); \
-  const ulong zr_per_slice_ = (zr_end_ - zr_begin_ + (count) - 1) / (count);                     \
+  const ulong zr_per_slice_ = ZR_SLICE_LENGTH(zr_end_ - zr_begin_, (count));                     \
   const ulong first = zr_begin_ + min(zr_end_ - zr_begin_, (k) * zr_per_slice_);                 \
   const ulong last = zr_begin_ + min(zr_end_ - zr_begin_, ((k) + 1) * zr_per_slice_)
 

@@ -30,6 +30,9 @@ static inline ulong zr_segment_end(global const uchar* offsets, uint offset_byte
 // The segment of piece `piece` with `slices` slices each, without a 64-bit division where there is one slice
 // (segments of a few elements, one a work-item, would pay one per element).
 #define ZR_PIECE_OF(piece, slices) ((slices) == 1 ? (piece) : (piece) / (slices))
+// The elements of each slice of a segment of `length` cut into `slices`: no 64-bit division for one slice (a work-item
+// per short segment pays it per segment otherwise).
+#define ZR_SLICE_LENGTH(length, slices) ((slices) == 1 ? (length) : ((length) + (slices) - 1) / (slices))
 
 // Skewed sizes (segarg.cl, segtransform.cl): a first launch lists each segment longer than its defer_above in
 // `deferred` (two uint counters, the segments listed and the listing launch's groups done, then the list of 64-bit

@@ -532,6 +532,10 @@ TEST(SegmentedPlan, GivenATransformOrMomentsWhenPlanningThenOnePassWithLanesAndF
         EXPECT_EQ(combine_depth(plan), length / lanes + static_cast<std::uint64_t>(std::countr_zero(lanes)));
       }
       if (!cpu) {
+        // A lane per segment_transform_lane_elements (16) of the mean segment at most: rows of 16 get one each (a sum
+        // takes two), with no tree.
+        const Plan sixteen = plan_for(caps, 1ull << 30, equal((1ull << 30) / 16, 16), c.op);
+        EXPECT_EQ(lanes_of(sixteen.passes.front()), 1u) << describe(sixteen);
         EXPECT_GT(previous_lanes, 1u);
         // Skewed sizes: lanes for the mean; the segments far longer are listed by the first launch as slices of
         // slice_elements (four counters and an entry per slice in scratch, zeros once) and taken by a second launch of

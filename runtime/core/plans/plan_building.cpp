@@ -100,6 +100,16 @@ LaneSplit lane_split(const Capabilities& caps, const Tuning& tuning, const Segme
   return split;
 }
 
+LaneSplit cap_lanes(LaneSplit split, const Tuning& tuning, std::uint64_t mean, std::uint64_t elements,
+                    std::uint64_t defer_share) {
+  if (elements == 0 || split.slices > 1) return split;
+  const std::uint64_t capped = std::bit_floor(std::max<std::uint64_t>(mean / elements, 1));
+  if (capped >= split.lanes) return split;
+  split.lanes = capped;
+  if (split.defer_above > 0) split.defer_above = split.lanes * std::max<std::uint64_t>(tuning.segment_lane_elements, 1) * defer_share;
+  return split;
+}
+
 DeferredList add_deferred_list(Plan& plan, const SegmentLayout& layout, std::uint64_t defer_above) {
   DeferredList list;
   if (defer_above == 0) return list;

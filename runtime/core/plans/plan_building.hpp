@@ -82,6 +82,10 @@ struct LaneSplit {
 };
 LaneSplit lane_split(const Capabilities& caps, const Tuning& tuning, const SegmentLayout& layout, std::uint64_t mean,
                      std::uint64_t local, std::uint64_t slice_elements, std::uint64_t defer_share);
+// A split with at most a lane per `elements` of the mean segment (0: as it is), for kernels whose lanes meet at a cost
+// a sum's do not; the deferral threshold follows the lanes.
+LaneSplit cap_lanes(LaneSplit split, const Tuning& tuning, std::uint64_t mean, std::uint64_t elements,
+                    std::uint64_t defer_share);
 
 // The list of a lane split's deferred segments (defer_above > 0): two uint counters, zeros once (the second launch's
 // last group resets them), then room for every segment that can be longer than defer_above, `most` of them: their

@@ -25,15 +25,11 @@ void add_segmented_arg_passes(Plan& plan, const Capabilities& caps, const Tuning
   const bool cpu = caps.type == DeviceType::cpu;
   const std::uint64_t wave_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
   const std::uint64_t local = cpu ? 1 : widest_group(caps, tuning, kArgCandidateBytes);
-  LaneSplit split = lane_split(caps, tuning, layout, mean, local, local * kSliceElementsPerItem, kDeferShare);
   // Fewer lanes than a sum's: a lane's scan of 16-byte vectors is cheap, the lanes' meeting in local memory is not
   // (16-byte candidates, a barrier a step). A work-item per segment needs no barrier at all (segarg.cl).
-  const std::uint64_t arg_lanes =
-      std::bit_floor(std::max<std::uint64_t>(mean / std::max<std::uint64_t>(tuning.segment_arg_lane_elements, 1), 1));
-  if (split.slices == 1 && arg_lanes < split.lanes) {
-    split.lanes = arg_lanes;
-    if (split.defer_above > 0) split.defer_above = split.lanes * std::max<std::uint64_t>(tuning.segment_lane_elements, 1) * kDeferShare;
-  }
+  const LaneSplit split =
+      cap_lanes(lane_split(caps, tuning, layout, mean, local, local * kSliceElementsPerItem, kDeferShare), tuning, mean,
+                tuning.segment_arg_lane_elements, kDeferShare);
   const std::uint64_t lanes = split.lanes;
   std::uint64_t slices = split.slices;
   std::uint64_t defer_above = split.defer_above;

@@ -57,9 +57,11 @@ void add_segmented_transform_passes(Plan& plan, const Capabilities& caps, const 
   const std::size_t acc_size = accumulator_bytes(request);
   const std::uint64_t wave_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
   const std::uint64_t local = cpu ? 1 : widest_group(caps, tuning, acc_size);
-  const LaneSplit split = lane_split(caps, tuning, layout, mean, local,
-                                     cpu ? std::max<std::uint64_t>(tuning.min_elements_per_item, 16) : local * kSliceElementsPerItem,
-                                     kDeferShare);
+  const LaneSplit split =
+      cap_lanes(lane_split(caps, tuning, layout, mean, local,
+                           cpu ? std::max<std::uint64_t>(tuning.min_elements_per_item, 16) : local * kSliceElementsPerItem,
+                           kDeferShare),
+                tuning, mean, tuning.segment_transform_lane_elements, kDeferShare);
   const std::uint64_t lanes = split.lanes;
   const std::uint64_t slices = split.slices;
   const std::uint64_t defer_above = split.defer_above;
