@@ -19,6 +19,9 @@
 #define ZR_CHECK_VT uint4
 #define ZR_CHECK_PAIRS(F, v, s) F((v).s0, (v).s1, (s)) F((v).s1, (v).s2, (s) + 1) F((v).s2, (v).s3, (s) + 2)
 #define ZR_CHECK_LAST(v) (v).s3
+// Four segments at once in 32 bits where all are good (ZR_CHECK_ALL_GOOD): each segment's checks in 64 bits took
+// the H200 107 us for 50.6 million offsets (1.9 TB/s).
+#define ZR_CHECK_QUICK 1
 #elif defined(ZR_CLASS_BITS64)
 #define ZR_CHECK_TN u64
 #define ZR_CHECK_T ulong
@@ -59,12 +62,36 @@ kernel void ZR_CHECK_NAME(ZR_CHECK_TN)(global const ZR_CHECK_T* bounds, ulong se
   ulong vectored = 0;
   if (end_step == 1 && ((ulong)bounds & 15) == 0) {
     const ulong vectors = segments / ZR_CHECK_V;
+#if defined(ZR_CHECK_QUICK)
+    // The longest segment that passed the quick test, in 32 bits (bounds of 32 bits: no length is wider).
+    uint quick_longest = 0;
+#endif
     for (ulong q = get_global_id(0); q < vectors; q += get_global_size(0)) {
       const ZR_CHECK_VT v = ((global const ZR_CHECK_VT*)bounds)[q];
       const ulong s = q * ZR_CHECK_V;
-      ZR_CHECK_PAIRS(ZR_CHECK_ONE, v, s)
-      ZR_CHECK_ONE(ZR_CHECK_LAST(v), bounds[s + ZR_CHECK_V], s + ZR_CHECK_V - 1)
+      const ZR_CHECK_T after = bounds[s + ZR_CHECK_V];
+#if defined(ZR_CHECK_QUICK)
+      // Bounds that never decrease (increase, where refuse_empty) up to a last one within n are four good segments,
+      // whose lengths sum to the last bound less the first. Where signed_bounds, a last bound that is not negative
+      // makes every bound in between not negative either. Anything else is looked at segment by segment.
+      const uint4 ends = (uint4)(v.s123, after);
+      // (no select between the two compares: SPIR-V 1.3 selects vectors by a vector of conditions only)
+      const int4 ordered = (ends > v) | ((ends == v) & (int4)(refuse_empty ? 0 : -1));
+      if (all(ordered) & ((ulong)after <= n) & (!signed_bounds | ((int)after >= 0))) {
+        const uint4 lengths = ends - v;
+        quick_longest = max(quick_longest, max(max(lengths.s0, lengths.s1), max(lengths.s2, lengths.s3)));
+        shortest = min(shortest, (ulong)min(min(lengths.s0, lengths.s1), min(lengths.s2, lengths.s3)));
+        covered = add_sat(covered, (ulong)(after - v.s0));
+      } else
+#endif
+      {
+        ZR_CHECK_PAIRS(ZR_CHECK_ONE, v, s)
+        ZR_CHECK_ONE(ZR_CHECK_LAST(v), after, s + ZR_CHECK_V - 1)
+      }
     }
+#if defined(ZR_CHECK_QUICK)
+    longest = max(longest, (ulong)quick_longest);
+#endif
     vectored = vectors * ZR_CHECK_V;
   }
   for (ulong s = vectored + get_global_id(0); s < segments; s += get_global_size(0))

@@ -197,6 +197,16 @@ void expect_same_outcomes(queue& q) {
       expect_same_outcome<Offset>(q, many, negative_offset, false, Op::plus);
     }
   }
+  // Equal segments of 3 but one of 2 followed by one of 4, at each of the four places in the check's vectors of
+  // bounds: the device's check must find the longest wherever it lies (the plan is chosen from it).
+  const std::uint64_t threes = 100'001;
+  for (std::uint64_t at : {threes / 2, threes / 2 + 1, threes / 2 + 2, threes / 2 + 3}) {
+    SCOPED_TRACE("one segment of 2 then one of 4 at " + std::to_string(at - 1));
+    std::vector<Offset> bounds(threes + 1);
+    for (std::uint64_t s = 0; s <= threes; ++s) bounds[s] = static_cast<Offset>(3 * s);
+    bounds[at] = static_cast<Offset>(3 * at - 1);
+    expect_same_outcome<Offset>(q, 3 * threes, bounds, false, Op::plus);
+  }
   // Skewed over many groups: lengths 1, 2, ... 7 and one of 100,000.
   std::vector<Offset> skewed{0};
   for (std::uint64_t s = 0; skewed.back() < Offset(many); ++s)
