@@ -166,8 +166,8 @@
     const ulong pieces = listed ? (ulong)deferred[0] : segments * slices;                                   \
     const ulong blocks = (pieces + per_group - 1) / per_group;                                              \
     const bool vectors = ZR_SEGACC_ROW_VECTORS && ZR_ROW_VECTORS(TN, in, offset_bytes, length);             \
-    /* Rows of one element, a work-item each: a 16-byte vector of rows at a time (the general path below     \
-       spent about a hundred instructions a row: 0.26 of the H200's read bandwidth). */                      \
+    /* Rows of one element, a work-item each: a 16-byte vector of rows at a time (the general path below, a  \
+       piece's work for each row, read them at 0.26 of the H200's bandwidth: bench/results/segt_single_rows_*). */ \
     if (ZR_SEGACC_ROW_VECTORS && ZR_ROW_VECTOR_LOADS_##TN && offset_bytes == 0 && length == 1 && slices == 1 && \
         lanes_log2 == 0 && !listed && segments <= n && ((ulong)in & 15) == 0) {                             \
       const ulong row_vectors = segments / ZR_VEC_##TN;                                                     \
