@@ -44,11 +44,75 @@ static inline ulong zr_bounds_below(global const uchar* offsets, uint offset_byt
   return count;
 }
 
-#define ZR_FINISH_SEGMENT(OP, TN, ATN, acc, s)                            \
-  do {                                                                    \
-    if (include_initial) acc = ZR_COMBINE(OP, ATN)(ZR_LOAD_##TN(result, s), acc); \
-    ZR_STORE_##TN(result, s, acc);                                        \
+#if defined(ZR_SPAN_ARG)
+// segargspan, segargspanjoin: argmin/argmax (zr_arg.h's order) of elements of up to 32 bits, n < 2^32 - 1, through
+// the same kernels. Each element becomes a 64-bit key, and the largest key is the first candidate in the arg order:
+// the value's rank in the high half (a NaN on top, then the best value; zeros of both signs ranked alike), the
+// position's complement in the low half (the earlier element the larger key). Key 0, below every element's, is the
+// identity. A segment's result takes its value from the input at the winning position, so that its bits are the
+// element's (as zr_arg.h's results); the join reads the input too, as its last argument.
+static inline ulong zr_maximum_key(ulong a, ulong b) { return a < b ? b : a; }
+static inline ulong zr_arg_key(uint rank, ulong position) { return ((ulong)rank << 32) | (0xffffffffu - (uint)position); }
+// Values in increasing order as unsigned ranks: a float's bits with the sign bit set when positive, all flipped when
+// negative; -0 taken as +0, and NaNs (ranked on top by the caller) wherever they fall.
+static inline uint zr_float_rank(float v) {
+  const uint bits = v == 0.0f ? 0u : as_uint(v);
+  return bits ^ (0x80000000u | (0u - (bits >> 31)));
+}
+#define ZR_RANK_argmax_FLOAT(v) (isnan(v) ? 0xffffffffu : zr_float_rank(v))
+#define ZR_RANK_argmin_FLOAT(v) (isnan(v) ? 0xffffffffu : ~zr_float_rank(v))
+#define ZR_RANK_argmax_SIGNED(v) ((uint)(int)(v) ^ 0x80000000u)
+#define ZR_RANK_argmin_SIGNED(v) (~ZR_RANK_argmax_SIGNED(v))
+#define ZR_RANK_argmax_UNSIGNED(v) ((uint)(v))
+#define ZR_RANK_argmin_UNSIGNED(v) (~(uint)(v))
+#define ZR_RANK_KIND_f32 FLOAT
+#define ZR_RANK_KIND_f16 FLOAT
+#define ZR_RANK_KIND_i8 SIGNED
+#define ZR_RANK_KIND_i16 SIGNED
+#define ZR_RANK_KIND_i32 SIGNED
+#define ZR_RANK_KIND_u8 UNSIGNED
+#define ZR_RANK_KIND_u16 UNSIGNED
+#define ZR_RANK_KIND_u32 UNSIGNED
+#define ZR_RANK_OF(KOP, KIND, v) ZR_RANK_##KOP##_##KIND(v)
+#define ZR_RANK_EXPAND(KOP, KIND, v) ZR_RANK_OF(KOP, KIND, v)
+#define ZR_RANK(KOP, TN, v) ZR_RANK_EXPAND(KOP, ZR_RANK_KIND_##TN, v)
+
+// The lane's keys: its elements loaded as KACC (zr_arg.h's accumulator), each keyed with its position.
+#define ZR_SPAN_LOAD_LANE(ACC, TN, KOP, KACC, v, in, aligned, first, t1, identity)                        \
+  do {                                                                                                   \
+    KACC zr_raw_[ZR_SPAN_ITEMS(ACC)];                                                                    \
+    ZR_LOAD_LANE_ITEMS(ZR_SPAN_ITEMS(ACC), KACC, TN, zr_raw_, in, aligned, first, t1, (KACC)0);          \
+    _Pragma("unroll") for (uint zr_k_ = 0; zr_k_ < ZR_SPAN_ITEMS(ACC); ++zr_k_)                          \
+      v[zr_k_] = (first) + zr_k_ < (t1) ? zr_arg_key(ZR_RANK(KOP, TN, zr_raw_[zr_k_]), (first) + zr_k_)  \
+                                       : (identity);                                                     \
   } while (0)
+
+// zr::arg_result<T> of segment s (16 bytes: the value as T, padding zeroed, then the index from the segment's
+// begin). Key 0 only for an empty segment, which the host refuses for arg-reductions: no position to read.
+#define ZR_FINISH_SEGMENT(OP, TN, T, ATN, acc, s)                                                         \
+  do {                                                                                                   \
+    const ulong zr_key_ = (acc);                                                                         \
+    const ulong zr_at_ = 0xffffffffu - (uint)zr_key_;                                                    \
+    global ulong* const zr_r_ = result + 2 * (ulong)(s);                                                 \
+    zr_r_[0] = 0;                                                                                        \
+    if (zr_key_ == 0) {                                                                                  \
+      zr_r_[1] = ULONG_MAX;                                                                              \
+    } else {                                                                                             \
+      ZR_STORE_##TN((global T*)zr_r_, 0, ZR_LOAD_##TN(in, zr_at_));                                      \
+      zr_r_[1] = zr_at_ - zr_segment_bound(offsets, offset_bytes, 0, (s), n);                            \
+    }                                                                                                    \
+  } while (0)
+#define ZR_JOIN_INPUT_PARAM(T) , global const T* restrict in
+#else
+#define ZR_FINISH_SEGMENT(OP, TN, T, ATN, acc, s)                                \
+  do {                                                                          \
+    if (include_initial) acc = ZR_COMBINE(OP, ATN)(ZR_LOAD_##TN(result, s), acc); \
+    ZR_STORE_##TN(result, s, acc);                                              \
+  } while (0)
+#define ZR_SPAN_LOAD_LANE(ACC, TN, KOP, KACC, v, in, aligned, first, t1, identity) \
+  ZR_LOAD_LANE_ITEMS(ZR_SPAN_ITEMS(ACC), ACC, TN, v, in, aligned, first, t1, identity)
+#define ZR_JOIN_INPUT_PARAM(T)
+#endif
 
 #if defined(ZR_SEGMENT_JOIN)
 // Where segment s's pieces lie in `pieces` when it begins in span c: [*first, *last).
@@ -60,12 +124,11 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
   *last = max(*first, min(2 * spans, 2 * ((end - 1) / span) + 1));
 }
 
-#define ZR_SEGMENT_KERNEL(OP, TN, T, ACC, ATN)                                                                  \
-  kernel void zr_segjoin_##OP##_##TN(global const ACC* restrict pieces, global const ulong* restrict opened,    \
-                                     ulong n, global const uchar* offsets, uint offset_bytes, ulong segments,   \
-                                     ulong span, uint serial_pieces, global T* result, ACC identity,            \
-                                     uint include_initial, local ACC* scratch, local ulong* listed,             \
-                                     local uint* listed_count) {                                                \
+#define ZR_JOIN_KERNEL(NAME, OP, TN, T, ACC, ATN, RT)                                                           \
+  kernel void NAME(global const ACC* restrict pieces, global const ulong* restrict opened, ulong n,              \
+                   global const uchar* offsets, uint offset_bytes, ulong segments, ulong span, uint serial_pieces, \
+                   global RT* result, ACC identity, uint include_initial, local ACC* scratch, local ulong* listed, \
+                   local uint* listed_count ZR_JOIN_INPUT_PARAM(T)) {                                            \
     const uint lid = (uint)get_local_id(0);                                                                     \
     const ulong lsize = get_local_size(0);                                                                      \
     const ulong spans = (n + span - 1) / span;                                                                  \
@@ -81,7 +144,7 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
         if (last - first <= serial_pieces) {                                                                    \
           ACC acc = identity;                                                                                   \
           for (ulong i = first; i < last; ++i) acc = ZR_COMBINE(OP, ATN)(acc, pieces[i]);                       \
-          ZR_FINISH_SEGMENT(OP, TN, ATN, acc, s);                                                               \
+          ZR_FINISH_SEGMENT(OP, TN, T, ATN, acc, s);                                                               \
         } else {                                                                                                \
           listed[atomic_inc(listed_count)] = c;                                                                 \
         }                                                                                                       \
@@ -114,7 +177,7 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
         ACC acc = ZR_COMBINE(OP, ATN)(ZR_COMBINE(OP, ATN)(ZR_COMBINE(OP, ATN)(a0, a1), ZR_COMBINE(OP, ATN)(a2, a3)), \
                                       ZR_COMBINE(OP, ATN)(ZR_COMBINE(OP, ATN)(a4, a5), ZR_COMBINE(OP, ATN)(a6, a7))); \
         ZR_LOCAL_TREE(ZR_COMBINE(OP, ATN), ACC, acc, scratch, identity);                                        \
-        if (lid == 0) ZR_FINISH_SEGMENT(OP, TN, ATN, acc, s_long);                                              \
+        if (lid == 0) ZR_FINISH_SEGMENT(OP, TN, T, ATN, acc, s_long);                                              \
         /* The next segment's tree overwrites the scratch slot that every work-item has just read. */           \
         barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
       }                                                                                                         \
@@ -150,26 +213,26 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
 #define ZR_SPLIT_N(N, v, k, x) ZR_SPLIT_##N(v, k, x)
 #define ZR_SPLIT(N, v, k, x) ZR_SPLIT_N(N, v, k, x)
 
-// v[0, ZR_SPAN_ITEMS) = in[first, first + ZR_SPAN_ITEMS), the identity at and past t1: 16-byte loads (first is a
-// multiple of ZR_SPAN_ITEMS) when the run lies before t1 (vector-typed ones when the input is 16-byte aligned),
+// v[0, ITEMS) = in[first, first + ITEMS) as VT, the identity at and past t1: 16-byte loads (first is a multiple of
+// ITEMS) when the run lies before t1 and holds a whole vector (vector-typed ones when the input is 16-byte aligned),
 // element by element in the input's last tile.
-#define ZR_LOAD_LANE_ITEMS(ACC, TN, v, in, aligned, first, t1, identity)                                 \
+#define ZR_LOAD_LANE_ITEMS(ITEMS, VT, TN, v, in, aligned, first, t1, identity)                                 \
   do {                                                                                                   \
-    if ((first) + ZR_SPAN_ITEMS(ACC) <= (t1)) {                                                          \
+    if (((ITEMS) >= ZR_VEC_##TN) & ((first) + (ITEMS) <= (t1))) {                                                          \
       if (aligned) {                                                                                     \
-        _Pragma("unroll") for (uint zr_j_ = 0; zr_j_ < ZR_SPAN_ITEMS(ACC) / ZR_VEC_##TN; ++zr_j_) {      \
+        _Pragma("unroll") for (uint zr_j_ = 0; zr_j_ < (ITEMS) / ZR_VEC_##TN; ++zr_j_) {      \
           const ZR_VTYPE_##TN zr_x_ = ZR_ALIGNED_VLOAD_##TN((first) / ZR_VEC_##TN + zr_j_, in);          \
           ZR_SPLIT(ZR_VEC_##TN, v, zr_j_ * ZR_VEC_##TN, zr_x_);                                          \
         }                                                                                                \
       } else {                                                                                           \
-        _Pragma("unroll") for (uint zr_j_ = 0; zr_j_ < ZR_SPAN_ITEMS(ACC) / ZR_VEC_##TN; ++zr_j_) {      \
+        _Pragma("unroll") for (uint zr_j_ = 0; zr_j_ < (ITEMS) / ZR_VEC_##TN; ++zr_j_) {      \
           const ZR_VTYPE_##TN zr_x_ = ZR_VLOAD_##TN((first) / ZR_VEC_##TN + zr_j_, in);                  \
           ZR_SPLIT(ZR_VEC_##TN, v, zr_j_ * ZR_VEC_##TN, zr_x_);                                          \
         }                                                                                                \
       }                                                                                                  \
     } else {                                                                                             \
-      _Pragma("unroll") for (uint zr_k_ = 0; zr_k_ < ZR_SPAN_ITEMS(ACC); ++zr_k_)                        \
-        v[zr_k_] = (first) + zr_k_ < (t1) ? (ACC)ZR_LOAD_##TN(in, (first) + zr_k_) : (identity);         \
+      _Pragma("unroll") for (uint zr_k_ = 0; zr_k_ < (ITEMS); ++zr_k_)                        \
+        v[zr_k_] = (first) + zr_k_ < (t1) ? (VT)ZR_LOAD_##TN(in, (first) + zr_k_) : (identity);         \
     }                                                                                                    \
   } while (0)
 
@@ -188,13 +251,13 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
 // one (and for the end bound), the identity (after the initial value) stored now for an empty one. The last one
 // taken (the next, bounded by e, is not, or the round ends with it) writes the round's count: one writer and no
 // atomics.
-#define ZR_MARK_SEGMENT(OP, TN, ATN, ACC, s, b, e, rank, rank_is_last, SEGMENTS, N, T1)     \
+#define ZR_MARK_SEGMENT(OP, TN, T, ATN, ACC, s, b, e, rank, rank_is_last, SEGMENTS, N, T1)     \
   if (ZR_SPAN_TAKES(s, b, SEGMENTS, N, T1)) {                                               \
     if (((s) == (SEGMENTS)) | ((e) > (b))) {                                                \
       tile_heads[ZR_TILE_SLOT((uint)((b) - t0))] = (uint)((s) - base);                      \
     } else {                                                                                \
       ACC zr_empty_ = identity;                                                             \
-      ZR_FINISH_SEGMENT(OP, TN, ATN, zr_empty_, (s));                                       \
+      ZR_FINISH_SEGMENT(OP, TN, T, ATN, zr_empty_, (s));                                       \
     }                                                                                       \
     if ((rank_is_last) || !ZR_SPAN_TAKES((s) + 1, e, SEGMENTS, N, T1)) *taken_count = (rank) + 1; \
   }
@@ -206,13 +269,13 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
 
 // A marking round: the lane's MARKS consecutive segments from next + lid x MARKS, their bounds and the one after
 // them loaded together (each segment's end is the next one's beginning), in index type IT through BOUND.
-#define ZR_MARK_ROUND(OP, TN, ATN, ACC, MARKS, IT, BOUND, SEGMENTS, N, T1)                              \
+#define ZR_MARK_ROUND(OP, TN, T, ATN, ACC, MARKS, IT, BOUND, SEGMENTS, N, T1)                              \
   do {                                                                                                  \
     const IT zr_s_ = (IT)next + lid * (MARKS);                                                          \
     IT zr_b_[(MARKS) + 1];                                                                              \
     _Pragma("unroll") for (uint zr_j_ = 0; zr_j_ <= (MARKS); ++zr_j_) zr_b_[zr_j_] = BOUND(zr_s_ + zr_j_); \
     _Pragma("unroll") for (uint zr_j_ = 0; zr_j_ < (MARKS); ++zr_j_) {                                  \
-      ZR_MARK_SEGMENT(OP, TN, ATN, ACC, zr_s_ + zr_j_, zr_b_[zr_j_], zr_b_[zr_j_ + 1], lid * (MARKS) + zr_j_, \
+      ZR_MARK_SEGMENT(OP, TN, T, ATN, ACC, zr_s_ + zr_j_, zr_b_[zr_j_], zr_b_[zr_j_ + 1], lid * (MARKS) + zr_j_, \
                       (lid + 1 == lsize) & (zr_j_ + 1 == (MARKS)), SEGMENTS, N, T1);                    \
     }                                                                                                   \
   } while (0)
@@ -232,12 +295,11 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
     }                                                              \
   } while (0)
 
-#define ZR_SEGMENT_KERNEL(OP, TN, T, ACC, ATN)                                                                  \
-  kernel void zr_segspan_##OP##_##TN(global const T* restrict in, ulong n, global const uchar* offsets,         \
-                                     uint offset_bytes, ulong segments, ulong span,                             \
-                                     global ACC* restrict pieces, global ulong* restrict opened,                \
-                                     global T* result, ACC identity, uint include_initial, local uint* heads,   \
-                                     local ACC* scan_values, local uint* scan_ids) {                            \
+#define ZR_SPAN_KERNEL(NAME, OP, TN, T, ACC, ATN, RT, KOP, KACC)                                                \
+  kernel void NAME(global const T* restrict in, ulong n, global const uchar* offsets, uint offset_bytes,         \
+                   ulong segments, ulong span, global ACC* restrict pieces, global ulong* restrict opened,       \
+                   global RT* result, ACC identity, uint include_initial, local uint* heads,                     \
+                   local ACC* scan_values, local uint* scan_ids) {                                              \
     const uint lid = (uint)get_local_id(0);                                                                     \
     const uint lsize = (uint)get_local_size(0);                                                                 \
     /* The heads from a 16-byte boundary, for the lanes' uint4 reads: a local argument is promised only its     \
@@ -284,10 +346,10 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
           round_slot = round_slot == 2 ? 0 : round_slot + 1;                                                    \
           if (lid == 0) round_counts[round_slot] = 0;                                                           \
           if (narrow)                                                                                           \
-            ZR_MARK_ROUND(OP, TN, ATN, ACC, ZR_MARKS_PER_LANE(ACC), uint, ZR_BOUND32_UP_TO_END, segments32, n32, \
+            ZR_MARK_ROUND(OP, TN, T, ATN, ACC, ZR_MARKS_PER_LANE(ACC), uint, ZR_BOUND32_UP_TO_END, segments32, n32, \
                           (uint)t1);                                                                            \
           else                                                                                                  \
-            ZR_MARK_ROUND(OP, TN, ATN, ACC, ZR_WIDE_MARKS_PER_LANE, ulong, ZR_BOUND_UP_TO_END, segments, n, t1);  \
+            ZR_MARK_ROUND(OP, TN, T, ATN, ACC, ZR_WIDE_MARKS_PER_LANE, ulong, ZR_BOUND_UP_TO_END, segments, n, t1);  \
           barrier(CLK_LOCAL_MEM_FENCE);                                                                         \
           taken = *taken_count;                                                                                 \
           next += taken;                                                                                        \
@@ -295,7 +357,7 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
         /* (loaded after the marking, so that the values and the marking's bounds are not in registers at once: \
            together they spilled on PVC) */                                                                     \
         ACC v[ZR_SPAN_ITEMS(ACC)];                                                                              \
-        ZR_LOAD_LANE_ITEMS(ACC, TN, v, in, aligned, t0 + lane_first, t1, identity);                             \
+        ZR_SPAN_LOAD_LANE(ACC, TN, KOP, KACC, v, in, aligned, t0 + lane_first, t1, identity);                    \
         /* Each lane's run of ZR_SPAN_ITEMS positions: runs that begin and end inside it are whole segments; the \
            part before its first head and the part from its last head on go through the scan. */                \
         ACC first = identity, run = identity;                                                                   \
@@ -308,7 +370,7 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
           _Pragma("unroll") for (uint k = 0; k < 4; ++k) {                                                      \
             if (lane_head[k] != ZR_NO_HEAD) {                                                                   \
               if (run_head == ZR_NO_HEAD) first = run;                                                          \
-              else ZR_FINISH_SEGMENT(OP, TN, ATN, run, base + run_head);                                        \
+              else ZR_FINISH_SEGMENT(OP, TN, T, ATN, run, base + run_head);                                        \
               run = identity;                                                                                   \
               run_head = lane_head[k];                                                                          \
             }                                                                                                   \
@@ -340,7 +402,7 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
           if (lid > 0) ZR_RUN_THROUGH(OP, ATN, from + lid - 1, closed_segment, closed);                         \
           closed = ZR_COMBINE(OP, ATN)(closed, first);                                                          \
           if (closed_segment == ZR_BEFORE_SPAN) *lead_slot = closed;                                            \
-          else if (closed_segment < segments) ZR_FINISH_SEGMENT(OP, TN, ATN, closed, closed_segment);           \
+          else if (closed_segment < segments) ZR_FINISH_SEGMENT(OP, TN, T, ATN, closed, closed_segment);           \
         }                                                                                                       \
         ZR_RUN_THROUGH(OP, ATN, from + lsize - 1, carry_segment, carry);                                        \
         /* The next tile's marks and scan overwrite what every lane has just read. */                           \
@@ -361,7 +423,7 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
             if (begin == a) lead = carry;                                                                       \
             else tail = carry;                                                                                  \
           } else {                                                                                              \
-            ZR_FINISH_SEGMENT(OP, TN, ATN, carry, carry_segment);                                               \
+            ZR_FINISH_SEGMENT(OP, TN, T, ATN, carry, carry_segment);                                               \
           }                                                                                                     \
         }                                                                                                       \
         pieces[2 * c] = lead;                                                                                   \
@@ -373,4 +435,32 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
   }
 #endif
 
-ZR_FOR_EACH_PAIR(ZR_SEGMENT_KERNEL)
+#if defined(ZR_SPAN_ARG)
+#define ZR_SPAN_ARG_PAIRS(K, TN, T, KACC) K(argmin, TN, T, KACC) K(argmax, TN, T, KACC)
+#if defined(ZR_CLASS_INT32)
+#define ZR_FOR_EACH_SPAN_ARG(K)                                                                                  \
+  ZR_SPAN_ARG_PAIRS(K, i8, char, char) ZR_SPAN_ARG_PAIRS(K, i16, short, short) ZR_SPAN_ARG_PAIRS(K, i32, int, int) \
+  ZR_SPAN_ARG_PAIRS(K, u8, uchar, uchar) ZR_SPAN_ARG_PAIRS(K, u16, ushort, ushort) ZR_SPAN_ARG_PAIRS(K, u32, uint, uint)
+#elif defined(ZR_CLASS_F32)
+#define ZR_FOR_EACH_SPAN_ARG(K) ZR_SPAN_ARG_PAIRS(K, f32, float, float)
+#elif defined(ZR_CLASS_FP16)
+#define ZR_FOR_EACH_SPAN_ARG(K) ZR_SPAN_ARG_PAIRS(K, f16, half, float)
+#else
+#error "segargspan keys elements of up to 32 bits: built for the int32, f32 and fp16 type classes (kernels.table)"
+#endif
+#if defined(ZR_SEGMENT_JOIN)
+#define ZR_SPAN_ARG_ENTRY(KOP, TN, T, KACC) \
+  ZR_JOIN_KERNEL(zr_segargspanjoin_##KOP##_##TN, maximum, TN, T, ulong, key, ulong)
+#else
+#define ZR_SPAN_ARG_ENTRY(KOP, TN, T, KACC) \
+  ZR_SPAN_KERNEL(zr_segargspan_##KOP##_##TN, maximum, TN, T, ulong, key, ulong, KOP, KACC)
+#endif
+ZR_FOR_EACH_SPAN_ARG(ZR_SPAN_ARG_ENTRY)
+#elif defined(ZR_SEGMENT_JOIN)
+#define ZR_SEGMENT_JOIN_ENTRY(OP, TN, T, ACC, ATN) ZR_JOIN_KERNEL(zr_segjoin_##OP##_##TN, OP, TN, T, ACC, ATN, T)
+ZR_FOR_EACH_PAIR(ZR_SEGMENT_JOIN_ENTRY)
+#else
+#define ZR_SEGMENT_SPAN_ENTRY(OP, TN, T, ACC, ATN) \
+  ZR_SPAN_KERNEL(zr_segspan_##OP##_##TN, OP, TN, T, ACC, ATN, T, OP, ACC)
+ZR_FOR_EACH_PAIR(ZR_SEGMENT_SPAN_ENTRY)
+#endif

@@ -3,6 +3,7 @@
 // work-item, a few lanes, a group, slices of a few long ones), skewed sizes, offsets and begin/end arrays in host
 // and device memory, rows; NaN first for floating types. Empty segments have no extreme and are refused.
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 
@@ -71,6 +72,56 @@ TYPED_TEST(SegmentArg, GivenSegmentsOfEverySize_WhenEachIsArgReduced_ThenEachIsI
   const std::vector<std::uint64_t> few_long = {70001, 1, 130000};
   std::uint32_t seed = 1;
   for (const auto& sizes : {tiny, lanes, groups, skewed, few_long}) check_offsets<T>(q, sizes, seed++);
+}
+
+// Skewed sizes (a few long segments among many short ones; GPUs split them by elements and rank values in keys)
+// over each type's edge values: both zeros, both infinities and NaN, or the integer limits. Each result is the
+// host scan's, and its value is the element at its index, bit for bit outside NaN (the zero's sign included).
+TYPED_TEST(SegmentArg, GivenSkewedSizesOverEdgeValues_WhenArgReduced_ThenEachResultIsTheElementAtItsFirstExtreme) {
+  using T = TypeParam;
+  ZR_REQUIRE_QUEUE(q);
+  skip_unless_supported<T>(q);
+  std::mt19937 rng(23);
+  std::vector<T> edges;
+  if constexpr (detail::is_floating_v<T>) {
+    for (float v : {-0.0f, 0.0f, -1.0f, 1.0f, -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity()})
+      edges.push_back(T(v));
+  } else {
+    edges = {std::numeric_limits<T>::lowest(), std::numeric_limits<T>::max(), T(0), T(1)};
+  }
+  std::vector<std::uint64_t> offsets{0};
+  for (int s = 0; s < 3000; ++s) {
+    const std::uint64_t size = s % 701 == 5 ? 4000 + rng() % 9000 : 1 + rng() % 6;
+    offsets.push_back(offsets.back() + size);
+  }
+  std::vector<T> data(offsets.back());
+  for (auto& v : data) v = edges[rng() % edges.size()];
+  if constexpr (detail::is_floating_v<T>) {
+    for (std::uint64_t i = 17; i < data.size(); i += 2003) data[i] = T(std::numeric_limits<float>::quiet_NaN());
+  }
+  const std::vector<std::uint64_t> begins(offsets.begin(), offsets.end() - 1), ends(offsets.begin() + 1, offsets.end());
+  for (bool largest : {false, true}) {
+    std::vector<arg_result<T>> results(begins.size());
+    if (largest)
+      q.reduce_segments(std::span<const T>(data), std::span<const std::uint64_t>(offsets), std::span<arg_result<T>>(results), argmax<>())
+          .wait();
+    else
+      q.reduce_segments(std::span<const T>(data), std::span<const std::uint64_t>(offsets), std::span<arg_result<T>>(results), argmin<>())
+          .wait();
+    expect_segments(data, begins, ends, results, largest);
+    auto is_nan = [](T x) {
+      if constexpr (detail::is_floating_v<T>) return std::isnan(static_cast<float>(x));
+      else return false;
+    };
+    std::uint64_t other_bits = 0;
+    for (std::size_t s = 0; s < begins.size(); ++s) {
+      const T element = data[begins[s] + std::min(results[s].index, ends[s] - begins[s] - 1)];
+      if (is_nan(element)) continue;
+      if (std::memcmp(&element, &results[s].value, sizeof(T)) != 0 && other_bits++ < 5)
+        ADD_FAILURE() << "segment " << s << ": the value's bits are not those of the element at index " << results[s].index;
+    }
+    EXPECT_EQ(other_bits, 0u);
+  }
 }
 
 TYPED_TEST(SegmentArg, GivenDeviceMemoryAndBeginEndArrays_WhenArgReduced_ThenEachSegmentIsItsOwnFirstExtreme) {

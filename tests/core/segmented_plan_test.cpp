@@ -258,12 +258,13 @@ TEST(SegmentedPlan, GivenATuningThatCapsAWorkItemPerSegmentWhenPlanningThenTheGr
     const Plan small = make_segmented_plan(caps, request(op, DataType::f32, few), equal(few, 1), tuned);
     EXPECT_EQ(small.passes.front().group_count() * small.passes.front().local_size, few / per_item) << describe(small);
   }
-  // Skewed sizes whose long segments an arg-reduction defers to a second launch: a work-item per short segment
-  // still (striding over uneven lengths was slower), the grid the tuning without a cap gives.
+  // Skewed sizes whose long segments an arg-reduction defers to a second launch (f64: no 64-bit keys hold its
+  // values): a work-item per short segment still (striding over uneven lengths was slower), the grid the tuning
+  // without a cap gives.
   const std::uint64_t skewed_segments = 1ull << 26;
-  const Plan skewed = make_segmented_plan(caps, request(Op::argmax, DataType::f32, 1ull << 28),
+  const Plan skewed = make_segmented_plan(caps, request(Op::argmax, DataType::f64, 1ull << 28),
                                           by_offsets(skewed_segments, 1u << 20), tuned);
-  const Plan skewed_wide = make_segmented_plan(caps, request(Op::argmax, DataType::f32, 1ull << 28),
+  const Plan skewed_wide = make_segmented_plan(caps, request(Op::argmax, DataType::f64, 1ull << 28),
                                                by_offsets(skewed_segments, 1u << 20), uncapped);
   ASSERT_EQ(skewed.passes.size(), 2u) << describe(skewed);
   EXPECT_GT(u64_arg(skewed.passes.front(), 12), 0u);  // segments deferred
@@ -431,9 +432,13 @@ TEST(SegmentedPlan, GivenAnArgReductionWhenPlanningThenLanesFollowTheSizesAndFew
       }
       if (!cpu) {
         EXPECT_GT(previous_lanes, 1u);
-        // Skewed sizes: lanes for the mean; the segments far longer are listed by the first launch (a counter and
-        // their numbers in scratch, filled with zeros once) and taken by a second launch, a group each.
-        const Plan skewed = plan_for(caps, 1u << 24, by_offsets(1u << 22, 1u << 20), op);
+        // Skewed sizes that spans cannot walk (begin and end arrays): lanes for the mean; the segments far longer
+        // are listed by the first launch (a counter and their numbers in scratch, filled with zeros once) and taken
+        // by a second launch, a group each.
+        SegmentLayout begins_and_ends = by_offsets(1u << 22, 1u << 20);
+        begins_and_ends.end_step = begins_and_ends.segments;
+        begins_and_ends.covered = 1u << 24;
+        const Plan skewed = plan_for(caps, 1u << 24, begins_and_ends, op);
         ASSERT_EQ(skewed.passes.size(), 2u) << describe(skewed);
         const KernelPass& first = skewed.passes[0];
         const KernelPass& listed = skewed.passes[1];
@@ -480,6 +485,47 @@ TEST(SegmentedPlan, GivenAnArgReductionWhenPlanningThenLanesFollowTheSizesAndFew
       EXPECT_EQ(few.passes[1].global_size, 3u * few.passes[1].local_size);  // a group per segment
     }
   }
+}
+
+TEST(SegmentedPlan, GivenAnArgReductionOverSkewedOffsetsOnAGpuWhenPlanningThenSpansFoldKeysAndTheJoinReadsTheInput) {
+  for (const auto& caps : {test::nvidia_like_gpu(), test::pvc_like_gpu(), test::tgllp_like_gpu()}) {
+    SCOPED_TRACE(caps.device_name);
+    for (Op op : {Op::argmin, Op::argmax}) {
+      for (DataType type : {DataType::f32, DataType::i8, DataType::u32, DataType::f16}) {
+        SCOPED_TRACE(name(type));
+        if (type == DataType::f16 && !caps.fp16) continue;
+        const std::string suffix = std::string(name(op)) + "_" + std::string(name(type));
+        const std::uint64_t n = 1u << 24;
+        const Plan plan = plan_for(caps, n, by_offsets(1u << 22, 1u << 20, 4), op, type);
+        ASSERT_EQ(plan.passes.size(), 2u) << describe(plan);
+        const KernelPass& fold = plan.passes[0];
+        const KernelPass& join = plan.passes[1];
+        EXPECT_EQ(fold.entry_point, "zr_segargspan_" + suffix);
+        EXPECT_EQ(join.entry_point, "zr_segargspanjoin_" + suffix);
+        // Keys: the identity is key 0, the pieces two 8-byte keys per span, and the lanes' tile 8 positions each.
+        const std::uint64_t span = u64_arg(fold, 5);
+        EXPECT_EQ(span % (fold.local_size * 8), 0u);
+        EXPECT_TRUE(std::get<Scalar>(fold.args[9]).bitwise_equal(Scalar::from(DataType::u64, 0)));
+        ASSERT_EQ(plan.scratch.size(), 2u);
+        EXPECT_EQ(plan.scratch[0].bytes, 2 * ((n + span - 1) / span) * 8);
+        EXPECT_EQ(buffer_arg(fold, 8).which, BufferArg::Which::result);
+        EXPECT_EQ(result_bytes(plan, 0), (1u << 22) * 16u);
+        // The join takes results' values back from the input.
+        EXPECT_EQ(buffer_arg(join, join.args.size() - 1).which, BufferArg::Which::input);
+        EXPECT_EQ(combine_depth(plan), 0u);
+      }
+      // Elements of 64 bits, or positions past 2^32 - 2: no key holds them, the long segments are deferred.
+      for (const auto& [type, n] : {std::pair{DataType::f64, 1ull << 24}, std::pair{DataType::f32, 1ull << 32}}) {
+        if (type == DataType::f64 && !caps.fp64) continue;
+        const Plan deferred = plan_for(caps, n, by_offsets(n / 4, 1u << 20), op, type);
+        ASSERT_FALSE(deferred.passes.empty());
+        EXPECT_TRUE(deferred.passes[0].entry_point.starts_with("zr_segarg_")) << describe(deferred);
+      }
+    }
+  }
+  // CPU devices keep their barrier-free work-item per segment.
+  const Plan cpu = plan_for(test::pocl_like_cpu(), 1u << 24, by_offsets(1u << 22, 1u << 20, 4), Op::argmax);
+  EXPECT_TRUE(cpu.passes[0].entry_point.starts_with("zr_segargcpu_")) << describe(cpu);
 }
 
 TEST(SegmentedPlan, GivenATransformOrMomentsWhenPlanningThenOnePassWithLanesAndFewSegmentsGetSlicesMergedByTheLast) {

@@ -7,6 +7,7 @@
 #include "plans/columns.hpp"
 #include "plans/plan_building.hpp"
 #include "plans/segmented_arg.hpp"
+#include "plans/segmented_span.hpp"
 #include "plans/segmented_transform.hpp"
 #include "plans/segmented_user.hpp"
 #include "strategy.hpp"
@@ -19,72 +20,6 @@ using namespace plans;
 namespace {
 
 Scalar offset_bytes_arg(const SegmentLayout& layout) { return u32(layout.offset_bytes); }
-
-// segjoin: a segment crossing spans whose pieces are at most this many is folded by one work-item; longer ones by
-// the whole group.
-constexpr std::uint32_t kSpanSerialPieces = 16;
-
-// segspan's local memory for `lanes` x segment_span_items tile positions (four pad slots per 32, ZR_TILE_SLOT): each
-// position's head (uint) from a 16-byte boundary (up to three slots to reach it) and the marking's three round
-// counts; the lanes' scan slots (two buffers) plus the lead piece's value.
-std::uint64_t span_tile_slots(std::uint64_t lanes, std::uint64_t items) {
-  const std::uint64_t positions = lanes * items;
-  return 3 + positions + 4 * (positions / 32) + 3;
-}
-std::uint64_t span_local_bytes(std::uint64_t lanes, std::size_t acc_size) {
-  return span_tile_slots(lanes, segment_span_items(acc_size)) * 4 + (2 * lanes + 1) * acc_size + 2 * lanes * 4;
-}
-
-// Skewed sizes on GPUs: the work split by elements, not by segments (segspan.cl), so that neither the many tiny
-// segments (a group each would idle) nor the few huge ones (a work-item each would hold the launch) set the pace.
-// segspan gives each group an equal span of tiles, read with coalesced loads, and stores the segments inside a
-// span; segjoin folds the pieces of the segments that cross spans.
-void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning, const SegmentLayout& layout,
-                     std::size_t acc_size) {
-  const ReductionRequest& request = plan.request;
-  std::uint64_t lanes =
-      std::bit_floor(std::clamp<std::uint64_t>(caps.max_work_group_size, 1, std::max<std::uint64_t>(tuning.segment_span_lanes, 1)));
-  // Fewer lanes until the tile fits the device's local memory.
-  while (lanes > 1 && caps.local_memory_bytes > 0 && span_local_bytes(lanes, acc_size) > caps.local_memory_bytes)
-    lanes /= 2;
-  const std::uint64_t items = segment_span_items(acc_size);
-  const std::uint64_t tile = lanes * items;
-  const std::uint64_t tiles = ceil_div(request.n, tile);
-  const std::uint64_t groups =
-      std::clamp<std::uint64_t>(tiles, 1, std::max<std::uint64_t>(1, caps.compute_units) *
-                                                   std::max<std::uint64_t>(tuning.segment_span_groups_per_compute_unit, 1));
-  const std::uint64_t span = ceil_div(tiles, groups) * tile;
-  const std::uint64_t spans = ceil_div(request.n, span);
-  const std::uint64_t wave_groups = std::max<std::uint64_t>(1, caps.compute_units * tuning.groups_per_compute_unit);
-  const Scalar identity = to_accumulator(request.identity);
-  const std::uint32_t include_initial = request.include_initial ? 1 : 0;
-  const BufferArg offsets{BufferArg::Which::segment_offsets, 0};
-  const BufferArg result{BufferArg::Which::result, 0};
-  const BufferArg pieces = add_scratch(plan, 2 * spans * acc_size, std::nullopt, "two pieces per span of the segments crossing it");
-  const BufferArg opened = add_scratch(plan, spans * 8, std::nullopt, "the segment opened by each span");
-
-  KernelPass fold = kernel_pass("segspan", request.op, request.type, "spans");
-  fold.local_size = lanes;
-  fold.global_size = spans * lanes;
-  fold.args = {BufferArg{BufferArg::Which::input, 0}, u64(request.n), offsets, offset_bytes_arg(layout),
-               u64(layout.segments), u64(span), pieces, opened, result, identity, u32(include_initial),
-               LocalMemoryArg{span_tile_slots(lanes, items) * 4}, LocalMemoryArg{(2 * lanes + 1) * acc_size},
-               LocalMemoryArg{2 * lanes * 4}};
-  plan.passes.push_back(std::move(fold));
-
-  KernelPass join = kernel_pass("segjoin", request.op, request.type, "segments crossing spans");
-  join.local_size = std::min<std::uint64_t>(widest_group(caps, tuning, acc_size), 256);
-  join.global_size = std::clamp<std::uint64_t>(ceil_div(spans, join.local_size), 1, wave_groups * 64) * join.local_size;
-  join.args = {pieces, opened, u64(request.n), offsets, offset_bytes_arg(layout), u64(layout.segments), u64(span),
-               u32(kSpanSerialPieces), result, identity, u32(include_initial),
-               LocalMemoryArg{local_bytes(join.local_size, acc_size)}, LocalMemoryArg{join.local_size * 8},
-               LocalMemoryArg{4}};
-  plan.passes.push_back(std::move(join));
-  plan.reason = "segments of " + std::to_string(request.n / layout.segments) + " elements on average, skewed (longest " +
-                std::to_string(layout.longest) + "): a group per span of " + std::to_string(span) + " elements in tiles of " +
-                std::to_string(lanes) + " x " + std::to_string(items) +
-                ", then the segments crossing spans from their pieces";
-}
 
 // segitemcpu: the input bytes of a work-item's block of segments.
 constexpr std::uint64_t kCpuSegmentItemBlockBytes = 64 * 1024;
@@ -256,10 +191,8 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
     return plan;
   }
 
-  // (Spans follow the elements in order: only segments + 1 offsets, which tile the input, can be walked so.)
-  // (Its heads number segments in 32 bits, relative to a tile's first.)
-  if (skewed && layout.offset_bytes != 0 && layout.end_step == 1 && layout.segments < UINT32_MAX) {
-    add_span_passes(plan, caps, tuning, layout, acc_size);
+  if (skewed && spans_can_walk(layout)) {
+    add_span_passes(plan, caps, tuning, layout, {"segspan", "segjoin", acc_size, identity, false});
     return plan;
   }
 

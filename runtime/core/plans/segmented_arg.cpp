@@ -5,11 +5,13 @@
 
 #include "plans/plan_building.hpp"
 #include "plans/segmented.hpp"
+#include "plans/segmented_span.hpp"
 
 namespace zr::core::plans {
 
 namespace {
 constexpr std::size_t kArgCandidateBytes = 16;  // zr_arg.h's zr_arg_<type>: value, then a 64-bit index
+constexpr std::size_t kArgKeyBytes = 8;         // segspan.cl's keys: a 32-bit rank, then a 32-bit position
 // A slice of a few long segments gives each of its group's work-items at least this many elements: fewer slices
 // keep the join short (the H100 took 2.7 ms for one segment of 2^28 f32 cut into 16,896 slices of 16 per item).
 constexpr std::uint64_t kSliceElementsPerItem = 256;
@@ -36,6 +38,13 @@ void add_segmented_arg_passes(Plan& plan, const Capabilities& caps, const Tuning
   // zr_arg_grid.h counts a lane's vectors in 32 bits: no lane's share of a slice may reach 2^32 elements.
   slices = std::max(slices, ceil_div(layout.longest, lanes << 32));
   if (slices > 1) defer_above = 0;  // the listing launch scans whole segments
+  // Skewed sizes on GPUs, where keys hold the elements: the work split by elements (segmented_span.hpp), so that
+  // neither the many short segments' work-items nor the long segments' groups set the pace.
+  if (!cpu && defer_above > 0 && spans_can_walk(layout) && arg_keys_fit(request)) {
+    add_span_passes(plan, caps, tuning, layout, {"segargspan", "segargspanjoin", kArgKeyBytes, u64(0), true});
+    plan.reason = "argument of the extreme per segment by keys of value and position, " + plan.reason;
+    return;
+  }
   const std::uint64_t pieces = layout.segments * slices;  // no overflow: slices > 1 only for few or huge segments
   const std::uint64_t per_group = local / lanes;
   const BufferArg offsets{layout.offset_bytes ? BufferArg::Which::segment_offsets : BufferArg::Which::none, 0};
