@@ -65,6 +65,14 @@ static inline uint zr_float_rank(float v) {
 #define ZR_RANK_argmin_SIGNED(v) (~ZR_RANK_argmax_SIGNED(v))
 #define ZR_RANK_argmax_UNSIGNED(v) ((uint)(v))
 #define ZR_RANK_argmin_UNSIGNED(v) (~(uint)(v))
+#define ZR_RANK_TYPE_f32 float
+#define ZR_RANK_TYPE_f16 float
+#define ZR_RANK_TYPE_i8 int
+#define ZR_RANK_TYPE_i16 int
+#define ZR_RANK_TYPE_i32 int
+#define ZR_RANK_TYPE_u8 uint
+#define ZR_RANK_TYPE_u16 uint
+#define ZR_RANK_TYPE_u32 uint
 #define ZR_RANK_KIND_f32 FLOAT
 #define ZR_RANK_KIND_f16 FLOAT
 #define ZR_RANK_KIND_i8 SIGNED
@@ -87,21 +95,61 @@ static inline uint zr_float_rank(float v) {
                                        : (identity);                                                     \
   } while (0)
 
-// zr::arg_result<T> of segment s (16 bytes: the value as T, padding zeroed, then the index from the segment's
-// begin). Key 0 only for an empty segment, which the host refuses for arg-reductions: no position to read.
-#define ZR_FINISH_SEGMENT(OP, TN, T, ATN, acc, s)                                                         \
+// The kernels' rank flip (argmin ranks values in reverse), for reading a value back from its rank.
+#define ZR_RANK_FLIP_argmin 0xffffffffu
+#define ZR_RANK_FLIP_argmax 0u
+#define ZR_SPAN_PROLOGUE(KOP) const uint zr_rank_flip = ZR_RANK_FLIP_##KOP;
+// The value of an increasing rank: exact for integers and for floats other than zeros (either sign) and NaNs, whose
+// element is read back from the input.
+#define ZR_RANK_VALUE_FLOAT(rank) as_float(((rank) & 0x80000000u) ? (rank) ^ 0x80000000u : ~(rank))
+#define ZR_RANK_VALUE_SIGNED(rank) ((int)((rank) ^ 0x80000000u))
+#define ZR_RANK_VALUE_UNSIGNED(rank) (rank)
+#define ZR_RANK_AMBIGUOUS_FLOAT(v) (((v) == 0.0f) | isnan(v))
+#define ZR_RANK_AMBIGUOUS_SIGNED(v) 0
+#define ZR_RANK_AMBIGUOUS_UNSIGNED(v) 0
+#define ZR_RANK_CALL(WHAT, KIND, x) ZR_RANK_##WHAT##_##KIND(x)
+#define ZR_RANK_KIND_CALL(WHAT, KIND, x) ZR_RANK_CALL(WHAT, KIND, x)
+// The result's first 8 bytes: the value as T, the padding zeroed (one store where T's bits can be widened).
+#define ZR_ARG_VALUE_WORD_f32(v) ((ulong)as_uint(ZR_STORED_f32(v)))
+#define ZR_ARG_VALUE_WORD_i8(v) ((ulong)(uchar)(v))
+#define ZR_ARG_VALUE_WORD_i16(v) ((ulong)(ushort)(v))
+#define ZR_ARG_VALUE_WORD_i32(v) ((ulong)(uint)(v))
+#define ZR_ARG_VALUE_WORD_u8(v) ((ulong)(uchar)(v))
+#define ZR_ARG_VALUE_WORD_u16(v) ((ulong)(ushort)(v))
+#define ZR_ARG_VALUE_WORD_u32(v) ((ulong)(uint)(v))
+#define ZR_ARG_STORE_VALUE(TN, T, r, v) r[0] = ZR_ARG_VALUE_WORD_##TN(v)
+#define ZR_ARG_STORE_VALUE_f16(TN, T, r, v) \
+  r[0] = 0;                                 \
+  ZR_STORE_f16((global half*)(r), 0, (v))
+#define ZR_ARG_STORE_VALUE_OF_f32 ZR_ARG_STORE_VALUE
+#define ZR_ARG_STORE_VALUE_OF_f16 ZR_ARG_STORE_VALUE_f16
+#define ZR_ARG_STORE_VALUE_OF_i8 ZR_ARG_STORE_VALUE
+#define ZR_ARG_STORE_VALUE_OF_i16 ZR_ARG_STORE_VALUE
+#define ZR_ARG_STORE_VALUE_OF_i32 ZR_ARG_STORE_VALUE
+#define ZR_ARG_STORE_VALUE_OF_u8 ZR_ARG_STORE_VALUE
+#define ZR_ARG_STORE_VALUE_OF_u16 ZR_ARG_STORE_VALUE
+#define ZR_ARG_STORE_VALUE_OF_u32 ZR_ARG_STORE_VALUE
+
+// zr::arg_result<T> of segment s, which begins at `begin` (16 bytes: the value as T, padding zeroed, then the index
+// from the segment's begin). Key 0 only for an empty segment, which the host refuses for arg-reductions.
+#define ZR_FINISH_SEGMENT_FROM(OP, TN, T, ATN, acc, s, begin)                                             \
   do {                                                                                                   \
     const ulong zr_key_ = (acc);                                                                         \
     const ulong zr_at_ = 0xffffffffu - (uint)zr_key_;                                                    \
     global ulong* const zr_r_ = result + 2 * (ulong)(s);                                                 \
-    zr_r_[0] = 0;                                                                                        \
     if (zr_key_ == 0) {                                                                                  \
+      zr_r_[0] = 0;                                                                                      \
       zr_r_[1] = ULONG_MAX;                                                                              \
     } else {                                                                                             \
-      ZR_STORE_##TN((global T*)zr_r_, 0, ZR_LOAD_##TN(in, zr_at_));                                      \
-      zr_r_[1] = zr_at_ - zr_segment_bound(offsets, offset_bytes, 0, (s), n);                            \
+      const uint zr_rank_ = (uint)(zr_key_ >> 32) ^ zr_rank_flip;                                        \
+      ZR_RANK_TYPE_##TN zr_value_ = (ZR_RANK_TYPE_##TN)ZR_RANK_KIND_CALL(VALUE, ZR_RANK_KIND_##TN, zr_rank_);       \
+      if (ZR_RANK_KIND_CALL(AMBIGUOUS, ZR_RANK_KIND_##TN, zr_value_)) zr_value_ = ZR_LOAD_##TN(in, zr_at_); \
+      ZR_ARG_STORE_VALUE_OF_##TN(TN, T, zr_r_, zr_value_);                                                \
+      zr_r_[1] = zr_at_ - (begin);                                                                       \
     }                                                                                                    \
   } while (0)
+#define ZR_FINISH_SEGMENT(OP, TN, T, ATN, acc, s) \
+  ZR_FINISH_SEGMENT_FROM(OP, TN, T, ATN, acc, s, zr_segment_bound(offsets, offset_bytes, 0, (s), n))
 #define ZR_JOIN_INPUT_PARAM(T) , global const T* restrict in
 #else
 #define ZR_FINISH_SEGMENT(OP, TN, T, ATN, acc, s)                                \
@@ -109,9 +157,15 @@ static inline uint zr_float_rank(float v) {
     if (include_initial) acc = ZR_COMBINE(OP, ATN)(ZR_LOAD_##TN(result, s), acc); \
     ZR_STORE_##TN(result, s, acc);                                              \
   } while (0)
+#define ZR_FINISH_SEGMENT_FROM(OP, TN, T, ATN, acc, s, begin) \
+  do {                                                        \
+    (void)(begin);                                            \
+    ZR_FINISH_SEGMENT(OP, TN, T, ATN, acc, s);                \
+  } while (0)
 #define ZR_SPAN_LOAD_LANE(ACC, TN, KOP, KACC, v, in, aligned, first, t1, identity) \
   ZR_LOAD_LANE_ITEMS(ZR_SPAN_ITEMS(ACC), ACC, TN, v, in, aligned, first, t1, identity)
 #define ZR_JOIN_INPUT_PARAM(T)
+#define ZR_SPAN_PROLOGUE(KOP)
 #endif
 
 #if defined(ZR_SEGMENT_JOIN)
@@ -124,11 +178,12 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
   *last = max(*first, min(2 * spans, 2 * ((end - 1) / span) + 1));
 }
 
-#define ZR_JOIN_KERNEL(NAME, OP, TN, T, ACC, ATN, RT)                                                           \
+#define ZR_JOIN_KERNEL(NAME, OP, TN, T, ACC, ATN, RT, KOP)                                                      \
   kernel void NAME(global const ACC* restrict pieces, global const ulong* restrict opened, ulong n,              \
                    global const uchar* offsets, uint offset_bytes, ulong segments, ulong span, uint serial_pieces, \
                    global RT* result, ACC identity, uint include_initial, local ACC* scratch, local ulong* listed, \
                    local uint* listed_count ZR_JOIN_INPUT_PARAM(T)) {                                            \
+    ZR_SPAN_PROLOGUE(KOP)                                                                                       \
     const uint lid = (uint)get_local_id(0);                                                                     \
     const ulong lsize = get_local_size(0);                                                                      \
     const ulong spans = (n + span - 1) / span;                                                                  \
@@ -300,6 +355,7 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
                    ulong segments, ulong span, global ACC* restrict pieces, global ulong* restrict opened,       \
                    global RT* result, ACC identity, uint include_initial, local uint* heads,                     \
                    local ACC* scan_values, local uint* scan_ids) {                                              \
+    ZR_SPAN_PROLOGUE(KOP)                                                                                       \
     const uint lid = (uint)get_local_id(0);                                                                     \
     const uint lsize = (uint)get_local_size(0);                                                                 \
     /* The heads from a 16-byte boundary, for the lanes' uint4 reads: a local argument is promised only its     \
@@ -362,6 +418,7 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
            part before its first head and the part from its last head on go through the scan. */                \
         ACC first = identity, run = identity;                                                                   \
         uint run_head = ZR_NO_HEAD;                                                                             \
+        ulong run_begin = 0; /* where run_head's segment begins (arg keys' indices) */                          \
         _Pragma("unroll") for (uint j = 0; j < ZR_SPAN_ITEMS(ACC) / 4; ++j) {                                   \
           const uint4 zr_heads_ = lane_heads[j];                                                                \
           uint lane_head[4];                                                                                    \
@@ -370,9 +427,10 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
           _Pragma("unroll") for (uint k = 0; k < 4; ++k) {                                                      \
             if (lane_head[k] != ZR_NO_HEAD) {                                                                   \
               if (run_head == ZR_NO_HEAD) first = run;                                                          \
-              else ZR_FINISH_SEGMENT(OP, TN, T, ATN, run, base + run_head);                                        \
+              else ZR_FINISH_SEGMENT_FROM(OP, TN, T, ATN, run, base + run_head, run_begin);                     \
               run = identity;                                                                                   \
               run_head = lane_head[k];                                                                          \
+              run_begin = t0 + lane_first + 4 * j + k;                                                          \
             }                                                                                                   \
             run = ZR_COMBINE(OP, ATN)(run, v[4 * j + k]);                                                       \
           }                                                                                                     \
@@ -450,14 +508,14 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
 #endif
 #if defined(ZR_SEGMENT_JOIN)
 #define ZR_SPAN_ARG_ENTRY(KOP, TN, T, KACC) \
-  ZR_JOIN_KERNEL(zr_segargspanjoin_##KOP##_##TN, maximum, TN, T, ulong, key, ulong)
+  ZR_JOIN_KERNEL(zr_segargspanjoin_##KOP##_##TN, maximum, TN, T, ulong, key, ulong, KOP)
 #else
 #define ZR_SPAN_ARG_ENTRY(KOP, TN, T, KACC) \
   ZR_SPAN_KERNEL(zr_segargspan_##KOP##_##TN, maximum, TN, T, ulong, key, ulong, KOP, KACC)
 #endif
 ZR_FOR_EACH_SPAN_ARG(ZR_SPAN_ARG_ENTRY)
 #elif defined(ZR_SEGMENT_JOIN)
-#define ZR_SEGMENT_JOIN_ENTRY(OP, TN, T, ACC, ATN) ZR_JOIN_KERNEL(zr_segjoin_##OP##_##TN, OP, TN, T, ACC, ATN, T)
+#define ZR_SEGMENT_JOIN_ENTRY(OP, TN, T, ACC, ATN) ZR_JOIN_KERNEL(zr_segjoin_##OP##_##TN, OP, TN, T, ACC, ATN, T, OP)
 ZR_FOR_EACH_PAIR(ZR_SEGMENT_JOIN_ENTRY)
 #else
 #define ZR_SEGMENT_SPAN_ENTRY(OP, TN, T, ACC, ATN) \
