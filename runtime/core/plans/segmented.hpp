@@ -17,7 +17,8 @@
 //                 segment_span_items positions, each lane's read into its registers, the runs joined by a
 //                 segmented scan over the lanes); segments inside a span are stored at once, those crossing spans
 //                 are folded from two pieces per span by segjoin.
-//   - "segarg" (+ "segargjoin"): argmin/argmax per segment (plans/segmented_arg.hpp).
+//   - "segarg" (+ "segargjoin"): argmin/argmax per segment (plans/segmented_arg.hpp); skewed sizes by offsets on
+//                 GPUs as spans of 64-bit keys, "segargspan" + "segargspanjoin" (plans/segmented_span.hpp).
 //   - "usegitem", "useggroup" (+ "usegjoin"): user-defined operators per segment (plans/segmented_user.hpp).
 //   - "segbinned": reproducible floating-point sums (zr_binned.h), a group per segment: each segment's result has
 //                 the bits of the 1-D reproducible sum of that segment, on any device.
