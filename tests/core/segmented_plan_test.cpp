@@ -528,6 +528,43 @@ TEST(SegmentedPlan, GivenAnArgReductionOverSkewedOffsetsOnAGpuWhenPlanningThenSp
   EXPECT_TRUE(cpu.passes[0].entry_point.starts_with("zr_segargcpu_")) << describe(cpu);
 }
 
+TEST(SegmentedPlan, GivenATransformOverSkewedOffsetsOnAGpuWhenPlanningThenSpansFoldTransformedElements) {
+  for (const auto& caps : {test::nvidia_like_gpu(), test::pvc_like_gpu(), test::tgllp_like_gpu()}) {
+    SCOPED_TRACE(caps.device_name);
+    struct Case {
+      Op op;
+      DataType type;
+      std::size_t acc_size;
+    };
+    for (const Case& c : {Case{Op::norm_l2, DataType::f32, 4}, Case{Op::count_equal, DataType::i64, 8},
+                          Case{Op::sum_f64, DataType::f32, 8}}) {
+      SCOPED_TRACE(name(c.op));
+      if (c.op == Op::sum_f64 && !caps.fp64) continue;
+      const std::uint64_t n = 1u << 24;
+      ReductionRequest r = request(c.op, c.type, n);
+      if (c.op == Op::count_equal) r.transform_value = Scalar::from(DataType::i64, std::int64_t{-3});
+      const Plan plan = make_segmented_plan(caps, r, by_offsets(1u << 22, 1u << 20, 4), tuning_for(caps));
+      ASSERT_EQ(plan.passes.size(), 2u) << describe(plan);
+      const std::string suffix = std::string(name(c.op)) + "_" + std::string(name(c.type));
+      EXPECT_EQ(plan.passes[0].entry_point, "zr_segtspan_" + suffix);
+      EXPECT_EQ(plan.passes[1].entry_point, "zr_segtspanjoin_" + suffix);
+      // The tile: 16 positions a lane for 4-byte accumulators, 8 for 8-byte ones; pieces of the accumulator's size.
+      const std::uint64_t span = u64_arg(plan.passes[0], 5);
+      EXPECT_EQ(span % (plan.passes[0].local_size * (c.acc_size == 8 ? 8 : 16)), 0u);
+      EXPECT_EQ(plan.scratch[0].bytes, 2 * ((n + span - 1) / span) * c.acc_size);
+      // The empty accumulator as the identity, and count_equal's value (a lane's type) as the fold's last argument.
+      const Scalar identity = std::get<Scalar>(plan.passes[0].args[9]);
+      EXPECT_EQ(identity.size(), c.acc_size);
+      EXPECT_EQ(identity.as<std::uint64_t>() & (c.acc_size == 8 ? ~0ull : 0xffffffffull), 0u);
+      EXPECT_TRUE(std::get<Scalar>(plan.passes[0].args.back()).bitwise_equal(plans::transform_lane_value(r)));
+      EXPECT_GT(combine_depth(plan), 0u);
+    }
+  }
+  // Means and variances keep their slices of deferred segments.
+  const Plan moments = plan_for(test::nvidia_like_gpu(), 1u << 24, by_offsets(1u << 22, 1u << 20, 4), Op::mean_var_f32);
+  EXPECT_TRUE(moments.passes[0].entry_point.starts_with("zr_segm_")) << describe(moments);
+}
+
 TEST(SegmentedPlan, GivenATransformOrMomentsWhenPlanningThenOnePassWithLanesAndFewSegmentsGetSlicesMergedByTheLast) {
   for (const auto& caps : kDevices) {
     SCOPED_TRACE(caps.device_name);
@@ -583,10 +620,14 @@ TEST(SegmentedPlan, GivenATransformOrMomentsWhenPlanningThenOnePassWithLanesAndF
         const Plan sixteen = plan_for(caps, 1ull << 30, equal((1ull << 30) / 16, 16), c.op);
         EXPECT_EQ(lanes_of(sixteen.passes.front()), 1u) << describe(sixteen);
         EXPECT_GT(previous_lanes, 1u);
-        // Skewed sizes: lanes for the mean; the segments far longer are listed by the first launch as slices of
-        // slice_elements (four counters and an entry per slice in scratch, zeros once) and taken by a second launch of
-        // the same kernel, a group per slice, with partials and counters of slices done of their own (zeros once).
-        const Plan skewed = plan_for(caps, 1u << 24, by_offsets(1u << 22, 1u << 20), c.op);
+        // Skewed sizes that spans cannot walk (begin and end arrays): lanes for the mean; the segments far longer are
+        // listed by the first launch as slices of slice_elements (four counters and an entry per slice in scratch,
+        // zeros once) and taken by a second launch of the same kernel, a group per slice, with partials and counters
+        // of slices done of their own (zeros once).
+        SegmentLayout begins_and_ends = by_offsets(1u << 22, 1u << 20);
+        begins_and_ends.end_step = begins_and_ends.segments;
+        begins_and_ends.covered = 1u << 24;
+        const Plan skewed = plan_for(caps, 1u << 24, begins_and_ends, c.op);
         ASSERT_EQ(skewed.passes.size(), 2u) << describe(skewed);
         const KernelPass& first = skewed.passes[0];
         const KernelPass& listed = skewed.passes[1];

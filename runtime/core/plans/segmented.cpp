@@ -247,7 +247,9 @@ std::uint64_t segmented_combine_depth(const Plan& plan) {
   const KernelPass& first = plan.passes.front();
   if (first.entry_point.starts_with("zr_useg")) return segmented_user_depth(plan);
   if (first.entry_point.starts_with("zr_segarg")) return 0;  // arg-reductions compare, never round
-  if (first.entry_point.starts_with("zr_segt") || first.entry_point.starts_with("zr_segm")) return segmented_transform_depth(plan);
+  const bool spans = first.entry_point.starts_with("zr_segspan_") || first.entry_point.starts_with("zr_segtspan_");
+  if (!spans && (first.entry_point.starts_with("zr_segt") || first.entry_point.starts_with("zr_segm")))
+    return segmented_transform_depth(plan);
   if (first.entry_point.starts_with("zr_segitem_") || first.entry_point.starts_with("zr_segitemcpu_") ||
       first.entry_point.starts_with("zr_segquad_"))
     return layout.longest + initial;
@@ -267,14 +269,16 @@ std::uint64_t segmented_combine_depth(const Plan& plan) {
     for (std::size_t p = 1; p < plan.passes.size(); ++p) depth += column_pass_depth(plan.passes[p]);
     return depth;
   }
-  if (first.entry_point.starts_with("zr_segspan_")) {
+  if (spans) {
     // A lane's chain (at most segment_span_items elements after the identity), the lanes' scan (log2 of the group's
     // width halvings, then the run before the lane's first head and the carry from the tiles before), one more per
     // tile of the span for that carry; a segment crossing spans then goes through segjoin: one work-item's chain
     // through its pieces (at most two per span and one more), or a lane's share of them and the group's tree;
     // then the initial value.
     const std::uint64_t span = std::get<Scalar>(first.args[5]).as<std::uint64_t>();
-    const std::uint64_t items = segment_span_items(size_of(accumulator_type(plan.request.type)));
+    const DataType accumulator = is_transform_op(plan.request.op) ? transform_accumulator_type(plan.request.op, plan.request.type)
+                                                                  : accumulator_type(plan.request.type);
+    const std::uint64_t items = segment_span_items(size_of(accumulator));
     const std::uint64_t tiles = ceil_div(span, first.local_size * items);
     const std::uint64_t in_span = items + 1 + std::bit_width(first.local_size) + 2 + tiles;
     const KernelPass& join = plan.passes.at(1);

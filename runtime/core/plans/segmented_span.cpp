@@ -65,6 +65,7 @@ void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning,
   fold.args = {input, u64(request.n), offsets, u32(layout.offset_bytes), u64(layout.segments), u64(span), pieces,
                opened, result, kernels.identity, u32(include_initial), LocalMemoryArg{span_tile_slots(lanes, items) * 4},
                LocalMemoryArg{(2 * lanes + 1) * acc_size}, LocalMemoryArg{2 * lanes * 4}};
+  if (kernels.fold_value) fold.args.push_back(*kernels.fold_value);
   plan.passes.push_back(std::move(fold));
 
   KernelPass join = kernel_pass(kernels.join, request.op, request.type, "segments crossing spans");

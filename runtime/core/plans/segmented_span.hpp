@@ -3,8 +3,10 @@
 // whole tiles (lanes x segment_span_items positions, each lane's read into its registers, the runs joined by a
 // segmented scan over the lanes). Segments inside a span are stored at once; those crossing spans are folded from
 // two pieces per span by the join pass. Sums, extremes and the other built-in ops fold their accumulators
-// (segspan + segjoin); argmin/argmax fold 64-bit keys of value rank and position (segargspan + segargspanjoin).
+// (segspan + segjoin); argmin/argmax fold 64-bit keys of value rank and position (segargspan + segargspanjoin);
+// transform-reductions fold transformed elements (segtspan + segtspanjoin).
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "plan.hpp"
@@ -22,6 +24,7 @@ struct SpanKernels {
   std::size_t accumulator_bytes;
   Scalar identity;
   bool join_reads_input;       // the join's last argument is the input (segargspanjoin reads values back)
+  std::optional<Scalar> fold_value{};  // the per-span kernel's last argument (segtspan: count_equal's value)
 };
 
 // Whether the offsets walk the elements in order and number segments in 32 bits, as the span kernels need: segments

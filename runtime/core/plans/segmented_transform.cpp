@@ -6,6 +6,7 @@
 
 #include "plans/plan_building.hpp"
 #include "plans/segmented.hpp"
+#include "plans/segmented_span.hpp"
 
 namespace zr::core::plans {
 
@@ -65,6 +66,16 @@ void add_segmented_transform_passes(Plan& plan, const Capabilities& caps, const 
   const std::uint64_t lanes = split.lanes;
   const std::uint64_t slices = split.slices;
   const std::uint64_t defer_above = split.defer_above;
+  // Skewed sizes on GPUs: the work split by elements (segmented_span.hpp), so that neither the many short segments'
+  // work-items nor the long segments' slices set the pace.
+  if (!cpu && !moments && defer_above > 0 && spans_can_walk(layout)) {
+    add_span_passes(plan, caps, tuning, layout,
+                    {"segtspan", "segtspanjoin", acc_size,
+                     Scalar::from(transform_accumulator_type(request.op, request.type), 0), false,
+                     transform_lane_value(request)});
+    plan.reason = "transform-reduction per segment, " + plan.reason;
+    return;
+  }
   const std::uint64_t pieces = layout.segments * slices;  // no overflow: slices > 1 only for few segments
   const BufferArg offsets{layout.offset_bytes ? BufferArg::Which::segment_offsets : BufferArg::Which::none, 0};
   BufferArg partials{BufferArg::Which::none, 0};
