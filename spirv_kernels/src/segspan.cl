@@ -58,10 +58,8 @@ static inline ulong zr_bounds_below(global const uchar* offsets, uint offset_byt
     (void)(begin);                                            \
     ZR_FINISH_SEGMENT(OP, TN, T, ATN, acc, s);                \
   } while (0)
-#define ZR_SPAN_REGISTER_TYPE(ACC, KACC) ACC
 #define ZR_SPAN_LOAD_LANE(ACC, TN, KOP, KACC, v, in, aligned, first, t1, identity) \
   ZR_LOAD_LANE_ITEMS(ZR_SPAN_ITEMS(ACC), ACC, TN, v, in, aligned, first, t1, identity)
-#define ZR_SPAN_LIFT(KOP, TN, x, position, t1, identity) (x)
 #define ZR_JOIN_INPUT_PARAM(T)
 #define ZR_SPAN_PROLOGUE(KOP)
 #define ZR_SPAN_VALUE_PARAM(KACC)
@@ -260,16 +258,15 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
     /* The heads from a 16-byte boundary, for the lanes' uint4 reads: a local argument is promised only its     \
        element's alignment (NVIDIA's PTX declares .align 4), and the host gives three slots more. */            \
     local uint* const tile_heads = heads + ((16 - ((uint)(uintptr_t)heads & 15)) & 15) / 4;                     \
-    const ulong tile = (ulong)lsize * ZR_SPAN_ITEMS(ZR_SPAN_REGISTER_TYPE(ACC, KACC));                         \
-    const uint lane_first = lid * ZR_SPAN_ITEMS(ZR_SPAN_REGISTER_TYPE(ACC, KACC));                             \
+    const ulong tile = (ulong)lsize * ZR_SPAN_ITEMS(ACC);                                                       \
+    const uint lane_first = lid * ZR_SPAN_ITEMS(ACC);                                                           \
     const bool aligned = ((ulong)in & 15) == 0;                                                                 \
     /* 32-bit offsets into fewer than 2^32 elements: the marking's bounds and compares in 32 bits (and segment  \
        numbers, so few enough that a round's last rank + 1 does not wrap) */                                    \
     const bool narrow = (offset_bytes == 4) & (n <= 0xffffffffu) &                                              \
-                        (segments < 0xffffffffu - ZR_MARKS_PER_LANE(ZR_SPAN_REGISTER_TYPE(ACC, KACC)) * (ulong)lsize - 2);                   \
+                        (segments < 0xffffffffu - ZR_MARKS_PER_LANE(ACC) * (ulong)lsize - 2);                   \
     const uint segments32 = (uint)segments, n32 = (uint)n;                                                      \
-    const uint round_marks =                                                                                    \
-        (narrow ? ZR_MARKS_PER_LANE(ZR_SPAN_REGISTER_TYPE(ACC, KACC)) : ZR_WIDE_MARKS_PER_LANE) * lsize;         \
+    const uint round_marks = (narrow ? ZR_MARKS_PER_LANE(ACC) : ZR_WIDE_MARKS_PER_LANE) * lsize;                \
     const ulong spans = (n + span - 1) / span;                                                                  \
     /* A marking round's count: three slots in turn, so that one barrier a round suffices. Round r's slot was   \
        cleared in round r - 1 (before its barrier); lane 0 clears round r + 1's, last read in round r - 2, which \
@@ -302,7 +299,7 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
           round_slot = round_slot == 2 ? 0 : round_slot + 1;                                                    \
           if (lid == 0) round_counts[round_slot] = 0;                                                           \
           if (narrow)                                                                                           \
-            ZR_MARK_ROUND(OP, TN, T, ATN, ACC, ZR_MARKS_PER_LANE(ZR_SPAN_REGISTER_TYPE(ACC, KACC)), uint, ZR_BOUND32_UP_TO_END, segments32, n32, \
+            ZR_MARK_ROUND(OP, TN, T, ATN, ACC, ZR_MARKS_PER_LANE(ACC), uint, ZR_BOUND32_UP_TO_END, segments32, n32, \
                           (uint)t1);                                                                            \
           else                                                                                                  \
             ZR_MARK_ROUND(OP, TN, T, ATN, ACC, ZR_WIDE_MARKS_PER_LANE, ulong, ZR_BOUND_UP_TO_END, segments, n, t1);  \
@@ -312,14 +309,14 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
         } while (taken == round_marks);                                                                         \
         /* (loaded after the marking, so that the values and the marking's bounds are not in registers at once: \
            together they spilled on PVC) */                                                                     \
-        ZR_SPAN_REGISTER_TYPE(ACC, KACC) v[ZR_SPAN_ITEMS(ZR_SPAN_REGISTER_TYPE(ACC, KACC))];                    \
+        ACC v[ZR_SPAN_ITEMS(ACC)];                                                                              \
         ZR_SPAN_LOAD_LANE(ACC, TN, KOP, KACC, v, in, aligned, t0 + lane_first, t1, identity);                    \
         /* Each lane's run of ZR_SPAN_ITEMS positions: runs that begin and end inside it are whole segments; the \
            part before its first head and the part from its last head on go through the scan. */                \
         ACC first = identity, run = identity;                                                                   \
         uint run_head = ZR_NO_HEAD;                                                                             \
         ulong run_begin = 0; /* where run_head's segment begins (arg keys' indices) */                          \
-        _Pragma("unroll") for (uint j = 0; j < ZR_SPAN_ITEMS(ZR_SPAN_REGISTER_TYPE(ACC, KACC)) / 4; ++j) {     \
+        _Pragma("unroll") for (uint j = 0; j < ZR_SPAN_ITEMS(ACC) / 4; ++j) {                                   \
           const uint4 zr_heads_ = lane_heads[j];                                                                \
           uint lane_head[4];                                                                                    \
           ZR_SPLIT_4(lane_head, 0, zr_heads_);                                                                  \
@@ -332,7 +329,7 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
               run_head = lane_head[k];                                                                          \
               run_begin = t0 + lane_first + 4 * j + k;                                                          \
             }                                                                                                   \
-            run = ZR_COMBINE(OP, ATN)(run, ZR_SPAN_LIFT(KOP, TN, v[4 * j + k], t0 + lane_first + 4 * j + k, t1, identity)); \
+            run = ZR_COMBINE(OP, ATN)(run, v[4 * j + k]);                                                       \
           }                                                                                                     \
         }                                                                                                       \
         const uint has_head = run_head != ZR_NO_HEAD;                                                           \

@@ -43,13 +43,15 @@ static inline uint zr_float_rank(float v) {
 #define ZR_RANK_EXPAND(KOP, KIND, v) ZR_RANK_OF(KOP, KIND, v)
 #define ZR_RANK(KOP, TN, v) ZR_RANK_EXPAND(KOP, ZR_RANK_KIND_##TN, v)
 
-// The lane's registers hold its elements as KACC (zr_arg.h's accumulator: 16 of them a lane, as the plain ops' 4-byte
-// accumulators), each keyed with its position as the lane folds it.
-#define ZR_SPAN_REGISTER_TYPE(ACC, KACC) KACC
-#define ZR_SPAN_LOAD_LANE(ACC, TN, KOP, KACC, v, in, aligned, first, t1, identity) \
-  ZR_LOAD_LANE_ITEMS(ZR_SPAN_ITEMS(KACC), KACC, TN, v, in, aligned, first, t1, (KACC)0)
-#define ZR_SPAN_LIFT(KOP, TN, x, position, t1, identity) \
-  ((position) < (t1) ? zr_arg_key(ZR_RANK(KOP, TN, x), (position)) : (identity))
+// The lane's keys: its elements loaded as KACC (zr_arg.h's accumulator), each keyed with its position.
+#define ZR_SPAN_LOAD_LANE(ACC, TN, KOP, KACC, v, in, aligned, first, t1, identity)                        \
+  do {                                                                                                   \
+    KACC zr_raw_[ZR_SPAN_ITEMS(ACC)];                                                                    \
+    ZR_LOAD_LANE_ITEMS(ZR_SPAN_ITEMS(ACC), KACC, TN, zr_raw_, in, aligned, first, t1, (KACC)0);          \
+    _Pragma("unroll") for (uint zr_k_ = 0; zr_k_ < ZR_SPAN_ITEMS(ACC); ++zr_k_)                          \
+      v[zr_k_] = (first) + zr_k_ < (t1) ? zr_arg_key(ZR_RANK(KOP, TN, zr_raw_[zr_k_]), (first) + zr_k_)  \
+                                       : (identity);                                                     \
+  } while (0)
 
 // The kernels' rank flip (argmin ranks values in reverse), for reading a value back from its rank.
 #define ZR_RANK_FLIP_argmin 0xffffffffu

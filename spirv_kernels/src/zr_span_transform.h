@@ -38,9 +38,6 @@ ZR_SPAN_TRANSFORM_SUM(sum_f64, double, f64)
       v[zr_k_] = (first) + zr_k_ < (t1) ? ZR_XS_##KOP(ACC, zr_raw_[zr_k_]) : (identity);               \
   } while (0)
 
-#define ZR_SPAN_REGISTER_TYPE(ACC, KACC) ACC
-#define ZR_SPAN_LIFT(KOP, TN, x, position, t1, identity) (x)
-
 // Segment s's result through the store function that each entry point's macro defines before its kernel
 // (ZR_SPAN_TRANSFORM_STORE): the finish and the result type depend on the op and the element type.
 #define ZR_FINISH_SEGMENT(OP, TN, T, ATN, acc, s) zr_span_store_##OP##_##TN(result, (s), (acc))

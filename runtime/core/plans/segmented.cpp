@@ -192,7 +192,7 @@ Plan make_segmented_plan(const Capabilities& caps, const ReductionRequest& reque
   }
 
   if (skewed && spans_can_walk(layout)) {
-    add_span_passes(plan, caps, tuning, layout, {"segspan", "segjoin", acc_size, acc_size, identity, false});
+    add_span_passes(plan, caps, tuning, layout, {"segspan", "segjoin", acc_size, identity, false});
     return plan;
   }
 

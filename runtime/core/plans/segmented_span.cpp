@@ -17,8 +17,8 @@ std::uint64_t span_tile_slots(std::uint64_t lanes, std::uint64_t items) {
   const std::uint64_t positions = lanes * items;
   return 3 + positions + 4 * (positions / 32) + 3;
 }
-std::uint64_t span_local_bytes(std::uint64_t lanes, std::uint64_t items, std::size_t acc_size) {
-  return span_tile_slots(lanes, items) * 4 + (2 * lanes + 1) * acc_size + 2 * lanes * 4;
+std::uint64_t span_local_bytes(std::uint64_t lanes, std::size_t acc_size) {
+  return span_tile_slots(lanes, segment_span_items(acc_size)) * 4 + (2 * lanes + 1) * acc_size + 2 * lanes * 4;
 }
 
 }  // namespace
@@ -38,12 +38,12 @@ void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning,
                      const SpanKernels& kernels) {
   const ReductionRequest& request = plan.request;
   const std::size_t acc_size = kernels.accumulator_bytes;
-  const std::uint64_t items = segment_span_items(kernels.register_bytes);
   std::uint64_t lanes =
       std::bit_floor(std::clamp<std::uint64_t>(caps.max_work_group_size, 1, std::max<std::uint64_t>(tuning.segment_span_lanes, 1)));
   // Fewer lanes until the tile fits the device's local memory.
-  while (lanes > 1 && caps.local_memory_bytes > 0 && span_local_bytes(lanes, items, acc_size) > caps.local_memory_bytes)
+  while (lanes > 1 && caps.local_memory_bytes > 0 && span_local_bytes(lanes, acc_size) > caps.local_memory_bytes)
     lanes /= 2;
+  const std::uint64_t items = segment_span_items(acc_size);
   const std::uint64_t tile = lanes * items;
   const std::uint64_t tiles = ceil_div(request.n, tile);
   const std::uint64_t groups =

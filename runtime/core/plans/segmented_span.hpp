@@ -22,7 +22,6 @@ struct SpanKernels {
   std::string fold;            // the per-span kernel's family ("segspan", "segargspan")
   std::string join;            // the join of the segments crossing spans ("segjoin", "segargspanjoin")
   std::size_t accumulator_bytes;
-  std::size_t register_bytes;  // what a lane holds per tile position (the accumulator, or segargspan's elements)
   Scalar identity;
   bool join_reads_input;       // the join's last argument is the input (segargspanjoin reads values back)
   std::optional<Scalar> fold_value{};  // the per-span kernel's last argument (segtspan: count_equal's value)

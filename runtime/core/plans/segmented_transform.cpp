@@ -70,7 +70,7 @@ void add_segmented_transform_passes(Plan& plan, const Capabilities& caps, const 
   // work-items nor the long segments' slices set the pace.
   if (!cpu && !moments && defer_above > 0 && spans_can_walk(layout)) {
     add_span_passes(plan, caps, tuning, layout,
-                    {"segtspan", "segtspanjoin", acc_size, acc_size,
+                    {"segtspan", "segtspanjoin", acc_size,
                      Scalar::from(transform_accumulator_type(request.op, request.type), 0), false,
                      transform_lane_value(request)});
     plan.reason = "transform-reduction per segment, " + plan.reason;
