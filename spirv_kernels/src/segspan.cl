@@ -315,7 +315,7 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
            part before its first head and the part from its last head on go through the scan. */                \
         ACC first = identity, run = identity;                                                                   \
         uint run_head = ZR_NO_HEAD;                                                                             \
-        ulong run_begin = 0; /* where run_head's segment begins (arg keys' indices) */                          \
+        uint run_at = 0; /* where run_head's segment begins in the lane's run (arg keys' indices) */             \
         _Pragma("unroll") for (uint j = 0; j < ZR_SPAN_ITEMS(ACC) / 4; ++j) {                                   \
           const uint4 zr_heads_ = lane_heads[j];                                                                \
           uint lane_head[4];                                                                                    \
@@ -324,10 +324,10 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
           _Pragma("unroll") for (uint k = 0; k < 4; ++k) {                                                      \
             if (lane_head[k] != ZR_NO_HEAD) {                                                                   \
               if (run_head == ZR_NO_HEAD) first = run;                                                          \
-              else ZR_FINISH_SEGMENT_FROM(OP, TN, T, ATN, run, base + run_head, run_begin);                     \
+              else ZR_FINISH_SEGMENT_FROM(OP, TN, T, ATN, run, base + run_head, t0 + lane_first + run_at);      \
               run = identity;                                                                                   \
               run_head = lane_head[k];                                                                          \
-              run_begin = t0 + lane_first + 4 * j + k;                                                          \
+              run_at = 4 * j + k;                                                                               \
             }                                                                                                   \
             run = ZR_COMBINE(OP, ATN)(run, v[4 * j + k]);                                                       \
           }                                                                                                     \

@@ -29,14 +29,33 @@ ZR_SPAN_TRANSFORM_SUM(norm_l1, double, f64)
 ZR_SPAN_TRANSFORM_SUM(sum_f64, double, f64)
 #endif
 
-// The lane's elements loaded as KACC (zr_transform.h's LANE), each transformed into the accumulator.
-#define ZR_SPAN_LOAD_LANE(ACC, TN, KOP, KACC, v, in, aligned, first, t1, identity)                      \
-  do {                                                                                                 \
-    KACC zr_raw_[ZR_SPAN_ITEMS(ACC)];                                                                  \
-    ZR_LOAD_LANE_ITEMS(ZR_SPAN_ITEMS(ACC), KACC, TN, zr_raw_, in, aligned, first, t1, (KACC)0);        \
-    _Pragma("unroll") for (uint zr_k_ = 0; zr_k_ < ZR_SPAN_ITEMS(ACC); ++zr_k_)                        \
-      v[zr_k_] = (first) + zr_k_ < (t1) ? ZR_XS_##KOP(ACC, zr_raw_[zr_k_]) : (identity);               \
+// The lane's elements into the accumulator: transformed in place where an element converts to the accumulator
+// exactly and the empty accumulator's transform is itself (norms, widened sums: one array of registers; a second
+// for the elements as loaded made Intel's compiler spill on PVC for f16), else loaded as KACC (zr_transform.h's LANE)
+// first, for the counts' compares.
+#define ZR_SPAN_LOAD_LANE(ACC, TN, KOP, KACC, v, in, aligned, first, t1, identity) \
+  ZR_SPAN_LOAD_LANE_##KOP(ACC, TN, KOP, KACC, v, in, aligned, first, t1, identity)
+#define ZR_SPAN_LOAD_LANE_IN_PLACE(ACC, TN, KOP, KACC, v, in, aligned, first, t1, identity)               \
+  do {                                                                                                  \
+    ZR_LOAD_LANE_ITEMS(ZR_SPAN_ITEMS(ACC), ACC, TN, v, in, aligned, first, t1, identity);               \
+    _Pragma("unroll") for (uint zr_k_ = 0; zr_k_ < ZR_SPAN_ITEMS(ACC); ++zr_k_) v[zr_k_] = ZR_XS_##KOP(ACC, v[zr_k_]); \
   } while (0)
+#define ZR_SPAN_LOAD_LANE_COMPARED(ACC, TN, KOP, KACC, v, in, aligned, first, t1, identity)              \
+  do {                                                                                                  \
+    KACC zr_raw_[ZR_SPAN_ITEMS(ACC)];                                                                   \
+    ZR_LOAD_LANE_ITEMS(ZR_SPAN_ITEMS(ACC), KACC, TN, zr_raw_, in, aligned, first, t1, (KACC)0);         \
+    _Pragma("unroll") for (uint zr_k_ = 0; zr_k_ < ZR_SPAN_ITEMS(ACC); ++zr_k_)                         \
+      v[zr_k_] = (first) + zr_k_ < (t1) ? ZR_XS_##KOP(ACC, zr_raw_[zr_k_]) : (identity);                \
+  } while (0)
+#define ZR_SPAN_LOAD_LANE_sum_squares ZR_SPAN_LOAD_LANE_IN_PLACE
+#define ZR_SPAN_LOAD_LANE_norm_l2 ZR_SPAN_LOAD_LANE_IN_PLACE
+#define ZR_SPAN_LOAD_LANE_norm_l1 ZR_SPAN_LOAD_LANE_IN_PLACE
+#define ZR_SPAN_LOAD_LANE_sum_i64 ZR_SPAN_LOAD_LANE_IN_PLACE
+#define ZR_SPAN_LOAD_LANE_sum_u64 ZR_SPAN_LOAD_LANE_IN_PLACE
+#define ZR_SPAN_LOAD_LANE_sum_f32 ZR_SPAN_LOAD_LANE_IN_PLACE
+#define ZR_SPAN_LOAD_LANE_sum_f64 ZR_SPAN_LOAD_LANE_IN_PLACE
+#define ZR_SPAN_LOAD_LANE_count_nonzero ZR_SPAN_LOAD_LANE_COMPARED
+#define ZR_SPAN_LOAD_LANE_count_equal ZR_SPAN_LOAD_LANE_COMPARED
 
 // Segment s's result through the store function that each entry point's macro defines before its kernel
 // (ZR_SPAN_TRANSFORM_STORE): the finish and the result type depend on the op and the element type.

@@ -214,7 +214,10 @@ TEST_F(NoHardware, GivenEveryEmbeddedModule_WhenBuiltByTheRealDriver_ThenEveryKe
   auto& cache = dev->modules();
   std::size_t modules = 0, kernels = 0, skipped = 0, spilling = 0, native = 0;
   const auto started = std::chrono::steady_clock::now();
+  // ZR_NOHW_MODULE_PREFIX (a trial of a kernel change by hand): only the modules whose names start with it.
+  const char* prefix = std::getenv("ZR_NOHW_MODULE_PREFIX");
   for (const auto& module : zc::embedded_modules()) {
+    if (prefix != nullptr && !module.name.starts_with(prefix)) continue;
     if (!caps.can_load(module)) {
       // A module the device cannot load is refused before the driver sees it.
       EXPECT_THROW(cache.module(module), zr::UnsupportedError) << module.name;
