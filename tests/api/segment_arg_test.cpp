@@ -16,11 +16,12 @@ template <typename T>
 class SegmentArg : public ::testing::Test {};
 TYPED_TEST_SUITE(SegmentArg, ArithmeticTypes);
 
-template <typename T>
-void skip_unless_supported(queue& q) {
-  if (const auto why = q.get_device().why_unsupported(detail::element_type_of<T>(), op_kind::argmax))
-    GTEST_SKIP() << q.get_device().name() << ": " << *why;
-}
+// A queue on the test device `q`, the test skipped where that device has no arg-reductions of T (a macro, so that
+// GTEST_SKIP leaves the test body, not a helper).
+#define ZR_REQUIRE_ARG_QUEUE(q, T)                                                                    \
+  ZR_REQUIRE_QUEUE(q);                                                                              \
+  if (const auto zr_why_ = q.get_device().why_unsupported(detail::element_type_of<T>(), op_kind::argmax)) \
+  GTEST_SKIP() << q.get_device().name() << ": " << *zr_why_
 
 // Every segment [begins[s], ends[s]) of data against results[s].
 template <typename T>
@@ -66,9 +67,7 @@ void check_offsets(queue& q, const std::vector<std::uint64_t>& sizes, std::uint3
 
 TYPED_TEST(SegmentArg, GivenSegmentsOfEverySize_WhenEachIsArgReduced_ThenEachIsItsOwnFirstExtreme) {
   using T = TypeParam;
-  ZR_REQUIRE_QUEUE(q);
-  skip_unless_supported<T>(q);
-  if (::testing::Test::IsSkipped()) return;  // (GTEST_SKIP in a helper leaves only the helper)
+  ZR_REQUIRE_ARG_QUEUE(q, T);
   std::mt19937 rng(11);
   std::vector<std::uint64_t> tiny(500), lanes(300), groups(40), skewed(2000);
   for (auto& s : tiny) s = 1 + rng() % 7;
@@ -86,9 +85,7 @@ TYPED_TEST(SegmentArg, GivenSegmentsOfEverySize_WhenEachIsArgReduced_ThenEachIsI
 // host scan's, and its value is the element at its index, bit for bit outside NaN (the zero's sign included).
 TYPED_TEST(SegmentArg, GivenSkewedSizesOverEdgeValues_WhenArgReduced_ThenEachResultIsTheElementAtItsFirstExtreme) {
   using T = TypeParam;
-  ZR_REQUIRE_QUEUE(q);
-  skip_unless_supported<T>(q);
-  if (::testing::Test::IsSkipped()) return;  // (GTEST_SKIP in a helper leaves only the helper)
+  ZR_REQUIRE_ARG_QUEUE(q, T);
   std::mt19937 rng(23);
   std::vector<T> edges;
   if constexpr (detail::is_floating_v<T>) {
@@ -128,9 +125,7 @@ TYPED_TEST(SegmentArg, GivenSkewedSizesOverEdgeValues_WhenArgReduced_ThenEachRes
 
 TYPED_TEST(SegmentArg, GivenDeviceMemoryAndBeginEndArrays_WhenArgReduced_ThenEachSegmentIsItsOwnFirstExtreme) {
   using T = TypeParam;
-  ZR_REQUIRE_QUEUE(q);
-  skip_unless_supported<T>(q);
-  if (::testing::Test::IsSkipped()) return;  // (GTEST_SKIP in a helper leaves only the helper)
+  ZR_REQUIRE_ARG_QUEUE(q, T);
   // Overlapping windows in reverse order, one long, from 32-bit arrays in device memory into device results.
   const std::uint64_t n = 40000;
   const std::vector<T> data = tied_values<T>(n, 7);
@@ -165,9 +160,7 @@ TYPED_TEST(SegmentArg, GivenDeviceMemoryAndBeginEndArrays_WhenArgReduced_ThenEac
 
 TYPED_TEST(SegmentArg, GivenRows_WhenArgReduced_ThenEachRowIsItsOwnFirstExtreme) {
   using T = TypeParam;
-  ZR_REQUIRE_QUEUE(q);
-  skip_unless_supported<T>(q);
-  if (::testing::Test::IsSkipped()) return;  // (GTEST_SKIP in a helper leaves only the helper)
+  ZR_REQUIRE_ARG_QUEUE(q, T);
   for (std::uint64_t columns : {1u, 5u, 300u, 20000u}) {
     const std::uint64_t rows = columns > 1000 ? 3 : 211;
     const std::vector<T> data = tied_values<T>(rows * columns, static_cast<std::uint32_t>(columns));
