@@ -21,8 +21,9 @@
 //            lanes, then the local tree), so that a huge segment is not left to one work-item.
 // segspan: (in T, n, offsets, offset_bytes, segments, span, pieces ACC, opened ulong, result T, identity,
 //           include_initial, heads local uint[slots], scan_values local ACC[2 lanes + 1],
-//           scan_ids local uint[2 lanes]) with slots = ZR_TILE_SLOT(lanes x ZR_SPAN_ITEMS) + 6 (three round counts,
-//           and up to three to reach a 16-byte boundary);
+//           scan_ids local uint[2 lanes][, staged local ACC[lanes x ZR_SPAN_ITEMS] where the variant stages its
+//           results]) with slots = ZR_TILE_SLOT(lanes x ZR_SPAN_ITEMS) + 6 (three round counts, and up to three to
+//           reach a 16-byte boundary);
 //           needs segments < 2^32 - 1
 //           (heads hold segment numbers relative to the tile's first).
 // segjoin: (pieces ACC, opened ulong, n, offsets, offset_bytes, segments, span, serial_pieces, result T, identity,
@@ -46,17 +47,13 @@ static inline ulong zr_bounds_below(global const uchar* offsets, uint offset_byt
 
 // The hooks where the variants differ (what a lane loads, how a segment's result is stored, the kernels' further
 // parameters): a variant's header defines them all and ZR_SPAN_HOOKS before it includes this file (zr_span_keys.h,
-// zr_span_transform.h); the plain ops' are these.
+// zr_span_transform.h), and ZR_SPAN_STAGES with ZR_FINISH_SEGMENT_FROM where it stages its results (below); the plain
+// ops' are these.
 #if !defined(ZR_SPAN_HOOKS)
 #define ZR_FINISH_SEGMENT(OP, TN, T, ATN, acc, s)                                \
   do {                                                                          \
     if (include_initial) acc = ZR_COMBINE(OP, ATN)(ZR_LOAD_##TN(result, s), acc); \
     ZR_STORE_##TN(result, s, acc);                                              \
-  } while (0)
-#define ZR_FINISH_SEGMENT_FROM(OP, TN, T, ATN, acc, s, begin) \
-  do {                                                        \
-    (void)(begin);                                            \
-    ZR_FINISH_SEGMENT(OP, TN, T, ATN, acc, s);                \
   } while (0)
 #define ZR_SPAN_LOAD_LANE(ACC, TN, KOP, KACC, v, in, aligned, first, t1, identity) \
   ZR_LOAD_LANE_ITEMS(ZR_SPAN_ITEMS(ACC), ACC, TN, v, in, aligned, first, t1, identity)
@@ -148,6 +145,42 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
 // unrolled into them).
 // 16 positions, 8 for 8-byte accumulators (as many registers as 16 of 4 bytes: 16 spilled on PVC).
 #define ZR_SPAN_ITEMS(ACC) ((uint)(sizeof(ACC) == 8 ? 8 : 16))
+
+// A variant whose hooks define ZR_SPAN_STAGES (zr_span_keys.h) stages the results of the segments that begin and end
+// in a tile in local memory, each at its end's position (the head that closes it: no other non-empty segment ends
+// there), and stores them once the tile is done, consecutive lanes on consecutive segments; the others store each
+// result from the lane that closes its segment, scattered over the tile's positions. Empty segments are stored by the
+// marking, segments that began in an earlier tile by their closing lane, in both.
+#if defined(ZR_SPAN_STAGES)
+#define ZR_SPAN_STAGED_PARAM(ACC) , local ACC* staged
+#define ZR_TILE_CLOSES(OP, TN, T, ATN, acc, s, position) staged[position] = (acc)
+// After the tile's last barrier: every non-empty segment taken but the run still open (the carry) and the end bound;
+// then a barrier, as the next tile's lanes stage where these were read.
+#define ZR_STORE_STAGED(OP, TN, T, ACC, ATN)                                                                \
+  do {                                                                                                      \
+    for (ulong zr_s_ = base + lid; zr_s_ < next; zr_s_ += lsize) {                                          \
+      if ((zr_s_ < segments) & (zr_s_ != carry_segment)) {                                                  \
+        const ulong zr_b_ = narrow ? ZR_BOUND32_UP_TO_END((uint)zr_s_) : ZR_BOUND_UP_TO_END(zr_s_);         \
+        const ulong zr_e_ = narrow ? ZR_BOUND32_UP_TO_END((uint)zr_s_ + 1) : ZR_BOUND_UP_TO_END(zr_s_ + 1); \
+        if (zr_e_ > zr_b_) {                                                                                \
+          ACC zr_acc_ = staged[zr_e_ - t0];                                                                 \
+          ZR_FINISH_SEGMENT_FROM(OP, TN, T, ATN, zr_acc_, zr_s_, zr_b_);                                    \
+        }                                                                                                   \
+      }                                                                                                     \
+    }                                                                                                       \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
+  } while (0)
+#else
+#define ZR_SPAN_STAGED_PARAM(ACC)
+#define ZR_TILE_CLOSES(OP, TN, T, ATN, acc, s, position) \
+  do {                                                    \
+    (void)(position);                                     \
+    ZR_FINISH_SEGMENT(OP, TN, T, ATN, acc, s);            \
+  } while (0)
+#define ZR_STORE_STAGED(OP, TN, T, ACC, ATN) \
+  do {                                       \
+  } while (0)
+#endif
 
 // v[k..k+N) = the N lanes of vector x, converted to the accumulator type.
 #define ZR_SPLIT_2(v, k, x) \
@@ -251,7 +284,8 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
   kernel void NAME(global const T* restrict in, ulong n, global const uchar* offsets, uint offset_bytes,         \
                    ulong segments, ulong span, global ACC* restrict pieces, global ulong* restrict opened,       \
                    global RT* result, ACC identity, uint include_initial, local uint* heads,                     \
-                   local ACC* scan_values, local uint* scan_ids ZR_SPAN_VALUE_PARAM(KACC)) {                    \
+                   local ACC* scan_values, local uint* scan_ids ZR_SPAN_STAGED_PARAM(ACC)                       \
+                       ZR_SPAN_VALUE_PARAM(KACC)) {                                                             \
     ZR_SPAN_PROLOGUE(KOP)                                                                                       \
     const uint lid = (uint)get_local_id(0);                                                                     \
     const uint lsize = (uint)get_local_size(0);                                                                 \
@@ -315,7 +349,7 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
            part before its first head and the part from its last head on go through the scan. */                \
         ACC first = identity, run = identity;                                                                   \
         uint run_head = ZR_NO_HEAD;                                                                             \
-        uint run_at = 0; /* where run_head's segment begins in the lane's run (arg keys' indices) */             \
+        uint first_at = 0; /* where the lane's first head lies in its run */                                    \
         _Pragma("unroll") for (uint j = 0; j < ZR_SPAN_ITEMS(ACC) / 4; ++j) {                                   \
           const uint4 zr_heads_ = lane_heads[j];                                                                \
           uint lane_head[4];                                                                                    \
@@ -323,11 +357,14 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
           lane_heads[j] = (uint4)(ZR_NO_HEAD); /* for the next tile's marks */                                  \
           _Pragma("unroll") for (uint k = 0; k < 4; ++k) {                                                      \
             if (lane_head[k] != ZR_NO_HEAD) {                                                                   \
-              if (run_head == ZR_NO_HEAD) first = run;                                                          \
-              else ZR_FINISH_SEGMENT_FROM(OP, TN, T, ATN, run, base + run_head, t0 + lane_first + run_at);      \
+              if (run_head == ZR_NO_HEAD) {                                                                     \
+                first = run;                                                                                    \
+                first_at = 4 * j + k;                                                                           \
+              } else {                                                                                          \
+                ZR_TILE_CLOSES(OP, TN, T, ATN, run, base + run_head, lane_first + 4 * j + k);                   \
+              }                                                                                                 \
               run = identity;                                                                                   \
               run_head = lane_head[k];                                                                          \
-              run_at = 4 * j + k;                                                                               \
             }                                                                                                   \
             run = ZR_COMBINE(OP, ATN)(run, v[4 * j + k]);                                                       \
           }                                                                                                     \
@@ -357,11 +394,14 @@ static inline void zr_span_pieces(global const uchar* offsets, uint offset_bytes
           if (lid > 0) ZR_RUN_THROUGH(OP, ATN, from + lid - 1, closed_segment, closed);                         \
           closed = ZR_COMBINE(OP, ATN)(closed, first);                                                          \
           if (closed_segment == ZR_BEFORE_SPAN) *lead_slot = closed;                                            \
-          else if (closed_segment < segments) ZR_FINISH_SEGMENT(OP, TN, T, ATN, closed, closed_segment);           \
+          else if ((closed_segment >= base) & (closed_segment < segments))                                      \
+            ZR_TILE_CLOSES(OP, TN, T, ATN, closed, closed_segment, lane_first + first_at);                      \
+          else if (closed_segment < segments) ZR_FINISH_SEGMENT(OP, TN, T, ATN, closed, closed_segment);        \
         }                                                                                                       \
         ZR_RUN_THROUGH(OP, ATN, from + lsize - 1, carry_segment, carry);                                        \
         /* The next tile's marks and scan overwrite what every lane has just read. */                           \
         barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
+        ZR_STORE_STAGED(OP, TN, T, ACC, ATN);                                                                   \
         t0 += tile;                                                                                             \
       } while (t0 < z);                                                                                         \
       /* The run still open at the span's end, as segjoin reads pieces (see the top of the file). */            \

@@ -60,11 +60,6 @@ ZR_SPAN_TRANSFORM_SUM(sum_f64, double, f64)
 // Segment s's result through the store function that each entry point's macro defines before its kernel
 // (ZR_SPAN_TRANSFORM_STORE): the finish and the result type depend on the op and the element type.
 #define ZR_FINISH_SEGMENT(OP, TN, T, ATN, acc, s) zr_span_store_##OP##_##TN(result, (s), (acc))
-#define ZR_FINISH_SEGMENT_FROM(OP, TN, T, ATN, acc, s, begin) \
-  do {                                                        \
-    (void)(begin);                                            \
-    ZR_FINISH_SEGMENT(OP, TN, T, ATN, acc, s);                \
-  } while (0)
 #define ZR_SPAN_TRANSFORM_STORE(OP, TN, ACC, RT, RTN)                                   \
   static inline void zr_span_store_##OP##_##TN(global RT* result, ulong s, ACC acc) { \
     ZR_STORE_##RTN(result, s, ZR_FINISH_##OP(acc));                                   \

@@ -131,7 +131,9 @@ TEST(SegmentedPlan, GivenSkewedSizesOnAGpuWhenPlanningThenTheWorkIsSplitByElemen
   // bytes of slack to reach the boundary.
   const auto& heads = std::get<LocalMemoryArg>(spans.args.at(11));
   EXPECT_GE(heads.bytes, 4 * (tile + 4 * (tile / 32) + 3) + 12);
-  // The tile's heads and the lanes' scan fit the group's local memory.
+  // The plain ops' results are stored from the lanes (no staging argument: segargspan's alone stages them), and the
+  // tile's heads and the lanes' scan fit the group's local memory.
+  EXPECT_EQ(spans.args.size(), 14u) << describe(plan);
   std::uint64_t local = 0;
   for (const auto& arg : spans.args)
     if (const auto* bytes = std::get_if<LocalMemoryArg>(&arg)) local += bytes->bytes;
@@ -510,7 +512,10 @@ TEST(SegmentedPlan, GivenAnArgReductionOverSkewedOffsetsOnAGpuWhenPlanningThenSp
         EXPECT_EQ(plan.scratch[0].bytes, 2 * ((n + span - 1) / span) * 8);
         EXPECT_EQ(buffer_arg(fold, 8).which, BufferArg::Which::result);
         EXPECT_EQ(result_bytes(plan, 0), (1u << 22) * 16u);
-        // The join takes results' values back from the input.
+        // The fold stages a tile's 16-byte results (a key per position, its last argument); the join takes results'
+        // values back from the input.
+        ASSERT_EQ(fold.args.size(), 15u) << describe(plan);
+        EXPECT_EQ(std::get<LocalMemoryArg>(fold.args.back()).bytes, fold.local_size * 8 * 8);
         EXPECT_EQ(buffer_arg(join, join.args.size() - 1).which, BufferArg::Which::input);
         EXPECT_EQ(combine_depth(plan), 0u);
       }

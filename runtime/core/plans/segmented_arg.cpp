@@ -41,7 +41,8 @@ void add_segmented_arg_passes(Plan& plan, const Capabilities& caps, const Tuning
   // Skewed sizes on GPUs, where keys hold the elements: the work split by elements (segmented_span.hpp), so that
   // neither the many short segments' work-items nor the long segments' groups set the pace.
   if (!cpu && defer_above > 0 && spans_can_walk(layout) && arg_keys_fit(request)) {
-    add_span_passes(plan, caps, tuning, layout, {"segargspan", "segargspanjoin", kArgKeyBytes, u64(0), true});
+    add_span_passes(plan, caps, tuning, layout,
+                    {"segargspan", "segargspanjoin", kArgKeyBytes, u64(0), true, /*stages_results=*/true});
     plan.reason = "argument of the extreme per segment by keys of value and position, " + plan.reason;
     return;
   }

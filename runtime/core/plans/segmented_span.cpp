@@ -12,13 +12,16 @@ namespace {
 
 // segspan's local memory for `lanes` x segment_span_items tile positions (four pad slots per 32, ZR_TILE_SLOT): each
 // position's head (uint) from a 16-byte boundary (up to three slots to reach it) and the marking's three round
-// counts; the lanes' scan slots (two buffers) plus the lead piece's value.
+// counts; the lanes' scan slots (two buffers) plus the lead piece's value; where the kernel stages its results, an
+// accumulator per position.
 std::uint64_t span_tile_slots(std::uint64_t lanes, std::uint64_t items) {
   const std::uint64_t positions = lanes * items;
   return 3 + positions + 4 * (positions / 32) + 3;
 }
-std::uint64_t span_local_bytes(std::uint64_t lanes, std::size_t acc_size) {
-  return span_tile_slots(lanes, segment_span_items(acc_size)) * 4 + (2 * lanes + 1) * acc_size + 2 * lanes * 4;
+std::uint64_t span_local_bytes(std::uint64_t lanes, std::size_t acc_size, bool stages_results) {
+  const std::uint64_t items = segment_span_items(acc_size);
+  return span_tile_slots(lanes, items) * 4 + (2 * lanes + 1) * acc_size + 2 * lanes * 4 +
+         (stages_results ? lanes * items * acc_size : 0);
 }
 
 }  // namespace
@@ -41,7 +44,8 @@ void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning,
   std::uint64_t lanes =
       std::bit_floor(std::clamp<std::uint64_t>(caps.max_work_group_size, 1, std::max<std::uint64_t>(tuning.segment_span_lanes, 1)));
   // Fewer lanes until the tile fits the device's local memory.
-  while (lanes > 1 && caps.local_memory_bytes > 0 && span_local_bytes(lanes, acc_size) > caps.local_memory_bytes)
+  while (lanes > 1 && caps.local_memory_bytes > 0 &&
+         span_local_bytes(lanes, acc_size, kernels.stages_results) > caps.local_memory_bytes)
     lanes /= 2;
   const std::uint64_t items = segment_span_items(acc_size);
   const std::uint64_t tile = lanes * items;
@@ -65,6 +69,7 @@ void add_span_passes(Plan& plan, const Capabilities& caps, const Tuning& tuning,
   fold.args = {input, u64(request.n), offsets, u32(layout.offset_bytes), u64(layout.segments), u64(span), pieces,
                opened, result, kernels.identity, u32(include_initial), LocalMemoryArg{span_tile_slots(lanes, items) * 4},
                LocalMemoryArg{(2 * lanes + 1) * acc_size}, LocalMemoryArg{2 * lanes * 4}};
+  if (kernels.stages_results) fold.args.push_back(LocalMemoryArg{tile * acc_size});
   if (kernels.fold_value) fold.args.push_back(*kernels.fold_value);
   plan.passes.push_back(std::move(fold));
 

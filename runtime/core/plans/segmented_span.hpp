@@ -24,6 +24,7 @@ struct SpanKernels {
   std::size_t accumulator_bytes;
   Scalar identity;
   bool join_reads_input;       // the join's last argument is the input (segargspanjoin reads values back)
+  bool stages_results = false;  // the per-span kernel stages a tile's results in local memory (segargspan)
   std::optional<Scalar> fold_value{};  // the per-span kernel's last argument (segtspan: count_equal's value)
 };
 

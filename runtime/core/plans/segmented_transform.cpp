@@ -72,7 +72,7 @@ void add_segmented_transform_passes(Plan& plan, const Capabilities& caps, const 
     add_span_passes(plan, caps, tuning, layout,
                     {"segtspan", "segtspanjoin", acc_size,
                      Scalar::from(transform_accumulator_type(request.op, request.type), 0), false,
-                     transform_lane_value(request)});
+                     /*stages_results=*/false, transform_lane_value(request)});
     plan.reason = "transform-reduction per segment, " + plan.reason;
     return;
   }
