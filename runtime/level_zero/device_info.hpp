@@ -35,7 +35,7 @@ struct DeviceDescription {
 
   // ze_driver_properties_t / zeDriverGetApiVersion
   std::uint32_t driver_version = 0;
-  std::string driver_uuid;  // hex; Intel's encodes the driver build (part of the binary cache's key)
+  std::string driver_uuid;  // hex; Intel's holds the driver's version and the time it started (per process)
   ze_api_version_t driver_api_version = ZE_API_VERSION_1_0;
   std::vector<std::string> driver_extensions;
 

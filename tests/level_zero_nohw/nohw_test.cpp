@@ -24,15 +24,20 @@
 #include "user_operator.hpp"
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "identity.hpp"
 #include "level_zero/level_zero.hpp"
@@ -316,6 +321,12 @@ TEST_F(NoHardware, GivenANativeBinaryTheDriverRefuses_WhenBuilding_ThenTheModule
   // The refusal was expected and handled: it is not a failed call.
 }
 
+const zc::EmbeddedModule& tree_base_module() {
+  for (const auto& m : zc::embedded_modules())
+    if (m.name == std::string_view("tree_base")) return m;
+  throw std::runtime_error("no embedded module tree_base");
+}
+
 // The persistent binary cache (core/binary_cache.hpp) with Intel's own compiler: the native binary it made from
 // SPIR-V (zeModuleGetNativeBinary) is kept, a later module cache (as a later process) creates the module from it
 // with every kernel, and a damaged entry is rebuilt from SPIR-V and replaced.
@@ -325,10 +336,7 @@ TEST_F(NoHardware, GivenAnEmptyBinaryCache_WhenAModuleIsBuiltTwice_ThenTheSecond
   std::filesystem::remove_all(dir);
   setenv("ZE_REDUCE_CACHE_DIR", dir.c_str(), 1);
   setenv("ZE_REDUCE_CACHE", "on", 1);
-  const zc::EmbeddedModule* module = nullptr;
-  for (const auto& m : zc::embedded_modules())
-    if (m.name == std::string_view("tree_base")) module = &m;
-  ASSERT_NE(module, nullptr);
+  const zc::EmbeddedModule* module = &tree_base_module();
   auto build = [&] {
     auto cache = std::make_unique<zl::ModuleCache>(*dev);
     const auto& built = cache->module(*module);
@@ -352,6 +360,58 @@ TEST_F(NoHardware, GivenAnEmptyBinaryCache_WhenAModuleIsBuiltTwice_ThenTheSecond
   unsetenv("ZE_REDUCE_CACHE_DIR");
   setenv("ZE_REDUCE_CACHE", "off", 1);
   std::filesystem::remove_all(dir);
+}
+
+// The worker of the race below, run only as its child process (disabled in a plain run): tree_base built through the
+// binary cache that the parent's environment names, as a process of an application would.
+TEST_F(NoHardware, DISABLED_BinaryCacheRaceWorker) {
+  const auto dev = device();
+  const zc::EmbeddedModule& module = tree_base_module();
+  zl::ModuleCache cache(*dev);
+  EXPECT_EQ(cache.module(module).kernel_count, module.kernels.size());
+}
+
+// Two processes build the same module at once on an empty cache with Intel's own compiler: both succeed, the folder
+// then holds one whole entry and no temporary file, and a third build (this process) comes from its native binary.
+// This process's driver starts more than 2^32 ns before the workers': Intel's driver UUID holds the high half of the
+// nanosecond clock at its start, and a cache key that held the UUID found nothing in a process started later.
+TEST_F(NoHardware, GivenAnEmptyBinaryCache_WhenTwoProcessesBuildTheSameModuleAtOnce_ThenBothSucceedAndOneWholeEntryIsLeft) {
+  const auto dev = device();
+  std::this_thread::sleep_for(std::chrono::milliseconds(4400));
+  const std::filesystem::path dir = std::filesystem::current_path() / "binary_cache_race";
+  std::filesystem::remove_all(dir);
+  setenv("ZE_REDUCE_CACHE_DIR", dir.c_str(), 1);
+  setenv("ZE_REDUCE_CACHE", "on", 1);
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  const auto log_of = [&](std::size_t k) { return dir.string() + "_worker_" + std::to_string(k) + ".log"; };
+  std::vector<FILE*> workers;
+  for (std::size_t k = 0; k < 2; ++k) {
+    // (each worker's output to a log of its own, read back on failure)
+    const std::string line = "'" + self + "' --gtest_also_run_disabled_tests" +
+                             " --gtest_filter=NoHardware.DISABLED_BinaryCacheRaceWorker > '" + log_of(k) + "' 2>&1";
+    workers.push_back(popen(line.c_str(), "r"));
+    ASSERT_NE(workers.back(), nullptr);
+  }
+  for (std::size_t k = 0; k < workers.size(); ++k) {
+    const int status = pclose(workers[k]);
+    std::ifstream log(log_of(k));
+    const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "worker " << k << ":\n" << text;
+    EXPECT_NE(text.find("[  PASSED  ] 1 test"), std::string::npos) << "worker " << k << ":\n" << text;
+  }
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+  ASSERT_EQ(names.size(), 1u) << "one entry and no temporary file; found " << ::testing::PrintToString(names);
+  EXPECT_EQ(names[0].rfind("level_zero-", 0), 0u) << names[0];
+  zl::ModuleCache cache(*dev);
+  const auto& built = cache.module(tree_base_module());
+  EXPECT_TRUE(built.from_binary_cache) << "the workers' entry was not this process's: does the key differ per process?";
+  EXPECT_EQ(built.format, ZE_MODULE_FORMAT_NATIVE);
+  EXPECT_EQ(built.kernel_count, tree_base_module().kernels.size());
+  unsetenv("ZE_REDUCE_CACHE_DIR");
+  setenv("ZE_REDUCE_CACHE", "off", 1);
+  std::filesystem::remove_all(dir);
+  for (std::size_t k = 0; k < workers.size(); ++k) std::filesystem::remove(log_of(k));
 }
 
 TEST_F(NoHardware, GivenSpirvTheCompilerRejects_WhenBuilding_ThenTheErrorNamesTheModuleAndCarriesTheBuildLog) {
