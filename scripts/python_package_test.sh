@@ -22,9 +22,10 @@ fi
 "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps \
   --config-settings=build-dir=build/wheel --config-settings=cmake.define.ZR_WERROR=ON \
   --config-settings=cmake.define.ZR_KERNEL_MODULES_FROM="${ZR_KERNEL_MODULES_FROM:-}" .
-# From outside the source tree, so that `import zereduce` can only be the installed package.
+# From outside the source tree, so that `import zereduce` can only be the installed package: an empty folder of its
+# own, since the working folder is on sys.path (a stray /tmp/uuid.py once shadowed the standard uuid module there).
 tests="$PWD/tests/python"
-cd /tmp
+cd "$(mktemp -d)"
 "$venv/bin/python3" - <<'PY'
 import zereduce, os
 assert "site-packages" in zereduce.__file__, zereduce.__file__
