@@ -317,12 +317,13 @@ ClTiming ClPeer::axpy_store(std::uint64_t n, float a) {
   return timed_launch(kernel, global, local);
 }
 
-double ClPeer::empty_kernel_and_read() {
+double ClPeer::empty_kernel_and_read(double* enqueue_s) {
   const std::size_t one = 1;
   std::uint32_t value = 0;
   const double start = now();
   check(clEnqueueNDRangeKernel(floor_queue_, empty_, 1, nullptr, &one, &one, 0, nullptr, nullptr),
         "clEnqueueNDRangeKernel");
+  if (enqueue_s) *enqueue_s = now() - start;
   check(clEnqueueReadBuffer(floor_queue_, small_, CL_TRUE, 0, 4, &value, 0, nullptr, nullptr), "clEnqueueReadBuffer");
   return now() - start;
 }

@@ -47,8 +47,9 @@ class ClPeer {
   // out[i] = a x[i] + y[i] for the first n elements, x and y the input's first and second n floats (upload 2n):
   // a plain kernel (a work-item per element), the baseline of kernels with reducers (bench/kernel_bench.cpp).
   ClTiming axpy_store(std::uint64_t n, float a);
-  // Wall seconds of: empty kernel enqueue + blocking read of 4 bytes; and empty kernel + clFinish.
-  double empty_kernel_and_read();
+  // Wall seconds of: empty kernel enqueue + blocking read of 4 bytes (`enqueue_s`, if given: the kernel's enqueue
+  // alone); and empty kernel + clFinish.
+  double empty_kernel_and_read(double* enqueue_s = nullptr);
   double empty_kernel_and_finish();
 
  private:

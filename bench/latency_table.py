@@ -32,3 +32,25 @@ for row in ours["latency"]:
     print(f"| {key[0]} | {key[1]} | 2^{key[2]} | {row['wall_s'] * 1e6:.1f} us | {initial_text} | {row['device_result_wall_s'] * 1e6:.1f} us | "
           f"{floor * 1e6:.1f} us | {peer * 1e6 if peer else float('nan'):.1f} us | {to_floor:.2f} | {to_cub:.2f} |")
 print(f"\nWorst: {worst_floor:.2f}x the floor (target 1.15x), {worst_cub:.2f}x CUB + copy (target 1.00x).")
+
+# Where our blocking call's time went (the event's host stages, medians over the same calls; runs before
+# 2026-12-01 have none), beside the floor's two steps.
+staged = [row for row in ours["latency"] if row.get("host_stages")]
+if staged:
+    print("\nWhere the time of ours (host variable) went, host clock, medians of the same calls (they need not add up "
+          "to the median wall time): before execution (argument checks, the plan's lookup), enqueue (binding, "
+          "kernel arguments, enqueues of the kernels and the result read), wait (until the host saw the read land), "
+          "rest (results written), outside (into and out of the library: the event's completion, wait's return); "
+          "the floor's kernel enqueue and its blocking read.\n")
+    print("| type | op | n | ours | before | enqueue | wait | rest | outside | floor | floor: enqueue | floor: read | "
+          "ours - floor: enqueue | wait |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for row in staged:
+        s = row["host_stages"]
+        floor_enqueue = row.get("cl_empty_kernel_enqueue_s", float("nan"))
+        floor_read = row["cl_empty_kernel_read4_s"] - floor_enqueue
+        us = lambda seconds: f"{seconds * 1e6:.1f}"
+        print(f"| {row['type']} | {row['op']} | 2^{row['log2']} | {us(row['wall_s'])} | {us(s['before_s'])} | "
+              f"{us(s['enqueue_s'])} | {us(s['wait_s'])} | {us(s['rest_s'])} | {us(s['outside_s'])} | "
+              f"{us(row['cl_empty_kernel_read4_s'])} | {us(floor_enqueue)} | {us(floor_read)} | "
+              f"{us(s['enqueue_s'] - floor_enqueue)} | {us(s['wait_s'] - floor_read)} |")

@@ -69,6 +69,26 @@ double median(std::vector<double> v) {
   return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
+// Where a blocking call's wall time went, from its event's profile (host clock, issue 42's breakdown): before
+// execution (argument checks, the plan's lookup), enqueuing, waiting for the device, the rest of the execution
+// (results written, the initial value folded in), and outside: the wall time none of these hold (the call into
+// the library, completing the event, returning from wait).
+struct HostStages {
+  std::vector<double> before, enqueue, wait, rest, outside;
+  void add(double wall_s, const zr::profile& p) {
+    before.push_back(p.host_before_ns * 1e-9);
+    enqueue.push_back(p.host_enqueue_ns * 1e-9);
+    wait.push_back(p.host_wait_ns * 1e-9);
+    rest.push_back((p.host_ns - p.host_enqueue_ns - p.host_wait_ns) * 1e-9);
+    outside.push_back(wall_s - (p.host_before_ns + p.host_ns) * 1e-9);
+  }
+  json medians() const {
+    if (before.empty()) return json::object();
+    return {{"before_s", median(before)}, {"enqueue_s", median(enqueue)}, {"wait_s", median(wait)},
+            {"rest_s", median(rest)}, {"outside_s", median(outside)}};
+  }
+};
+
 struct Sample {
   double device_s = 0, wall_s = 0;
 };
@@ -478,14 +498,19 @@ class Bench {
     // moved 27-50 us within one run); the first call of each block is left out: it pays for switching
     // between the two contexts (about 140 us on NVIDIA's OpenCL).
     const zr::property_list props{zr::property::reduction::initialize_to_identity{}};
-    std::vector<double> wall, with_initial, floor_read, floor_finish;
+    std::vector<double> wall, with_initial, floor_read, floor_enqueue, floor_finish;
+    HostStages stages;
     for (int block = 0; block <= kLatencyRuns / (kLatencyBlock - 1); ++block) {
       for (int i = 0; i < kLatencyBlock; ++i) {
         T value{};
         const auto start = clock_type::now();
-        plain_.reduce(data, n, zr::reduction(&value, fn, props)).wait();
+        const zr::event done = plain_.reduce(data, n, zr::reduction(&value, fn, props));
+        done.wait();
         const double w = seconds_since(start);
-        if (block > 0 && i > 0) wall.push_back(w);
+        if (block > 0 && i > 0) {
+          wall.push_back(w);
+          stages.add(w, done.get_profile());
+        }
       }
       // SYCL's default: the variable's value before joins the result.
       for (int i = 0; i < kLatencyBlock; ++i) {
@@ -497,8 +522,12 @@ class Bench {
       }
       if (!peer_) continue;
       for (int i = 0; i < kLatencyBlock; ++i) {
-        const double read = peer_->empty_kernel_and_read();
-        if (block > 0 && i > 0) floor_read.push_back(read);
+        double enqueue = 0;
+        const double read = peer_->empty_kernel_and_read(&enqueue);
+        if (block > 0 && i > 0) {
+          floor_read.push_back(read);
+          floor_enqueue.push_back(enqueue);
+        }
       }
       for (int i = 0; i < kLatencyBlock; ++i) {
         const double finish = peer_->empty_kernel_and_finish();
@@ -541,9 +570,11 @@ class Bench {
              {"host_s", median(worker)},
              {"kernel_s", median(kernels)},
              {"copy_s", median(copies)},
-             {"device_result_wall_s", median(device_result)}};
+             {"device_result_wall_s", median(device_result)},
+             {"host_stages", stages.medians()}};
     if (peer_) {
       row["cl_empty_kernel_read4_s"] = median(floor_read);
+      row["cl_empty_kernel_enqueue_s"] = median(floor_enqueue);
       row["cl_empty_kernel_finish_s"] = median(floor_finish);
     }
     out_["latency"].push_back(row);
@@ -552,6 +583,12 @@ class Bench {
                 type_name(T{}), op.c_str(), log2, median(wall) * 1e6, median(floor_read) * 1e6, median(with_initial) * 1e6,
                 median(device_result) * 1e6, median(profiled_wall) * 1e6, median(worker) * 1e6,
                 median(kernels) * 1e6, median(copies) * 1e6);
+    std::printf("        host stages of the blocking calls (medians): before %.2f, enqueue %.2f, wait %.2f, rest %.2f, "
+                "outside %.2f us; floor: enqueue %.2f, read %.2f us\n",
+                median(stages.before) * 1e6, median(stages.enqueue) * 1e6, median(stages.wait) * 1e6,
+                median(stages.rest) * 1e6, median(stages.outside) * 1e6,
+                floor_enqueue.empty() ? 0.0 : median(floor_enqueue) * 1e6,
+                floor_read.empty() ? 0.0 : (median(floor_read) - median(floor_enqueue)) * 1e6);
   }
 
   bool cpu_peers() const {

@@ -45,6 +45,11 @@ struct profile {
   std::uint64_t kernel_ns = 0;  // sum of the kernel passes' durations
   std::uint64_t copy_ns = 0;    // sum of the copies' durations
   std::uint64_t host_ns = 0;    // from the start of execution to completion, host clock
+  // Where the host's time went, on the same clock (bench/reduce_bench.cpp prints them beside a call's wall time):
+  std::uint64_t host_before_ns = 0;   // from the call to the start of execution: the checks of its arguments,
+                                      // the plan's lookup, and any time queued behind earlier work
+  std::uint64_t host_enqueue_ns = 0;  // within host_ns: binding memory, kernel arguments, enqueuing the commands
+  std::uint64_t host_wait_ns = 0;     // within host_ns: from the last enqueue until the host saw the work complete
 };
 
 namespace detail {

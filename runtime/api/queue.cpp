@@ -1,6 +1,5 @@
 // zr::queue: memory, copies and reductions, submitted to the queue's worker.
 #include <memory>
-#include <chrono>
 
 #include "api/device_impl.hpp"
 #include "api/queue_impl.hpp"
@@ -9,6 +8,7 @@
 #include "api/reduction_job.hpp"
 #include "api/segmented_job.hpp"
 #include "data_types.hpp"
+#include "profile.hpp"
 #include "zereduce/errors.hpp"
 #include "zereduce/queue.hpp"
 
@@ -74,45 +74,46 @@ event queue::memcpy(void* destination, const void* source, std::uint64_t bytes) 
     check_range(destination, "destination");
   }
   return event(impl_->submit([&backend, destination, source, bytes](profile& out) {
-    const auto start = std::chrono::steady_clock::now().time_since_epoch();
+    const std::uint64_t start = core::host_clock_ns();
     backend.copy(destination, source, bytes);
-    const auto end = std::chrono::steady_clock::now().time_since_epoch();
-    out.passes.push_back({pass_profile::kind::copy, "memcpy", "",
-                          static_cast<std::uint64_t>(std::chrono::nanoseconds(start).count()),
-                          static_cast<std::uint64_t>(std::chrono::nanoseconds(end).count())});
+    out.passes.push_back({pass_profile::kind::copy, "memcpy", "", start, core::host_clock_ns()});
     out.copy_ns = out.passes.back().duration_ns();
   }, bytes <= detail::queue_impl::kInlineBytes));
 }
 
 event queue::submit(const void* input, element_type type, std::uint64_t n, bool host_input,
                     std::span<const detail::reduction_spec> specs) {
+  const std::uint64_t called_ns = core::host_clock_ns();
   auto job = std::make_shared<api::ReductionJob>(backend_of(*impl_), input, type, n, host_input, specs,
                                                  impl_->profiling() ? core::Timestamps::on : core::Timestamps::off);
   const bool small = job->on_calling_thread() ||
                      n <= detail::queue_impl::kInlineReductionBytes / core::size_of(static_cast<core::DataType>(type));
-  return event(impl_->submit([job](profile& out) { job->execute(out); }, small));
+  return event(impl_->submit([job](profile& out) { job->execute(out); }, small, called_ns));
 }
 
 event queue::submit_kernel(const kernel& k, const detail::kernel_call& call) {
+  const std::uint64_t called_ns = core::host_clock_ns();
   auto job = std::make_shared<api::KernelJob>(backend_of(*impl_), k, call,
                                               impl_->profiling() ? core::Timestamps::on : core::Timestamps::off);
   // The body is the application's: only a short range is taken to be small work.
   const bool small = job->indices() <= 64 * 1024;
-  return event(impl_->submit([job](profile& out) { job->execute(out); }, small));
+  return event(impl_->submit([job](profile& out) { job->execute(out); }, small, called_ns));
 }
 
 event queue::submit_segments(const void* input, std::uint64_t n, bool host_input,
                              const detail::segment_source& segments, const detail::reduction_spec& spec) {
+  const std::uint64_t called_ns = core::host_clock_ns();
   auto job = std::make_shared<api::SegmentedJob>(backend_of(*impl_), input, n, host_input, segments, spec,
                                                  impl_->profiling() ? core::Timestamps::on : core::Timestamps::off);
   const bool small = job->on_calling_thread() ||
                      n <= detail::queue_impl::kInlineReductionBytes / core::size_of(static_cast<core::DataType>(spec.type));
-  return event(impl_->submit([job](profile& out) { job->execute(out); }, small));
+  return event(impl_->submit([job](profile& out) { job->execute(out); }, small, called_ns));
 }
 
 event queue::submit_axes(const void* input, bool host_input, std::span<const std::uint64_t> shape,
                           std::span<const std::int64_t> axes, const detail::reduction_spec& spec,
                           std::uint64_t given_elements, std::uint64_t given_results) {
+  const std::uint64_t called_ns = core::host_clock_ns();
   auto job = std::make_shared<api::AxesJob>(backend_of(*impl_), input, host_input, shape, axes, spec,
                                             impl_->profiling() ? core::Timestamps::on : core::Timestamps::off);
   if (given_elements != UINT64_MAX && given_elements != job->elements())
@@ -122,7 +123,7 @@ event queue::submit_axes(const void* input, bool host_input, std::span<const std
     throw InvalidArgumentError("the results span holds " + std::to_string(given_results) + " values but reducing those " +
                                "axes of shape " + job->shape_text() + " gives " + std::to_string(job->results()));
   const bool small = job->elements() <= detail::queue_impl::kInlineReductionBytes / core::size_of(static_cast<core::DataType>(spec.type));
-  return event(impl_->submit([job](profile& out) { job->execute(out); }, small));
+  return event(impl_->submit([job](profile& out) { job->execute(out); }, small, called_ns));
 }
 
 std::uint64_t queue::checked_product(std::uint64_t rows, std::uint64_t columns) {

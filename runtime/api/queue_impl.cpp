@@ -1,7 +1,6 @@
 #include "api/queue_impl.hpp"
 
-#include <chrono>
-
+#include "profile.hpp"
 #include "zereduce/errors.hpp"
 
 namespace zr::detail {
@@ -20,7 +19,7 @@ queue_impl::~queue_impl() {
   worker_.join();
 }
 
-std::shared_ptr<event_state> queue_impl::submit(Work work, bool small) {
+std::shared_ptr<event_state> queue_impl::submit(Work work, bool small, std::uint64_t called_ns) {
   auto state = std::make_shared<event_state>();
   std::unique_lock lock(mutex_);
   // Keep only what queue::wait may still have to report, so a queue nobody waits on does not grow.
@@ -31,7 +30,7 @@ std::shared_ptr<event_state> queue_impl::submit(Work work, bool small) {
     // Nothing is ahead of it, and while busy_ holds, later submissions queue behind it: the order is kept.
     busy_ = true;
     lock.unlock();
-    Task task{std::move(work), state};
+    Task task{std::move(work), state, called_ns};
     run_task(task);
     lock.lock();
     busy_ = false;
@@ -42,7 +41,7 @@ std::shared_ptr<event_state> queue_impl::submit(Work work, bool small) {
     if (wake) changed_.notify_all();
     return state;
   }
-  tasks_.push_back({std::move(work), state});
+  tasks_.push_back({std::move(work), state, called_ns});
   lock.unlock();
   changed_.notify_all();
   return state;
@@ -64,14 +63,14 @@ void queue_impl::wait() {
 void queue_impl::run_task(Task& task) {
   profile result;
   std::exception_ptr error;
-  const auto start = std::chrono::steady_clock::now();
+  const std::uint64_t start_ns = core::host_clock_ns();
+  if (task.called_ns && start_ns > task.called_ns) result.host_before_ns = start_ns - task.called_ns;
   try {
     task.work(result);
   } catch (...) {
     error = std::current_exception();
   }
-  result.host_ns = static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+  result.host_ns = core::host_clock_ns() - start_ns;
   task.state->complete(std::move(result), error);
 }
 

@@ -31,7 +31,8 @@ class queue_impl {
   // `small`: the work is worth running here when nothing else is queued or running (see the limits below; work on
   // a CPU device's host path counts as small whatever its size: handed to the worker, a 4 MiB f32 maximum on PoCL
   // on 2 cores took 210 us, 79 us of them the reduction, the rest two wake-ups).
-  std::shared_ptr<event_state> submit(Work work, bool small = false);
+  // `called_ns`: when the call that made the work began (core::host_clock_ns), for the profile's host_before_ns.
+  std::shared_ptr<event_state> submit(Work work, bool small = false, std::uint64_t called_ns = 0);
   // A copy of at most this many bytes counts as small.
   static constexpr std::uint64_t kInlineBytes = 256 * 1024;
   // A reduction reading at most this many bytes counts as small: it is launch-bound, and the hand-off costs
@@ -45,6 +46,7 @@ class queue_impl {
   struct Task {
     Work work;
     std::shared_ptr<event_state> state;
+    std::uint64_t called_ns = 0;
   };
   void run_worker();
   static void run_task(Task& task);

@@ -1,16 +1,8 @@
 #include "api/run_profiles.hpp"
 
 #include <charconv>
-#include <chrono>
 
 namespace zr::api {
-
-namespace {
-std::uint64_t now_ns() {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
-}
-}  // namespace
 
 void add_run(profile& out, core::RunProfile run) {
   // Moved, not copied: a small reduction's profile is built on every call.
@@ -23,6 +15,8 @@ void add_run(profile& out, core::RunProfile run) {
     out.passes.push_back({pass_profile::kind::copy, std::move(copy.label), "", copy.start_ns, copy.end_ns});
   }
   out.timestamps_valid = out.timestamps_valid && run.timestamps_valid;
+  out.host_enqueue_ns += run.host_enqueue_ns;
+  out.host_wait_ns += run.host_wait_ns;
 }
 
 std::string host_path_reason(std::uint64_t bytes, std::uint64_t limit, std::string_view where) {
@@ -39,9 +33,9 @@ std::string host_path_reason(std::uint64_t bytes, std::uint64_t limit, std::stri
 
 void timed_copy(BackendDevice& device, profile& out, std::string label, void* destination, const void* source,
                 std::uint64_t bytes) {
-  const std::uint64_t start = now_ns();
+  const std::uint64_t start = core::host_clock_ns();
   device.copy(destination, source, bytes);
-  const std::uint64_t end = now_ns();
+  const std::uint64_t end = core::host_clock_ns();
   out.passes.push_back({pass_profile::kind::copy, std::move(label), "", start, end});
   out.copy_ns += end - start;
 }

@@ -1,5 +1,6 @@
 #pragma once
-// Per-pass device timings of one reduction, as both executors report them.
+// Per-pass device timings of one reduction, as both executors report them, and where its host time went.
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,11 +27,22 @@ struct RunProfile {
   // Copies a backend made around the kernels (an unaligned range moved to a temporary, a result staged in or
   // out): on the device clock or the host's steady clock, not comparable with the passes' device clock.
   std::vector<PassTiming> copies;
+  // The host's side of the run, on the steady clock (always kept: two clock reads): from the run's start until
+  // its last command was enqueued or submitted (binding memory, kernel arguments, recording or appending the
+  // commands), and from then until the host saw the work complete.
+  std::uint64_t host_enqueue_ns = 0;
+  std::uint64_t host_wait_ns = 0;
   // From the first pass's start to the last pass's end.
   std::uint64_t total_ns() const {
     return passes.empty() || passes.back().end_ns < passes.front().start_ns ? 0
                                                                              : passes.back().end_ns - passes.front().start_ns;
   }
 };
+
+// The steady clock in nanoseconds: the host clock of profiles and stage marks.
+inline std::uint64_t host_clock_ns() {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
 
 }  // namespace zr::core

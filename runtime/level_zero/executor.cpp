@@ -335,23 +335,33 @@ std::string run_name(const core::Plan& plan) {
   for (std::size_t p = 0; p < plan.passes.size(); ++p) what += (p ? ", " : "") + plan.passes[p].entry_point;
   return what + " (strategy " + std::string(core::name(plan.strategy)) + ")";
 }
+
+core::RunProfile with_host_stages(core::RunProfile profile, std::uint64_t started_ns, std::uint64_t submitted_ns,
+                                  std::uint64_t completed_ns) {
+  profile.host_enqueue_ns = submitted_ns - started_ns;
+  profile.host_wait_ns = completed_ns - submitted_ns;
+  return profile;
+}
 }  // namespace
 
-core::RunProfile Executor::submit_and_wait(Prepared& prepared, const core::Plan& plan) {
+core::RunProfile Executor::submit_and_wait(Prepared& prepared, const core::Plan& plan, std::uint64_t started_ns) {
   for (const auto& event : prepared.events) ZR_ZE_CHECK(device_->name(), zeEventHostReset, event.get());
-  queue_.run(prepared.list.get(), run_name(plan), plan.strategy);
+  const std::uint64_t submitted_ns = queue_.run(prepared.list.get(), run_name(plan), plan.strategy);
+  const std::uint64_t completed_ns = core::host_clock_ns();
   ++stats_.submissions;
-  return read_profile(prepared, plan);
+  return with_host_stages(read_profile(prepared, plan), started_ns, submitted_ns, completed_ns);
 }
 
-core::RunProfile Executor::run_immediately(Prepared& prepared, const core::Plan& plan, const RunBuffers& buffers) {
+core::RunProfile Executor::run_immediately(Prepared& prepared, const core::Plan& plan, const RunBuffers& buffers,
+                                           std::uint64_t started_ns) {
   for (const auto& event : prepared.events) ZR_ZE_CHECK(device_->name(), zeEventHostReset, event.get());
   prepared.immediate_buffers.reset();
   append_run(prepared, immediate_->get(), plan, buffers);
-  immediate_->finish(prepared.events.back().get(), run_name(plan), plan.strategy);
+  const std::uint64_t appended_ns = immediate_->finish(prepared.events.back().get(), run_name(plan), plan.strategy);
+  const std::uint64_t completed_ns = core::host_clock_ns();
   prepared.immediate_buffers = buffers;
   ++stats_.immediate_runs;
-  return read_profile(prepared, plan);
+  return with_host_stages(read_profile(prepared, plan), started_ns, appended_ns, completed_ns);
 }
 
 core::RunProfile Executor::read_profile(Prepared& prepared, const core::Plan& plan) const {
@@ -407,6 +417,7 @@ core::RunProfile Executor::run(const core::Plan& plan, const void* input, std::s
 core::RunProfile Executor::run(const core::Plan& plan, const void* input, std::span<const core::ResultTarget> results,
                                const void* segment_offsets) {
   std::lock_guard lock(mutex_);
+  const std::uint64_t started_ns = core::host_clock_ns();
   check_plan(plan);
   if (plan.request.n > 0) check_buffer(input, "the input");
   if (plan.segments && plan.segments->offset_bytes != 0) check_buffer(segment_offsets, "the segment offsets");
@@ -436,10 +447,10 @@ core::RunProfile Executor::run(const core::Plan& plan, const void* input, std::s
                            !(prepared.immediate_buffers && same_buffers(*prepared.immediate_buffers, buffers));
     core::RunProfile profile;
     if (immediate) {
-      profile = run_immediately(prepared, plan, buffers);
+      profile = run_immediately(prepared, plan, buffers, started_ns);
     } else {
       if (!recorded_fits) record(prepared, plan, buffers);
-      profile = submit_and_wait(prepared, plan);
+      profile = submit_and_wait(prepared, plan, started_ns);
     }
     for (std::size_t i = 0; i < results.size(); ++i)
       if (results[i].host_memory)

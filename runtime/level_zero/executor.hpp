@@ -88,8 +88,10 @@ class Executor {
   // Appends a run of the plan to `list`: initial values in, the passes, results out.
   void append_run(Prepared& prepared, ze_command_list_handle_t list, const core::Plan& plan, const RunBuffers& buffers);
   void record(Prepared& prepared, const core::Plan& plan, const RunBuffers& buffers);
-  core::RunProfile submit_and_wait(Prepared& prepared, const core::Plan& plan);
-  core::RunProfile run_immediately(Prepared& prepared, const core::Plan& plan, const RunBuffers& buffers);
+  // `started_ns`: when the run began (core::host_clock_ns), for the profile's host stages.
+  core::RunProfile submit_and_wait(Prepared& prepared, const core::Plan& plan, std::uint64_t started_ns);
+  core::RunProfile run_immediately(Prepared& prepared, const core::Plan& plan, const RunBuffers& buffers,
+                                   std::uint64_t started_ns);
   core::RunProfile read_profile(Prepared& prepared, const core::Plan& plan) const;
   // Drops the most recently used shape after a failure: whatever it left (a half-recorded list, counters a
   // kernel did not restore) goes, but a hung device may still run it, so then it is kept, unused.

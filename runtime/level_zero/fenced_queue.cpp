@@ -2,6 +2,7 @@
 
 #include "level_zero/bounded_wait.hpp"
 #include "level_zero/result.hpp"
+#include "profile.hpp"
 
 namespace zr::level_zero {
 
@@ -27,15 +28,18 @@ FencedQueue::FencedQueue(const Device& device) : device_(&device) {
   fence_ = Fence(fence);
 }
 
-void FencedQueue::run(ze_command_list_handle_t list, std::string_view what, std::optional<core::Strategy> strategy) {
+std::uint64_t FencedQueue::run(ze_command_list_handle_t list, std::string_view what,
+                               std::optional<core::Strategy> strategy) {
   const auto& name = device_->name();
   device_->throw_if_unusable();
   const ze_result_t submitted = ZR_ZE_RESULT(zeCommandQueueExecuteCommandLists, queue_.get(), 1, &list, fence_.get());
   if (submitted == ZE_RESULT_ERROR_DEVICE_LOST) lose_device(*device_, submitted, "zeCommandQueueExecuteCommandLists", what);
   check(submitted, "zeCommandQueueExecuteCommandLists", name);
+  const std::uint64_t submitted_ns = core::host_clock_ns();
   bounded_wait(*device_, "zeFenceHostSynchronize", what, strategy,
                [&](std::uint64_t timeout_ns) { return ZR_ZE_RESULT(zeFenceHostSynchronize, fence_.get(), timeout_ns); });
   ZR_ZE_CHECK(name, zeFenceReset, fence_.get());
+  return submitted_ns;
 }
 
 }  // namespace zr::level_zero

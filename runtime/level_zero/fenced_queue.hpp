@@ -2,6 +2,7 @@
 // An asynchronous command queue on the device's compute engine with a fence to wait for what it ran: the
 // executor and the copier each own one. Waits are bounded by core::wait_limit() (ZE_REDUCE_TIMEOUT_S): a device
 // that never signals (a hung GPU; Intel's capture-mode driver very rarely) becomes an error instead of a hang.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,7 +22,8 @@ class FencedQueue {
 
   // Runs one closed command list and waits for it (bounded_wait.hpp: a lost device, a hang, a failing call). `what`
   // names the work in errors; `strategy`, for a reduction, is what ZE_REDUCE_FAULT_INJECTION's kinds match.
-  void run(ze_command_list_handle_t list, std::string_view what, std::optional<core::Strategy> strategy = {});
+  // Returns when the list was submitted (core::host_clock_ns): the wait began then.
+  std::uint64_t run(ze_command_list_handle_t list, std::string_view what, std::optional<core::Strategy> strategy = {});
   bool hung() const { return device_->unusable(); }
 
  private:

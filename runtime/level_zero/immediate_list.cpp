@@ -6,6 +6,7 @@
 #include "level_zero/bounded_wait.hpp"
 #include "level_zero/fenced_queue.hpp"
 #include "level_zero/result.hpp"
+#include "profile.hpp"
 #include "log.hpp"
 
 namespace zr::level_zero {
@@ -30,14 +31,17 @@ std::optional<ImmediateList> ImmediateList::create(const Device& device) {
   return ImmediateList(device, CommandList(list));
 }
 
-void ImmediateList::finish(ze_event_handle_t done, std::string_view what, std::optional<core::Strategy> strategy) const {
+std::uint64_t ImmediateList::finish(ze_event_handle_t done, std::string_view what,
+                                    std::optional<core::Strategy> strategy) const {
   const auto& name = device_->name();
   device_->throw_if_unusable();
   const ze_result_t appended = ZR_ZE_RESULT(zeCommandListAppendBarrier, list_.get(), done, 0, nullptr);
   if (appended == ZE_RESULT_ERROR_DEVICE_LOST) lose_device(*device_, appended, "zeCommandListAppendBarrier", what);
   check(appended, "zeCommandListAppendBarrier", name);
+  const std::uint64_t appended_ns = core::host_clock_ns();
   bounded_wait(*device_, "zeEventHostSynchronize", what, strategy,
                [&](std::uint64_t timeout_ns) { return ZR_ZE_RESULT(zeEventHostSynchronize, done, timeout_ns); });
+  return appended_ns;
 }
 
 }  // namespace zr::level_zero

@@ -23,7 +23,8 @@ class ImmediateList {
 
   // Appends a barrier that signals `done` once everything appended before it is finished, and waits for it
   // (bounded_wait.hpp: a lost device, a hang, a failing call; `what` and `strategy` as FencedQueue::run takes them).
-  void finish(ze_event_handle_t done, std::string_view what, std::optional<core::Strategy> strategy) const;
+  // Returns when the barrier was appended (core::host_clock_ns): the wait began then.
+  std::uint64_t finish(ze_event_handle_t done, std::string_view what, std::optional<core::Strategy> strategy) const;
 
  private:
   ImmediateList(const Device& device, CommandList list) : device_(&device), list_(std::move(list)) {}

@@ -1,7 +1,6 @@
 #include "opencl/pointer_run.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -13,11 +12,6 @@
 namespace zr::opencl {
 
 namespace {
-
-std::uint64_t now_ns() {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
-}
 
 // What a pointer became for one run, and what must happen once the run is done.
 struct Bound {
@@ -86,19 +80,19 @@ class Binder {
     bound.owned = MemHandle(clCreateBuffer(context_.handle(), CL_MEM_READ_WRITE, size, nullptr, &code));
     check(code, "clCreateBuffer", device, "a temporary for an unaligned offset");
     bound.mem = bound.owned.get();
-    const std::uint64_t start = now_ns();
+    const std::uint64_t start = core::host_clock_ns();
     check(clEnqueueCopyBuffer(context_.queue(), resolved->buffer, bound.mem, resolved->offset, 0,
                               std::min(size, resolved->bytes - resolved->offset), 0, nullptr, nullptr),
           "clEnqueueCopyBuffer", device, "to a temporary buffer for an unaligned offset");
     context_.finish();
-    profile_.copies.push_back({"copy unaligned device range to a temporary buffer", "", start, now_ns()});
+    profile_.copies.push_back({"copy unaligned device range to a temporary buffer", "", start, core::host_clock_ns()});
     if (written) {
       bound.after = [this, mem = bound.mem, dst = resolved->buffer, offset = resolved->offset, size, device] {
-        const std::uint64_t begin = now_ns();
+        const std::uint64_t begin = core::host_clock_ns();
         check(clEnqueueCopyBuffer(context_.queue(), mem, dst, 0, offset, size, 0, nullptr, nullptr),
               "clEnqueueCopyBuffer", device, "from a temporary buffer back to an unaligned offset");
         context_.finish();
-        profile_.copies.push_back({"copy temporary result back to its unaligned place", "", begin, now_ns()});
+        profile_.copies.push_back({"copy temporary result back to its unaligned place", "", begin, core::host_clock_ns()});
       };
     }
     return bound;
@@ -181,6 +175,7 @@ bool reads_host_memory_in_place(const Device& device) { return device.type == co
 core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocations, const core::Plan& plan,
                                  const void* input, std::span<const core::ResultTarget> results,
                                  Timestamps timestamps, const void* segment_offsets) {
+  const std::uint64_t started_ns = core::host_clock_ns();
   Context& context = executor.context();
   context.throw_if_lost();
   core::RunProfile copies;
@@ -234,6 +229,7 @@ core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocati
   const cl_command_queue queue = timed ? context.queue() : context.untimed_queue();
   std::vector<EventHandle> uploads, downloads;
   std::optional<Submission> submission;
+  std::uint64_t enqueued_ns = 0;
   try {
     for (const auto& s : staged)
       if (core::reads_initial_value(plan, s.index))
@@ -247,6 +243,7 @@ core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocati
     // Timed or not, the last read must have landed in host memory before this returns.
     if (last_read) {
       check(clFlush(queue), "clFlush", context.device().name);
+      enqueued_ns = core::host_clock_ns();
       context.wait(last_read.get(), [&] { return "the result read behind " + std::string(core::name(plan.strategy)); });
       submission->completed = !timed;  // the in-order queue ran the kernels before the read
       for (const auto& s : staged) std::memcpy(s.host, s.landing, s.bytes);
@@ -263,7 +260,11 @@ core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocati
     throw;
   }
 
+  if (!enqueued_ns) enqueued_ns = core::host_clock_ns();
   core::RunProfile profile = executor.wait(*submission);
+  const std::uint64_t completed_ns = core::host_clock_ns();
+  profile.host_enqueue_ns = enqueued_ns - started_ns;
+  profile.host_wait_ns = completed_ns - enqueued_ns;
   for (auto& bound : bound_results)
     if (bound.after) bound.after();
   for (auto& bound : bound_pointers)

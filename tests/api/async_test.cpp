@@ -63,6 +63,37 @@ TEST(Events, GivenAProfilingQueueThenAReductionsProfileTimesItsKernelPassesAndCo
   EXPECT_GT(p.kernel_ns, 0u);
 }
 
+// The host stages are kept without profiling too: an application's queue is what the latency bench breaks down.
+TEST(Events, GivenAQueueWithoutProfilingThenAReductionsProfileSaysWhereItsHostTimeWent) {
+  ZR_REQUIRE_QUEUE(q);
+  const std::size_t device_n = std::max<std::size_t>(1 << 16, q.get_device().host_path_max_bytes() / sizeof(float) + 1);
+  const std::vector<float> values(device_n, 1.0f);
+  float sum = 0;
+  const profile device_run = q.reduce(std::span<const float>(values), reduction(&sum, plus<>())).get_profile();
+  EXPECT_EQ(sum, static_cast<float>(device_n));
+  ASSERT_FALSE(device_run.plans.at(0).host_path);
+  EXPECT_GT(device_run.host_before_ns, 0u) << "the call's checks and plan lookup come before execution";
+  EXPECT_GT(device_run.host_enqueue_ns, 0u) << "kernels were enqueued";
+  EXPECT_GT(device_run.host_enqueue_ns + device_run.host_wait_ns, device_run.host_enqueue_ns)
+      << "the host waited for the device";
+  EXPECT_LE(device_run.host_enqueue_ns + device_run.host_wait_ns, device_run.host_ns)
+      << "enqueuing and waiting are parts of the execution";
+}
+
+TEST(Events, GivenASmallInputOnTheHostPathThenItsProfileHasNoEnqueueAndNoWait) {
+  ZR_REQUIRE_QUEUE(q);
+  if (q.get_device().host_path_max_bytes() < 64) GTEST_SKIP() << "this device has no host path for small inputs";
+  const std::vector<float> values(16, 1.0f);
+  float sum = 0;
+  const profile host_run = q.reduce(std::span<const float>(values), reduction(&sum, plus<>())).get_profile();
+  EXPECT_EQ(sum, 16.0f);
+  ASSERT_TRUE(host_run.plans.at(0).host_path);
+  EXPECT_EQ(host_run.host_enqueue_ns, 0u) << "the calling thread reduced it: nothing was enqueued";
+  EXPECT_EQ(host_run.host_wait_ns, 0u);
+  EXPECT_GT(host_run.host_ns, 0u);
+  EXPECT_GT(host_run.host_before_ns, 0u);
+}
+
 // The staged read of a host result is the last command of a profiled run: it must have landed (and be
 // timed) when reduce returns, or the device writes into host memory the caller has moved on from. Found as
 // a rare heap corruption of ze_reduce (which always profiles) under load.
