@@ -112,9 +112,9 @@ Submission Executor::enqueue(const core::Plan& plan, cl_mem input, std::span<con
 
 Submission Executor::enqueue(const core::Plan& plan, GlobalMemory input, std::span<const cl_mem> results,
                              Timestamps timestamps, GlobalMemory segment_offsets,
-                             std::span<const GlobalMemory> kernel_pointers) {
+                             std::span<const GlobalMemory> kernel_pointers, Completion completion) {
   const AppendTarget own{timestamps == Timestamps::on ? context_.queue() : context_.untimed_queue(), {}, false};
-  return enqueue_on(plan, input, buffers(results), timestamps, own, segment_offsets, kernel_pointers);
+  return enqueue_on(plan, input, buffers(results), timestamps, own, segment_offsets, kernel_pointers, completion);
 }
 
 Submission Executor::append(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results,
@@ -129,7 +129,7 @@ Submission Executor::append(const core::Plan& plan, GlobalMemory input, std::spa
 
 Submission Executor::enqueue_on(const core::Plan& plan, GlobalMemory input, std::span<const GlobalMemory> results,
                                 Timestamps timestamps, const AppendTarget& target, GlobalMemory segment_offsets,
-                                std::span<const GlobalMemory> kernel_pointers) {
+                                std::span<const GlobalMemory> kernel_pointers, Completion completion) {
   const std::string& device = context_.device().name;
   const std::size_t expected_results = std::max<std::size_t>(plan.results.size(), 1);
   if (results.size() != expected_results)
@@ -239,7 +239,7 @@ Submission Executor::enqueue_on(const core::Plan& plan, GlobalMemory input, std:
     const std::size_t global_size = pass.global_size;
     const std::size_t local_size = pass.local_size;
     cl_event event = nullptr;
-    const bool last = &pass == &plan.passes.back();
+    const bool signals_completion = &pass == &plan.passes.back() && completion == Completion::last_pass_event;
     // The first pass waits for the target's events; on an out-of-order queue every later one for its predecessor.
     std::span<const cl_event> after = target.wait_list;
     cl_event previous = nullptr;
@@ -249,7 +249,7 @@ Submission Executor::enqueue_on(const core::Plan& plan, GlobalMemory input, std:
     }
     check(clEnqueueNDRangeKernel(submission.queue, kernel, 1, nullptr, &global_size, &local_size,
                                  static_cast<cl_uint>(after.size()), after.empty() ? nullptr : after.data(),
-                                 timestamps == Timestamps::on || last || target.out_of_order ? &event : nullptr),
+                                 timestamps == Timestamps::on || signals_completion || target.out_of_order ? &event : nullptr),
           "clEnqueueNDRangeKernel", device, [&] {
             return pass.entry_point + " (" + pass.label + ") global " + std::to_string(global_size) + " local " +
                    std::to_string(local_size);

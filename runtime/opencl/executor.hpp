@@ -54,6 +54,12 @@ struct AppendTarget {
   bool out_of_order = false;
 };
 
+// How the caller of an untimed run learns that its passes are done: from the submission's `done` event (the last
+// pass's), or from a command of its own behind them on the same in-order queue (a result read), which makes that
+// event unneeded. On NVIDIA's OpenCL asking for it cost 1-2 us of a 14-16 us reduction into a host variable
+// (bench/results/latency_h200_2026-12-01).
+enum class Completion : bool { last_pass_event, later_command };
+
 // Global memory a kernel argument names: a buffer object, or a pointer into shared virtual memory of the context
 // (clSVMAlloc, set with clSetKernelArgSVMPointer) or into its unified shared memory (cl_intel_unified_shared_memory,
 // set with clSetKernelArgMemPointerINTEL); any address inside an allocation.
@@ -84,7 +90,8 @@ class Executor {
   // The same where the input and the segment offsets may be pointers (shared virtual memory); `kernel_pointers`
   // are plan.kernel_pointers as the device's memory (a kernel with reducers).
   Submission enqueue(const core::Plan& plan, GlobalMemory input, std::span<const cl_mem> results, Timestamps timestamps,
-                     GlobalMemory segment_offsets, std::span<const GlobalMemory> kernel_pointers = {});
+                     GlobalMemory segment_offsets, std::span<const GlobalMemory> kernel_pointers = {},
+                     Completion completion = Completion::last_pass_event);
   // Enqueues every pass on the application's queue (untimed; nothing waits on the host): the submission's
   // `done` is the last pass's event.
   Submission append(const core::Plan& plan, cl_mem input, std::span<const cl_mem> results, const AppendTarget& target);
@@ -130,7 +137,8 @@ class Executor {
  private:
   Submission enqueue_on(const core::Plan& plan, GlobalMemory input, std::span<const GlobalMemory> results,
                         Timestamps timestamps, const AppendTarget& target, GlobalMemory segment_offsets = {},
-                        std::span<const GlobalMemory> kernel_pointers = {});
+                        std::span<const GlobalMemory> kernel_pointers = {},
+                        Completion completion = Completion::last_pass_event);
   core::RunProfile wait_untimed(const Submission& submission) const;
   // ZE_REDUCE_FAULT_INJECTION's device_lost and hang, through the same paths as real ones.
   void inject_faults(const Submission& submission) const;

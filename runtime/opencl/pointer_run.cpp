@@ -234,8 +234,10 @@ core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocati
     for (const auto& s : staged)
       if (core::reads_initial_value(plan, s.index))
         enqueue_host_copy(context, queue, s, true, false, timed ? &uploads : nullptr);
+    // Untimed, the last result read's event is the one waited for: the kernels need none of their own.
+    const Completion completion = !timed && !staged.empty() ? Completion::later_command : Completion::last_pass_event;
     submission = executor.enqueue(plan, bound_input.memory(), result_mems, timestamps, bound_offsets.memory(),
-                                  kernel_pointers);
+                                  kernel_pointers, completion);
     EventHandle last_read;
     for (std::size_t k = 0; k < staged.size(); ++k)
       last_read = enqueue_host_copy(context, queue, staged[k], false, k + 1 == staged.size(),
@@ -249,7 +251,8 @@ core::RunProfile run_on_pointers(Executor& executor, const Allocations& allocati
       for (const auto& s : staged) std::memcpy(s.host, s.landing, s.bytes);
     }
   } catch (const Error&) {
-    // A failed kernel is the error to report, not the read behind it; and nothing enqueued may still be
+    // A failed kernel is the error to report, not the read behind it (where the kernel has an event: untimed,
+    // a staged read's error names the strategy instead); and nothing enqueued may still be
     // reading host memory once this returns (unless the device is lost or hung: then it never runs again).
     if (submission) (void)executor.wait(*submission);
     try {
