@@ -3,7 +3,10 @@
 // each with ZRT_TILES (default 0: none, as in the FLAT device hierarchy) tiles as sub-devices.
 #include <spdlog/sinks/stdout_color_sinks.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -116,8 +119,14 @@ ze_result_t ZE_APICALL driver_get_api_version(ze_driver_handle_t driver, ze_api_
 ze_result_t ZE_APICALL driver_get_properties(ze_driver_handle_t driver, ze_driver_properties_t* properties) {
   if (!object_of<Driver>(driver)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!properties) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  // Like Intel's driver, whose UUID holds the high half of the nanosecond clock at zeInit, a UUID of this process
+  // alone: a cache keyed on it would never hit in a later process, and cli.binary_cache_level_zero would see that.
+  static const std::uint64_t process_mark =
+      static_cast<std::uint64_t>(getpid()) ^
+      static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
   std::memset(&properties->uuid, 0, sizeof(properties->uuid));
-  std::memcpy(properties->uuid.id, "zr-test-driver", 14);
+  std::memcpy(properties->uuid.id, "zr-test-", 8);
+  std::memcpy(properties->uuid.id + 8, &process_mark, sizeof(process_mark));
   properties->driverVersion = 1;
   return ZE_RESULT_SUCCESS;
 }
