@@ -1,6 +1,6 @@
 #pragma once
 // The vector part of the host path's floating minimum and maximum (host_fold.hpp's extreme_vectorised), in the
-// widest vectors this CPU runs (AVX-512, AVX2 or the portable 16 bytes), chosen once at run time. Internal to
+// widest vectors this CPU runs (AVX2 or the portable 16 bytes), chosen once at run time. Internal to
 // runtime/core.
 #include <cstddef>
 #include <cstdint>
@@ -19,9 +19,9 @@ struct ExtremeScan {
 ExtremeScan<float> scan_extremes(const std::byte* data, std::uint64_t n, float identity, bool minimum);
 ExtremeScan<double> scan_extremes(const std::byte* data, std::uint64_t n, double identity, bool minimum);
 
-// The vector width the scans run in, in bytes (16, 32 or 64): the widest this CPU runs.
+// The vector width the scans run in, in bytes (16 or 32): the widest this CPU runs.
 unsigned extreme_vector_bytes();
-// The same scans in vectors of `vector_bytes` (16, 32 or 64, at most extreme_vector_bytes(): else
+// The same scans in vectors of `vector_bytes` (16 or 32, at most extreme_vector_bytes(): else
 // InvalidArgumentError), for the tests that every width gives the same result.
 ExtremeScan<float> scan_extremes_in(unsigned vector_bytes, const std::byte* data, std::uint64_t n, float identity,
                                     bool minimum);
